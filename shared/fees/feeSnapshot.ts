@@ -1,0 +1,47 @@
+import type { BlockWindow } from "./blockWindow.ts";
+import { nearestRank } from "./percentile.ts";
+
+/** The history endpoint always covers this many blocks (the specification's "previous 500 blocks"). */
+export const HISTORY_BLOCKS = 500;
+export const BASE_FEE_PERCENTILE = 50;
+export const BUSY_THRESHOLD_PERCENTILE = 90;
+
+/** Everything the API and the dashboard say about one chain at one moment, in wei. Immutable once made. */
+export interface FeeSnapshot {
+  readonly chainId: number;
+  /** The newest mined block in the window. */
+  readonly newestBlock: bigint;
+  /** The history: base fees of the newest HISTORY_BLOCKS blocks (fewer on a young chain), oldest first. */
+  readonly historyWei: readonly bigint[];
+  /** How many blocks the statistics below were computed over (the statistics window; >= history length). */
+  readonly statsBlocks: number;
+  readonly baseFeePercentileWei: bigint;
+  readonly busyThresholdWei: bigint;
+  readonly minWei: bigint;
+  readonly maxWei: bigint;
+  /** The next block's base fee as the RPC reported it, else the newest block's. */
+  readonly currentBaseFeeWei: bigint;
+  /** Current base fee above the busy threshold. */
+  readonly busy: boolean;
+}
+
+export function snapshotOf(chainId: number, window: BlockWindow, nextBaseFeeWei: bigint | undefined): FeeSnapshot | undefined {
+  const newestBlock = window.newestBlock;
+  if (newestBlock === undefined) return undefined;
+  const sorted = window.sortedBaseFeesWei;
+  const historyWei = window.newest(HISTORY_BLOCKS);
+  const busyThresholdWei = nearestRank(sorted, BUSY_THRESHOLD_PERCENTILE);
+  const currentBaseFeeWei = nextBaseFeeWei ?? historyWei[historyWei.length - 1]!;
+  return Object.freeze({
+    chainId,
+    newestBlock,
+    historyWei: Object.freeze([...historyWei]),
+    statsBlocks: sorted.length,
+    baseFeePercentileWei: nearestRank(sorted, BASE_FEE_PERCENTILE),
+    busyThresholdWei,
+    minWei: sorted[0]!,
+    maxWei: sorted[sorted.length - 1]!,
+    currentBaseFeeWei,
+    busy: currentBaseFeeWei > busyThresholdWei,
+  });
+}
