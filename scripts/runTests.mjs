@@ -1,0 +1,30 @@
+// Runs every *.test.ts under shared/, electron/, renderer/ and test/ with node's test runner (tsx for TypeScript).
+// Node 20's runner does not expand globs itself, and a shell glob would not be portable, so the files are listed here.
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const roots = ["shared", "electron", "renderer", "test"];
+const only = process.argv.slice(2);
+
+function testFiles(dir) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : testFiles(path);
+    return entry.name.endsWith(".test.ts") ? [relative(".", path)] : [];
+  });
+}
+
+const files = roots.flatMap(testFiles).filter((file) => only.length === 0 || only.some((part) => file.includes(part))).sort();
+if (files.length === 0) {
+  console.error(`no test files match ${only.join(" ")}`);
+  process.exit(1);
+}
+const child = spawn(process.execPath, ["--import", "tsx", "--test", ...files], { stdio: "inherit" });
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,32 @@
+import type { ApiKeySettings, Settings } from "../config/settings.ts";
+import { readUserSettings, writeUserSettings } from "../config/settingsFile.ts";
+import { generateApiKey } from "../keys/apiKeys.ts";
+import type { Logger } from "../service/logger.ts";
+
+/** A key as it may appear in logs: enough to recognise it, not enough to use it. */
+export function maskApiKey(key: string): string {
+  return `${key.slice(0, 4)}…${key.slice(-4)}`;
+}
+
+/**
+ * The keys the headless service accepts: those given with --api-key if any (for this run only), else those
+ * in the settings; with none at all, one is generated, stored in the user's settings file, and shown once.
+ */
+export async function resolveServeKeys(
+  commandLineKeys: readonly ApiKeySettings[],
+  settings: Settings,
+  userSettingsPath: string,
+  logger: Logger,
+): Promise<ApiKeySettings[]> {
+  if (commandLineKeys.length > 0) return [...commandLineKeys];
+  if (settings.apiKeys.length > 0) {
+    logger.info(`API keys from settings: ${settings.apiKeys.map((apiKey) => maskApiKey(apiKey.key)).join(", ")}`);
+    return settings.apiKeys;
+  }
+  const userSettings = await readUserSettings(userSettingsPath, logger);
+  if (userSettings.apiKeys.length > 0) return userSettings.apiKeys;
+  const created: ApiKeySettings = { key: generateApiKey(), label: "created by gasfees serve", createdAt: new Date().toISOString() };
+  await writeUserSettings(userSettingsPath, { ...userSettings, apiKeys: [created] });
+  logger.info(`created an API key and stored it in ${userSettingsPath}: ${created.key}  (use it as: curl -u ${created.key}: <url>)`);
+  return [created];
+}

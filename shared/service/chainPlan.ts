@@ -1,0 +1,31 @@
+import { DEFAULT_CHAINS, defaultBlockTimeMs, defaultChainName, defaultRpcUrls } from "../chains/defaultChains.ts";
+import type { ChainSettings } from "../config/settings.ts";
+
+/** One chain the service follows, with every default resolved. */
+export interface ChainPlan {
+  readonly chainId: number;
+  readonly name: string;
+  readonly rpcUrls: readonly string[];
+  readonly blockTimeMs: number;
+  readonly statsWindowBlocks: number;
+  /** Overrides the interval derived from the block time (demo, tests). */
+  readonly pollIntervalMs?: number;
+}
+
+export function chainPlanFrom(chain: ChainSettings): ChainPlan {
+  return {
+    chainId: chain.chainId,
+    name: chain.name ?? defaultChainName(chain.chainId),
+    rpcUrls: chain.rpcUrls,
+    blockTimeMs: chain.blockTimeMs ?? defaultBlockTimeMs(chain.chainId),
+    statsWindowBlocks: chain.statsWindowBlocks,
+  };
+}
+
+/** The chains of the settings, or the default chains through viem's public RPC endpoints when none are set. */
+export function chainPlansFrom(chains: readonly ChainSettings[] | undefined): ChainPlan[] {
+  if (chains) return chains.map(chainPlanFrom);
+  return DEFAULT_CHAINS.map((chain) =>
+    chainPlanFrom({ chainId: chain.id, rpcUrls: defaultRpcUrls(chain), statsWindowBlocks: 500 }),
+  );
+}

@@ -1,0 +1,50 @@
+import type { ApiKeySettings, Settings } from "../config/settings.ts";
+import { createApiServer } from "../http/server.ts";
+import { ApiKeyring } from "../keys/apiKeyring.ts";
+import type { ChainPlan } from "./chainPlan.ts";
+import { FeeService } from "./feeService.ts";
+import type { Logger } from "./logger.ts";
+
+export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> & {
+  readonly chains: readonly ChainPlan[];
+  readonly apiKeys: readonly ApiKeySettings[];
+};
+
+export interface RunningService {
+  /** Base URL of the API, with the port actually bound. */
+  readonly url: string;
+  readonly port: number;
+  readonly service: FeeService;
+  readonly keyring: ApiKeyring;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the service exactly as both the headless command and the desktop app run it: the HTTP server
+ * first (so that the port is known and every endpoint answers, with 503 NO_DATA until data arrives), then the feeds.
+ */
+export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
+  const service = new FeeService(config.chains, { logger });
+  const keyring = new ApiKeyring();
+  for (const apiKey of config.apiKeys) keyring.add(apiKey);
+  const server = createApiServer({
+    source: service,
+    keyring,
+    logger,
+    host: config.host,
+    port: config.port,
+    allowedHosts: config.allowedHosts,
+    corsOrigins: config.corsOrigins,
+    rateLimit: config.rateLimit,
+  });
+  const { port, url } = await server.listen();
+  service.start();
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    service,
+    keyring,
+    stop: () => (stopping ??= Promise.all([server.close(), service.stop()]).then(() => undefined)),
+  };
+}

@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "data" ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const importsOf = (file: string) =>
+  [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((match) => match[1]!);
+
+test("shared/ imports neither Electron, React nor the other layers (it runs in plain Node)", () => {
+  const offending = sourceFiles("shared").flatMap((file) =>
+    importsOf(file)
+      .filter((specifier) => /^(electron|react|react-dom|recharts)(\/|$)/.test(specifier) || /(^|\/)(electron|renderer)\//.test(specifier))
+      .map((specifier) => `${file} imports ${specifier}`),
+  );
+  assert.deepEqual(offending, []);
+});
+
+test("shared/ uses no DOM globals (its tsconfig has no DOM lib; this catches a lib slipping in)", () => {
+  const config = JSON.parse(readFileSync("tsconfig.json", "utf8")) as { compilerOptions: { lib: string[] } };
+  assert.equal(config.compilerOptions.lib.some((lib) => /^dom/i.test(lib)), false);
+  const offending = sourceFiles("shared").filter((file) => /\b(window|document|localStorage|sessionStorage)\./.test(readFileSync(file, "utf8")));
+  assert.deepEqual(offending, []);
+});

@@ -1,0 +1,11 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// The renderer is one React app, built once and loaded both by the headless service (served at `/`)
+// and by the Electron window.
+export default defineConfig({
+  root: "renderer",
+  base: "./",
+  plugins: [react()],
+  build: { outDir: "../dist/renderer", emptyOutDir: true },
+});
