@@ -1,0 +1,191 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { EvmNodeRpcError, EvmNodeStartError, EvmNodeStoppedError } from "./errors.ts";
+import { ENV_CHAIN_ID, ENV_HARDFORK, ENV_PORT, type ChildMessage, type ParentMessage } from "./evmNodeProtocol.ts";
+
+export interface EvmNodeOptions {
+  /** Default 31337 (Hardhat's). */
+  chainId?: number;
+  /** A Hardhat hardfork name; "berlin" (or older) gives a chain without EIP-1559 base fee. Default: Hardhat's newest. */
+  hardfork?: string;
+  /** Listen port on 127.0.0.1; default 0 (any free port). A fixed port lets a test restart a node at the same URL. */
+  port?: number;
+  /** Default 30 s. */
+  startTimeoutMs?: number;
+}
+
+/** A real local EVM node (Hardhat Network) in a child process, serving JSON-RPC over HTTP and WebSocket. */
+export interface EvmNode {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly port: number;
+  readonly chainId: number;
+  readonly pid: number;
+  /** One plain JSON-RPC call over HTTP; throws EvmNodeRpcError on an error response. */
+  request<T = unknown>(method: string, params?: readonly unknown[]): Promise<T>;
+  /** Mines one block whose base fee is `baseFeeWei` (ignored on a chain without base fee); resolves with its number. */
+  mineBlock(baseFeeWei: bigint): Promise<bigint>;
+  /** Mines one block per base fee, in order, in one IPC round trip; resolves with the newest block's number. */
+  mineBlocks(baseFeesWei: readonly bigint[]): Promise<bigint>;
+  /** Stops the node (graceful, then SIGKILL after a second). */
+  stop(): Promise<void>;
+  /** Kills the node at once (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
+}
+
+const CHILD_ENTRY = fileURLToPath(new URL("./evmNodeProcess.ts", import.meta.url));
+
+/** Node flags of this process that must not reach the child: the test runner's and the inspector's. */
+function childExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    if (arg.startsWith("--test") || arg.startsWith("--inspect") || arg === "--watch") {
+      // `--test-reporter spec` style: the value is the next argument.
+      const next = execArgv[i + 1];
+      if (!arg.includes("=") && next !== undefined && !next.startsWith("-") && arg !== "--test" && arg !== "--watch") i++;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return kept;
+}
+
+/**
+ * Starts a Hardhat node in a forked child process (run with this process's tsx loader), listening on 127.0.0.1.
+ * The child exits when the parent goes away.
+ */
+export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNode> {
+  const chainId = options.chainId ?? 31337;
+  const env: NodeJS.ProcessEnv = { ...process.env, [ENV_CHAIN_ID]: String(chainId), [ENV_PORT]: String(options.port ?? 0) };
+  delete env.NODE_TEST_CONTEXT;
+  if (options.hardfork) env[ENV_HARDFORK] = options.hardfork;
+  else delete env[ENV_HARDFORK];
+
+  const child = fork(CHILD_ENTRY, [], {
+    execArgv: childExecArgv(process.execArgv),
+    env,
+    // The node's own output goes to stderr: stdout belongs to the service's listening line.
+    stdio: ["ignore", 2, 2, "ipc"],
+  });
+
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+  const ready = await waitForReady(child, exited, options.startTimeoutMs ?? 30_000).catch(async (error: unknown) => {
+    child.kill("SIGKILL");
+    await exited;
+    throw error;
+  });
+  return new ChildEvmNode(child, exited, ready.port, chainId);
+}
+
+function waitForReady(child: ChildProcess, exited: Promise<void>, timeoutMs: number): Promise<{ port: number }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new EvmNodeStartError(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (message: ChildMessage) => {
+      if (message.type === "ready") {
+        clearTimeout(timer);
+        child.off("message", onMessage);
+        resolve({ port: message.port });
+      } else if (message.type === "fatal") {
+        clearTimeout(timer);
+        reject(new EvmNodeStartError(message.message));
+      }
+    };
+    child.on("message", onMessage);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new EvmNodeStartError(`the node process exited (code ${child.exitCode}, signal ${child.signalCode})`));
+    });
+  });
+}
+
+class ChildEvmNode implements EvmNode {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly pid: number;
+  readonly #child: ChildProcess;
+  readonly #exited: Promise<void>;
+  #nextId = 1;
+  #rpcId = 1;
+  readonly #pending = new Map<number, { resolve: (block: bigint) => void; reject: (error: Error) => void }>();
+  #gone = false;
+
+  constructor(
+    child: ChildProcess,
+    exited: Promise<void>,
+    readonly port: number,
+    readonly chainId: number,
+  ) {
+    this.#child = child;
+    this.#exited = exited;
+    this.pid = child.pid!;
+    this.url = `http://127.0.0.1:${port}`;
+    this.wsUrl = `ws://127.0.0.1:${port}`;
+    child.on("message", (message: ChildMessage) => {
+      if (message.type !== "mined" && message.type !== "failed") return;
+      const pending = this.#pending.get(message.id);
+      if (!pending) return;
+      this.#pending.delete(message.id);
+      if (message.type === "mined") pending.resolve(BigInt(message.newestBlock));
+      else pending.reject(new EvmNodeRpcError("evm_mine", message.message));
+    });
+    void exited.then(() => {
+      this.#gone = true;
+      for (const pending of this.#pending.values()) pending.reject(new EvmNodeStoppedError("mine blocks"));
+      this.#pending.clear();
+    });
+  }
+
+  async request<T = unknown>(method: string, params: readonly unknown[] = []): Promise<T> {
+    if (this.#gone) throw new EvmNodeStoppedError(`call ${method}`);
+    const response = await fetch(this.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: this.#rpcId++, method, params }),
+    });
+    const body = (await response.json()) as { result?: T; error?: { code?: number; message?: string } };
+    if (body.error) throw new EvmNodeRpcError(method, body.error.message ?? "unknown error", body.error.code);
+    return body.result as T;
+  }
+
+  mineBlock(baseFeeWei: bigint): Promise<bigint> {
+    return this.mineBlocks([baseFeeWei]);
+  }
+
+  mineBlocks(baseFeesWei: readonly bigint[]): Promise<bigint> {
+    if (this.#gone) return Promise.reject(new EvmNodeStoppedError("mine blocks"));
+    for (const fee of baseFeesWei) {
+      if (fee < 0n) return Promise.reject(new RangeError(`a base fee cannot be negative (got ${fee} wei)`));
+    }
+    const id = this.#nextId++;
+    return new Promise<bigint>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#send({ type: "mine", id, baseFeesWei: baseFeesWei.map(String) });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#gone) {
+      this.#send({ type: "stop" });
+      const timer = setTimeout(() => this.#child.kill("SIGKILL"), 1000);
+      await this.#exited;
+      clearTimeout(timer);
+    }
+  }
+
+  async kill(): Promise<void> {
+    if (!this.#gone) this.#child.kill("SIGKILL");
+    await this.#exited;
+  }
+
+  #send(message: ParentMessage): void {
+    try {
+      this.#child.send(message);
+    } catch {
+      // The child is exiting; its exit rejects whatever is pending.
+    }
+  }
+}
