@@ -1,6 +1,6 @@
 import type { ApiKeySettings, Settings } from "../config/settings.ts";
 import { readUserSettings, writeUserSettings } from "../config/settingsFile.ts";
-import { generateApiKey } from "../keys/apiKeys.ts";
+import { generateApiKey } from "../keys/generateApiKey.ts";
 import type { Logger } from "../service/logger.ts";
 
 /** A key as it may appear in logs: enough to recognise it, not enough to use it. */

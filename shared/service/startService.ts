@@ -25,8 +25,7 @@ export interface RunningService {
  */
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
   const service = new FeeService(config.chains, { logger });
-  const keyring = new ApiKeyring();
-  for (const apiKey of config.apiKeys) keyring.add(apiKey);
+  const keyring = new ApiKeyring(config.apiKeys);
   const server = createApiServer({
     source: service,
     keyring,
