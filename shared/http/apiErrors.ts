@@ -1,0 +1,135 @@
+import type { ServerResponse } from "node:http";
+
+/** What a message or a header of an error row may mention about the failed request. */
+export interface ApiErrorDetail {
+  /** The chain id as the caller wrote it (already percent-decoded). */
+  readonly chainId?: string;
+  readonly method?: string;
+  readonly host?: string;
+  readonly retryAfterSeconds?: number;
+}
+
+interface ApiErrorRow {
+  readonly statusCode: number;
+  readonly message: (detail: ApiErrorDetail) => string;
+  readonly headers?: (detail: ApiErrorDetail) => Readonly<Record<string, string>>;
+}
+
+export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+export const BASIC_CHALLENGE = 'Basic realm="gasfees"';
+
+const retryAfter = ({ retryAfterSeconds }: ApiErrorDetail) => ({ "Retry-After": String(retryAfterSeconds ?? 1) });
+
+/**
+ * The contract's error table (CONTRACT.md, "Errors"): the one place that maps a code to its status,
+ * its message and its extra headers. Messages say what to do next.
+ */
+export const API_ERRORS = {
+  // The message is the hosted Gas API's, word for word, so that its clients recognise it.
+  UNSUPPORTED_CHAIN: {
+    statusCode: 400,
+    message: ({ chainId }) => `'${chainId}' is not a supported chain id.`,
+  },
+  INVALID_CHAIN_ID: {
+    statusCode: 400,
+    message: ({ chainId }) =>
+      `'${clip(chainId ?? "")}' is not a chain id: write it as a decimal number from 1 to 9007199254740991, such as 1 or 8453.`,
+  },
+  MISSING_API_KEY: {
+    statusCode: 401,
+    message: () =>
+      "No API key was given: send 'Authorization: Basic base64(<API_KEY>:<API_KEY_SECRET>)' (the secret may be empty), or call /v3/<API_KEY>/networks/... instead.",
+    headers: () => ({ "WWW-Authenticate": BASIC_CHALLENGE }),
+  },
+  INVALID_API_KEY: {
+    statusCode: 401,
+    message: () =>
+      "The API key or its secret is not valid: check both against the keys in the gasfees settings, or create a new key there.",
+  },
+  SECRET_REQUIRED: {
+    statusCode: 401,
+    message: () =>
+      "This API key requires its secret, so it cannot be used in the path: send 'Authorization: Basic base64(<API_KEY>:<API_KEY_SECRET>)' to /networks/... instead.",
+  },
+  FORBIDDEN_HOST: {
+    statusCode: 403,
+    message: ({ host }) =>
+      `The Host header ${host === undefined ? "is missing" : `'${clip(host)}' is not allowed`}: call the API as http://127.0.0.1:<port> or http://localhost:<port>, or add the host name to allowedHosts in the settings.`,
+  },
+  NOT_FOUND: {
+    statusCode: 404,
+    message: () =>
+      "No such endpoint: the API serves /networks, /networks/{chainId}/busyThreshold, /networks/{chainId}/baseFeePercentile and /networks/{chainId}/baseFeeHistory (also under /v3/{apiKey}), and /healthz.",
+  },
+  METHOD_NOT_ALLOWED: {
+    statusCode: 405,
+    message: ({ method }) => `The method ${clip(method ?? "")} is not allowed: the API is read-only, use GET (or HEAD, or OPTIONS for CORS).`,
+    headers: () => ({ Allow: ALLOWED_METHODS }),
+  },
+  RATE_LIMITED: {
+    statusCode: 429,
+    message: ({ retryAfterSeconds }) =>
+      `Too many requests with this API key: retry after ${retryAfterSeconds ?? 1} s, or raise rateLimit in the gasfees settings.`,
+    headers: retryAfter,
+  },
+  NO_DATA: {
+    statusCode: 503,
+    message: ({ chainId, retryAfterSeconds }) =>
+      `Chain ${clip(chainId ?? "")} has no base-fee data yet (still syncing, or every RPC endpoint failing): retry after ${retryAfterSeconds ?? 1} s, and see GET /networks for the state of its endpoints.`,
+    headers: retryAfter,
+  },
+  NO_BASE_FEE: {
+    statusCode: 422,
+    message: ({ chainId }) =>
+      `Chain ${clip(chainId ?? "")} has no EIP-1559 base fee, so there are no base-fee statistics for it: use an EIP-1559 chain, or the chain's own gas price (eth_gasPrice).`,
+  },
+  // Not in the contract's table: a 500 is a bug, but the caller still deserves an answer in the same shape.
+  INTERNAL_ERROR: {
+    statusCode: 500,
+    message: () => "gasfees failed to answer this request; this is a bug: please report it with the service's log. Retrying may work.",
+  },
+} as const satisfies Record<string, ApiErrorRow>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+/** A failed request, answered with the row of `code`. Thrown by route handlers and answered by the server. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  readonly code: ApiErrorCode;
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ApiErrorCode, detail: ApiErrorDetail = {}) {
+    const row: ApiErrorRow = API_ERRORS[code];
+    super(row.message(detail));
+    this.code = code;
+    this.statusCode = row.statusCode;
+    this.headers = row.headers?.(detail) ?? {};
+  }
+
+  /** The JSON body, in the hosted service's shape plus the stable code. */
+  toJSON(): { statusCode: number; code: ApiErrorCode; message: string } {
+    return { statusCode: this.statusCode, code: this.code, message: this.message };
+  }
+}
+
+/**
+ * Answers `error` as JSON. Headers already set on `res` (CORS) are kept. With `head`, the body is left
+ * out but its length is still announced, as GET would.
+ */
+export function writeApiError(res: ServerResponse, error: ApiError, head = false): void {
+  const body = Buffer.from(JSON.stringify(error));
+  res.writeHead(error.statusCode, {
+    ...error.headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": String(body.length),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+  });
+  res.end(head ? undefined : body);
+}
+
+/** Caller-supplied text echoed in a message is cut short, so that a huge input cannot make a huge answer. */
+function clip(text: string, maxChars = 64): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}...`;
+}
