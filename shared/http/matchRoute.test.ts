@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createRouteMatcher, pathSegments } from "./matchRoute.ts";
+import { redactPath } from "./redactPath.ts";
+import { ROUTES } from "./routes.ts";
+
+const match = createRouteMatcher(ROUTES);
+const nameOf = (target: string) => match(target)?.route.name;
+
+test("the route list: the specification's three endpoints, /networks and /healthz, and the key-in-path forms", () => {
+  assert.deepEqual(
+    ROUTES.map((route) => `${route.auth} ${route.path}`),
+    [
+      "none /healthz",
+      "key /networks",
+      "key /networks/{chainId}/busyThreshold",
+      "key /networks/{chainId}/baseFeePercentile",
+      "key /networks/{chainId}/baseFeeHistory",
+      "key /v3/{apiKey}/networks",
+      "key /v3/{apiKey}/networks/{chainId}/busyThreshold",
+      "key /v3/{apiKey}/networks/{chainId}/baseFeePercentile",
+      "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory",
+    ],
+  );
+  assert.equal(new Set(ROUTES.map((route) => route.name)).size, ROUTES.length);
+});
+
+test("paths match with their parameters; the query string is ignored", () => {
+  assert.deepEqual(match("/networks/8453/busyThreshold?x=1")?.params, { chainId: "8453" });
+  assert.deepEqual(match("/v3/abc/networks/1/baseFeeHistory")?.params, { apiKey: "abc", chainId: "1" });
+  assert.equal(nameOf("/healthz?"), "getHealth");
+  assert.equal(nameOf("/v3/abc/networks"), "getNetworksWithKeyInPath");
+});
+
+test("segments are percent-decoded one by one; malformed encoding is kept as written", () => {
+  assert.deepEqual(match("/networks/%31/busyThreshold")?.params, { chainId: "1" });
+  assert.equal(nameOf("/%6Eetworks/1/busyThreshold"), "busyThreshold");
+  assert.deepEqual(match("/networks/a%2Fb/busyThreshold")?.params, { chainId: "a/b" });
+  assert.deepEqual(match("/networks/%E0%A4%A/busyThreshold")?.params, { chainId: "%E0%A4%A" });
+  assert.equal(nameOf("/netw%ZZorks"), undefined);
+});
+
+test("near misses do not match", () => {
+  for (const target of ["/", "", "*", "/networks/", "/networks/1", "/networks/1/busythreshold", "//networks", "/healthz/", "http://x/healthz", "/v3/networks/1/busyThreshold"]) {
+    assert.equal(nameOf(target), undefined, target);
+  }
+  assert.equal(pathSegments("*"), undefined);
+});
+
+test("a logged path never carries the key of /v3/{apiKey}", () => {
+  assert.equal(redactPath("/v3/0123456789abcdef0123456789abcdef/networks/1/busyThreshold?k=v"), "/v3/***/networks/1/busyThreshold");
+  assert.equal(redactPath("/networks/1/busyThreshold?key=x"), "/networks/1/busyThreshold");
+  assert.equal(redactPath("*"), "<not a path>");
+});

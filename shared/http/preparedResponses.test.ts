@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { BlockWindow } from "../fees/blockWindow.ts";
+import { snapshotOf } from "../fees/feeSnapshot.ts";
+import { preparedResponsesOf } from "./preparedResponses.ts";
+
+function snapshotOfFees(feesWei: bigint[]) {
+  const window = new BlockWindow(500);
+  window.write(100n, feesWei);
+  return snapshotOf(1, window, undefined)!;
+}
+
+test("the three bodies in the contract's exact shapes", () => {
+  // 10 blocks: p50 = sorted[4], p90 = sorted[8].
+  const fees = [37_378_956_101n, 1n, 2_000_000_000n, 15_829_297_990n, 5n, 6n, 7n, 8n, 9n, 10n];
+  const prepared = preparedResponsesOf(snapshotOfFees(fees));
+  assert.equal(prepared.busyThreshold.body.toString(), `{"busyThreshold":"15.82929799"}`);
+  assert.equal(prepared.baseFeePercentile.body.toString(), `{"baseFeePercentile":"0.000000008"}`);
+  assert.equal(
+    prepared.baseFeeHistory.body.toString(),
+    `["37.378956101","0.000000001","2","15.82929799","0.000000005","0.000000006","0.000000007","0.000000008","0.000000009","0.00000001"]`,
+  );
+});
+
+test("a strong ETag per body, different for different bodies, equal for equal bodies", () => {
+  const a = preparedResponsesOf(snapshotOfFees([1n, 2n, 3n]));
+  const b = preparedResponsesOf(snapshotOfFees([1n, 2n, 3n]));
+  const c = preparedResponsesOf(snapshotOfFees([1n, 2n, 4n]));
+  for (const body of [a.busyThreshold, a.baseFeePercentile, a.baseFeeHistory]) assert.match(body.etag, /^"[A-Za-z0-9_-]{22}"$/);
+  assert.equal(a.baseFeeHistory.etag, b.baseFeeHistory.etag);
+  assert.notEqual(a.baseFeeHistory.etag, c.baseFeeHistory.etag);
+  assert.notEqual(a.busyThreshold.etag, a.baseFeePercentile.etag);
+});
+
+test("prepared once per snapshot object", () => {
+  const snapshot = snapshotOfFees([1n, 2n, 3n]);
+  assert.equal(preparedResponsesOf(snapshot), preparedResponsesOf(snapshot));
+  assert.notEqual(preparedResponsesOf(snapshot), preparedResponsesOf(snapshotOfFees([1n, 2n, 3n])));
+});

@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto";
+import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
+import { toGweiString } from "../fees/gwei.ts";
+
+/** A response body serialised once, with its strong ETag. */
+export interface PreparedBody {
+  readonly body: Buffer;
+  /** A strong entity tag, quoted: `"<base64url of the body's SHA-256, 128 bits>"`. */
+  readonly etag: string;
+}
+
+/** The three bodies of the specification's endpoints for one snapshot, in the contract's exact shapes. */
+export interface PreparedResponses {
+  readonly busyThreshold: PreparedBody;
+  readonly baseFeePercentile: PreparedBody;
+  readonly baseFeeHistory: PreparedBody;
+}
+
+// Snapshots are immutable and replaced on each change, so the object itself is the cache key, and a
+// replaced snapshot's bodies are collected with it.
+const cache = new WeakMap<FeeSnapshot, PreparedResponses>();
+
+/** The bodies for `snapshot`, serialised on first use only. Call it when a snapshot appears to prepare eagerly. */
+export function preparedResponsesOf(snapshot: FeeSnapshot): PreparedResponses {
+  let prepared = cache.get(snapshot);
+  if (prepared === undefined) {
+    prepared = Object.freeze({
+      busyThreshold: preparedJson({ busyThreshold: toGweiString(snapshot.busyThresholdWei) }),
+      baseFeePercentile: preparedJson({ baseFeePercentile: toGweiString(snapshot.baseFeePercentileWei) }),
+      baseFeeHistory: preparedJson(snapshot.historyWei.map(toGweiString)),
+    });
+    cache.set(snapshot, prepared);
+  }
+  return prepared;
+}
+
+export function preparedJson(value: unknown): PreparedBody {
+  const body = Buffer.from(JSON.stringify(value), "utf8");
+  return Object.freeze({ body, etag: strongEtagOf(body) });
+}
+
+export function strongEtagOf(body: Buffer): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+}

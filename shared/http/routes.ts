@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
+import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
+import { ApiError } from "./apiErrors.ts";
+import { parseChainId } from "./parseChainId.ts";
+import { preparedJson, preparedResponsesOf, type PreparedBody, type PreparedResponses } from "./preparedResponses.ts";
+
+/** What a handler gets: the request already passed the Host, method, auth and rate-limit checks. */
+export interface RouteContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** Path parameters, percent-decoded, by their names in the pattern. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly source: FeeSource;
+  readonly nowMs: number;
+}
+
+/** A JSON answer that the server writes (and trims for HEAD). */
+export interface JsonReply {
+  readonly body: Buffer;
+  /** A strong ETag: with one, If-None-Match may answer 304 and the reply may be revalidated; without, it is `no-store`. */
+  readonly etag?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A handler either returns a JSON reply or throws an `ApiError`. A handler that writes the response itself
+ * (a stream such as Server-Sent Events) returns "handled".
+ */
+export type RouteHandler = (context: RouteContext) => JsonReply | "handled";
+
+export interface Route {
+  /** A stable name (an OpenAPI operationId). */
+  readonly name: string;
+  readonly summary: string;
+  /** `/literal/{param}/...`; `{chainId}` and `{apiKey}` are the parameters in use. */
+  readonly path: string;
+  /** "key": an API key is needed, by Basic or, when the path has `{apiKey}`, in the path. */
+  readonly auth: "none" | "key";
+  readonly handle: RouteHandler;
+}
+
+const HEALTHY = preparedJson({ status: "ok" });
+
+/** The routes in their Basic-auth form; every keyed route under /networks also answers under /v3/{apiKey}. */
+const BASE_ROUTES: readonly Route[] = [
+  {
+    name: "getHealth",
+    summary: "Liveness: answers while the service runs.",
+    path: "/healthz",
+    auth: "none",
+    handle: () => ({ body: HEALTHY.body }),
+  },
+  {
+    name: "getNetworks",
+    summary: "The configured chains and their state.",
+    path: "/networks",
+    auth: "key",
+    handle: ({ source }) => ({ body: Buffer.from(JSON.stringify(source.networks())) }),
+  },
+  feeRoute("busyThreshold", "The base fee in Gwei that 90% of the window's base fees are at or below (nearest rank).", (p) => p.busyThreshold),
+  feeRoute("baseFeePercentile", "The 50th-percentile base fee in Gwei (nearest rank).", (p) => p.baseFeePercentile),
+  feeRoute("baseFeeHistory", "The base fees of the newest 500 blocks in Gwei, oldest first.", (p) => p.baseFeeHistory),
+];
+
+/** Every route the server answers: the one list that the server, the OpenAPI description and the tests read. */
+export const ROUTES: readonly Route[] = [
+  ...BASE_ROUTES,
+  ...BASE_ROUTES.filter((route) => route.auth === "key" && route.path.startsWith("/networks")).map(withKeyInPath),
+];
+
+function withKeyInPath(route: Route): Route {
+  return { ...route, name: `${route.name}WithKeyInPath`, path: `/v3/{apiKey}${route.path}` };
+}
+
+function feeRoute(name: keyof PreparedResponses, summary: string, pick: (prepared: PreparedResponses) => PreparedBody): Route {
+  return {
+    name,
+    summary,
+    path: `/networks/{chainId}/${name}`,
+    auth: "key",
+    handle: (context) => {
+      const { entry, snapshot } = chainWithData(context);
+      const prepared = pick(preparedResponsesOf(snapshot));
+      return { body: prepared.body, etag: prepared.etag, headers: freshnessHeaders(entry, snapshot, context.nowMs) };
+    },
+  };
+}
+
+/** The chain of the `{chainId}` parameter with its snapshot, or the contract's error for why there is none. */
+export function chainWithData({ params, source }: RouteContext): { entry: ChainEntry; snapshot: FeeSnapshot } {
+  const text = params["chainId"] ?? "";
+  const entry = source.chain(parseChainId(text));
+  if (entry === undefined) throw new ApiError("UNSUPPORTED_CHAIN", { chainId: text });
+  if (entry.noBaseFee) throw new ApiError("NO_BASE_FEE", { chainId: text });
+  const snapshot = entry.snapshot;
+  if (snapshot === undefined) {
+    throw new ApiError("NO_DATA", { chainId: text, retryAfterSeconds: Math.max(1, Math.ceil(entry.blockTimeMs / 1000)) });
+  }
+  return { entry, snapshot };
+}
+
+/** How new the data is, in headers, since the contract keeps the bodies free of extra fields. */
+function freshnessHeaders(entry: ChainEntry, snapshot: FeeSnapshot, nowMs: number): Record<string, string> {
+  const headers: Record<string, string> = { "X-Block-Number": snapshot.newestBlock.toString() };
+  if (entry.confirmedAt !== undefined) {
+    headers["X-Data-Age-Ms"] = String(Math.max(0, Math.round(nowMs - entry.confirmedAt)));
+    headers["Last-Modified"] = new Date(entry.confirmedAt).toUTCString();
+  }
+  return headers;
+}
