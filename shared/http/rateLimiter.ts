@@ -1,0 +1,60 @@
+export interface RateLimit {
+  /** Sustained requests per second per key; 0 turns the limit off. */
+  readonly requestsPerSecond: number;
+  /** Requests a key may make at once after being idle. */
+  readonly burst: number;
+}
+
+export type RateDecision = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+
+interface Bucket {
+  tokens: number;
+  updatedAtMs: number;
+}
+
+/** Above this many buckets, full (idle) ones are dropped; a full bucket is the same as no bucket. */
+const PRUNE_ABOVE_BUCKETS = 1000;
+
+/** A token bucket per key id: `burst` tokens, refilled at `requestsPerSecond`, one taken per request. */
+export class RateLimiter {
+  readonly #limit: RateLimit;
+  readonly #buckets = new Map<string, Bucket>();
+
+  constructor(limit: RateLimit) {
+    if (!(limit.requestsPerSecond >= 0) || !(limit.burst >= 1)) {
+      throw new RangeError(`a rate limit needs requestsPerSecond >= 0 and burst >= 1 (got ${limit.requestsPerSecond}, ${limit.burst})`);
+    }
+    this.#limit = limit;
+  }
+
+  take(keyId: string, nowMs: number): RateDecision {
+    const { requestsPerSecond, burst } = this.#limit;
+    if (requestsPerSecond === 0) return { ok: true };
+    let bucket = this.#buckets.get(keyId);
+    if (bucket === undefined) {
+      if (this.#buckets.size >= PRUNE_ABOVE_BUCKETS) this.#prune(nowMs);
+      bucket = { tokens: burst, updatedAtMs: nowMs };
+      this.#buckets.set(keyId, bucket);
+    }
+    this.#refill(bucket, nowMs);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { ok: true };
+    }
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / requestsPerSecond)) };
+  }
+
+  #refill(bucket: Bucket, nowMs: number): void {
+    // A clock that steps back refills nothing rather than draining.
+    const elapsedMs = Math.max(0, nowMs - bucket.updatedAtMs);
+    bucket.tokens = Math.min(this.#limit.burst, bucket.tokens + (elapsedMs / 1000) * this.#limit.requestsPerSecond);
+    bucket.updatedAtMs = Math.max(bucket.updatedAtMs, nowMs);
+  }
+
+  #prune(nowMs: number): void {
+    for (const [keyId, bucket] of this.#buckets) {
+      this.#refill(bucket, nowMs);
+      if (bucket.tokens >= this.#limit.burst) this.#buckets.delete(keyId);
+    }
+  }
+}
