@@ -1,0 +1,85 @@
+import { MalformedRpcResponseError } from "./errors.ts";
+
+/** Nothing real comes near these; an answer beyond them is garbage, not data. */
+export const MAX_BLOCK_NUMBER = 2n ** 53n;
+/** 10^21 wei = 1,000 ETH per gas: a million times mainnet's highest base fee ever. */
+export const MAX_BASE_FEE_WEI = 10n ** 21n;
+
+/** `0x`-prefixed hex digits (leading zeros tolerated: some nodes send them), at most 256 bits. */
+const QUANTITY = /^0x[0-9a-f]{1,64}$/i;
+
+/** A JSON-RPC QUANTITY within `max`; anything else is garbage. */
+export function parseQuantity(value: unknown, max: bigint, what: string, url: string, method: string): bigint {
+  if (typeof value !== "string" || !QUANTITY.test(value)) {
+    throw new MalformedRpcResponseError(url, method, `${what} is ${describe(value)}, not a hex quantity`);
+  }
+  const parsed = BigInt(value);
+  if (parsed > max) throw new MalformedRpcResponseError(url, method, `${what} ${parsed} is beyond ${max}`);
+  return parsed;
+}
+
+export function parseChainId(value: unknown, url: string): number {
+  return Number(parseQuantity(value, MAX_BLOCK_NUMBER, "the chain id", url, "eth_chainId"));
+}
+
+export interface LatestBlock {
+  readonly number: bigint;
+  /** Undefined on a chain without EIP-1559 (the block carries no baseFeePerGas). */
+  readonly baseFeePerGas: bigint | undefined;
+}
+
+export function parseLatestBlock(value: unknown, url: string): LatestBlock {
+  const method = "eth_getBlockByNumber";
+  if (!isObject(value)) throw new MalformedRpcResponseError(url, method, `the block is ${describe(value)}, not an object`);
+  const number = parseQuantity(value.number, MAX_BLOCK_NUMBER, "the block number", url, method);
+  const fee = value.baseFeePerGas;
+  return { number, baseFeePerGas: fee === undefined || fee === null ? undefined : parseQuantity(fee, MAX_BASE_FEE_WEI, "baseFeePerGas", url, method) };
+}
+
+/** The base fees of consecutive mined blocks, and the next block's when the answer ends at the chain's head. */
+export interface FeeHistoryAnswer {
+  readonly oldestBlock: bigint;
+  /** One per mined block, oldest first (at least one). */
+  readonly baseFeesWei: readonly bigint[];
+  /** The extra last element: the base fee of the block after the newest. */
+  readonly nextBaseFeeWei: bigint | undefined;
+}
+
+/**
+ * Checks an `eth_feeHistory` answer to a request for `requestedBlocks` blocks ending at `newestBlock`
+ * (a number, or "latest"). It may hold fewer blocks than asked (a young chain, or an endpoint's cap), never more.
+ */
+export function parseFeeHistory(value: unknown, requestedBlocks: number, newestBlock: bigint | "latest", url: string): FeeHistoryAnswer {
+  const method = "eth_feeHistory";
+  const fail = (problem: string) => new MalformedRpcResponseError(url, method, problem);
+  if (!isObject(value)) throw fail(`the answer is ${describe(value)}, not an object`);
+  const oldestBlock = parseQuantity(value.oldestBlock, MAX_BLOCK_NUMBER, "oldestBlock", url, method);
+  const fees = value.baseFeePerGas;
+  const ratios = value.gasUsedRatio;
+  if (!Array.isArray(fees)) throw fail(`baseFeePerGas is ${describe(fees)}, not an array`);
+  if (!Array.isArray(ratios)) throw fail(`gasUsedRatio is ${describe(ratios)}, not an array`);
+  const blocks = ratios.length;
+  if (blocks < 1) throw fail("it holds no block");
+  if (blocks > requestedBlocks) throw fail(`it holds ${blocks} blocks where ${requestedBlocks} were asked`);
+  if (fees.length !== blocks + 1 && fees.length !== blocks) {
+    throw fail(`baseFeePerGas has ${fees.length} elements for ${blocks} blocks (expected ${blocks + 1})`);
+  }
+  for (const ratio of ratios) {
+    if (typeof ratio !== "number" || !Number.isFinite(ratio) || ratio < 0) throw fail(`a gasUsedRatio is ${describe(ratio)}`);
+  }
+  const parsed = fees.map((fee, i) => parseQuantity(fee, MAX_BASE_FEE_WEI, `baseFeePerGas[${i}]`, url, method));
+  const newest = oldestBlock + BigInt(blocks - 1);
+  if (newestBlock !== "latest" && newest !== newestBlock) {
+    throw fail(`it ends at block ${newest} where block ${newestBlock} was asked`);
+  }
+  return { oldestBlock, baseFeesWei: parsed.slice(0, blocks), nextBaseFeeWei: parsed[blocks] };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "missing" : JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,211 @@
+import { getHttpRpcClient, getWebSocketRpcClient } from "viem/utils";
+import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
+import { redactUrl } from "./redactUrl.ts";
+
+/** One JSON-RPC endpoint, over HTTP or a WebSocket, with no retries of its own (the feed decides what to retry). */
+export interface RpcConnection {
+  readonly transport: "http" | "ws";
+  /** The URL as it may be logged. */
+  readonly redactedUrl: string;
+  /** Resolves with the `result`; rejects with RpcEndpointError (failure) or MalformedRpcResponseError (garbage). */
+  request(method: string, params: readonly unknown[]): Promise<unknown>;
+  /** ws only: calls `onHead` on each `newHeads` notification, `onError` once if the subscription or socket dies. */
+  subscribeNewHeads(onHead: () => void, onError: (error: Error) => void): Promise<void>;
+  /** Closes the socket (ws); pending requests fail. */
+  close(): void;
+}
+
+export function transportOf(url: string): "http" | "ws" {
+  const protocol = new URL(url).protocol;
+  if (protocol === "http:" || protocol === "https:") return "http";
+  if (protocol === "ws:" || protocol === "wss:") return "ws";
+  throw new RangeError(`${redactUrl(url)}: an RPC URL must start with http(s):// or ws(s)://`);
+}
+
+export function createRpcConnection(url: string, options: { timeoutMs: number }): RpcConnection {
+  return transportOf(url) === "http" ? new HttpConnection(url, options.timeoutMs) : new WsConnection(url, options.timeoutMs);
+}
+
+let nextId = 1;
+
+interface RpcResponse {
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown; data?: unknown };
+}
+
+function resultOf(response: unknown, url: string, method: string): unknown {
+  if (typeof response !== "object" || response === null || Array.isArray(response)) {
+    throw new MalformedRpcResponseError(url, method, "the response is not a JSON-RPC object");
+  }
+  const { error, result } = response as RpcResponse;
+  if (error !== undefined && error !== null) {
+    const code = typeof error.code === "number" ? error.code : undefined;
+    const message = typeof error.message === "string" ? error.message : JSON.stringify(error);
+    throw new RpcEndpointError(url, method, message.slice(0, 300), code);
+  }
+  if (!("result" in response)) throw new MalformedRpcResponseError(url, method, "the response has neither result nor error");
+  return result;
+}
+
+/** Turns whatever viem's transport threw into our errors, keeping the HTTP status and the reason. */
+function endpointError(error: unknown, url: string, method: string): Error {
+  if (error instanceof RpcEndpointError || error instanceof MalformedRpcResponseError) return error;
+  if (error instanceof SyntaxError) return new MalformedRpcResponseError(url, method, `the body is not JSON (${error.message.slice(0, 80)})`);
+  const viemError = error as { name?: string; status?: number; shortMessage?: string; message?: string; details?: string };
+  const status = typeof viemError.status === "number" ? viemError.status : undefined;
+  const reason =
+    viemError.name === "TimeoutError"
+      ? "timed out"
+      : status !== undefined
+        ? `HTTP ${status}${viemError.details ? ` ${String(viemError.details).slice(0, 120)}` : ""}`
+        : (viemError.details ?? viemError.shortMessage ?? viemError.message ?? String(error)).slice(0, 200);
+  return new RpcEndpointError(url, method, reason.replaceAll(/https?:\/\/\S+|wss?:\/\/\S+/g, (match) => redactUrl(match)), undefined, status);
+}
+
+class HttpConnection implements RpcConnection {
+  readonly transport = "http";
+  readonly redactedUrl: string;
+  readonly #client: ReturnType<typeof getHttpRpcClient>;
+  readonly #timeoutMs: number;
+  #abort = new AbortController();
+
+  constructor(url: string, timeoutMs: number) {
+    this.redactedUrl = redactUrl(url);
+    this.#client = getHttpRpcClient(url, { timeout: timeoutMs });
+    this.#timeoutMs = timeoutMs;
+  }
+
+  async request(method: string, params: readonly unknown[]): Promise<unknown> {
+    let response: unknown;
+    try {
+      response = await this.#client.request({
+        body: { jsonrpc: "2.0", id: nextId++, method, params: [...params] },
+        timeout: this.#timeoutMs,
+        fetchOptions: { signal: this.#abort.signal },
+      });
+    } catch (error) {
+      throw endpointError(error, this.redactedUrl, method);
+    }
+    return resultOf(response, this.redactedUrl, method);
+  }
+
+  subscribeNewHeads(): Promise<void> {
+    return Promise.reject(new RangeError("newHeads subscriptions need a ws(s) endpoint"));
+  }
+
+  /** Aborts the requests in flight (the feed stopped), so that none keeps the process busy. */
+  close(): void {
+    this.#abort.abort();
+    this.#abort = new AbortController();
+  }
+}
+
+type SocketClient = Awaited<ReturnType<typeof getWebSocketRpcClient>>;
+
+class WsConnection implements RpcConnection {
+  readonly transport = "ws";
+  readonly redactedUrl: string;
+  readonly #url: string;
+  readonly #timeoutMs: number;
+  #client: Promise<SocketClient> | undefined;
+
+  constructor(url: string, timeoutMs: number) {
+    this.#url = url;
+    this.redactedUrl = redactUrl(url);
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /**
+   * viem's socket client, connected on first use. Reconnection is ours (the feed's backoff), not viem's: a socket
+   * that failed is closed, which also drops it from viem's cache, and the next request opens a fresh one.
+   */
+  #socket(): Promise<SocketClient> {
+    this.#client ??= getWebSocketRpcClient(this.#url, { reconnect: false, keepAlive: { interval: 15_000 } });
+    const client = this.#client;
+    return client.catch((error: unknown) => {
+      if (this.#client === client) this.#client = undefined;
+      throw error;
+    });
+  }
+
+  async request(method: string, params: readonly unknown[]): Promise<unknown> {
+    let response: unknown;
+    try {
+      const socket = await withTimeout(this.#socket(), this.#timeoutMs);
+      response = await socket.requestAsync({ body: { method, params: [...params] }, timeout: this.#timeoutMs });
+    } catch (error) {
+      this.close();
+      throw endpointError(error, this.redactedUrl, method);
+    }
+    return resultOf(response, this.redactedUrl, method);
+  }
+
+  async subscribeNewHeads(onHead: () => void, onError: (error: Error) => void): Promise<void> {
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      this.close();
+      onError(endpointError(error ?? new Error("socket closed"), this.redactedUrl, "eth_subscribe"));
+    };
+    let socket: SocketClient;
+    try {
+      socket = await withTimeout(this.#socket(), this.#timeoutMs);
+    } catch (error) {
+      this.close();
+      throw endpointError(error, this.redactedUrl, "eth_subscribe");
+    }
+    await new Promise<void>((resolve, reject) => {
+      let subscribed = false;
+      const timer = setTimeout(() => {
+        if (subscribed) return;
+        this.close();
+        reject(new RpcEndpointError(this.redactedUrl, "eth_subscribe", "timed out"));
+      }, this.#timeoutMs);
+      socket.request({
+        body: { method: "eth_subscribe", params: ["newHeads"] },
+        onError: (error) => {
+          if (!subscribed) {
+            clearTimeout(timer);
+            this.close();
+            reject(endpointError(error, this.redactedUrl, "eth_subscribe"));
+          } else fail(error);
+        },
+        onResponse: (message) => {
+          const response = message as RpcResponse & { method?: string; id?: unknown };
+          if (!subscribed) {
+            clearTimeout(timer);
+            try {
+              const id = resultOf(response, this.redactedUrl, "eth_subscribe");
+              if (typeof id !== "string") throw new MalformedRpcResponseError(this.redactedUrl, "eth_subscribe", "the subscription id is not a string");
+            } catch (error) {
+              this.close();
+              reject(error);
+              return;
+            }
+            subscribed = true;
+            resolve();
+            return;
+          }
+          if (response.method === "eth_subscription") onHead();
+        },
+      });
+    });
+  }
+
+  close(): void {
+    const client = this.#client;
+    this.#client = undefined;
+    client?.then((socket) => socket.close()).catch(() => {});
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error("timed out"), { name: "TimeoutError" })), timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
