@@ -1,0 +1,137 @@
+// `npm run serve` as a user or a script starts it: a real process, its stdout, its exit codes and its signals.
+import assert from "node:assert/strict";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
+import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
+import { callApi, waitFor } from "../support/apiClient.ts";
+import { expectedGwei } from "../support/independentFees.ts";
+
+const KEY = "0123456789abcdef0123456789abcdef";
+const MAINNET = loadMainnetBaseFees().baseFeesWei;
+
+interface ServeProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>;
+}
+
+function runServe(args: readonly string[], configDir: string): ServeProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "shared/cli/serve.ts", ...args], {
+    env: { ...process.env, GASFEES_CONFIG_DIR: configDir, GASFEES_PORT: "", NODE_TEST_CONTEXT: "" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, atMs: Date.now() })),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+async function listeningUrl(serve: ServeProcess): Promise<string> {
+  return waitFor("the listening line", async () => /^gasfees listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(serve.stdout())?.[1], 20_000, 25);
+}
+
+const temporaryConfigDir = () => mkdtemp(join(tmpdir(), "gasfees-serve-"));
+
+describe("npm run serve", () => {
+  let node: EvmNode;
+
+  before(async () => {
+    node = await startEvmNode();
+    await node.mineBlocks(MAINNET.slice(0, 20));
+  });
+  after(() => node?.stop());
+
+  test("prints exactly one line on stdout once it answers, serves the chain, and stops within a second of SIGTERM", async () => {
+    const serve = runServe(["--port", "0", "--chain", `31337=${node.url}`, "--api-key", KEY], await temporaryConfigDir());
+    const url = await listeningUrl(serve);
+    assert.equal((await callApi(url, "/healthz")).status, 200);
+    const history = await waitFor("data for chain 31337", async () => {
+      const answer = await callApi<string[]>(url, "/networks/31337/baseFeeHistory", KEY);
+      return answer.status === 200 ? answer.body : undefined;
+    });
+    assert.deepEqual(history.slice(1), MAINNET.slice(0, 20).map(expectedGwei));
+    assert.equal(serve.stdout(), `gasfees listening on ${url}\n`);
+
+    const signalledAt = Date.now();
+    serve.child.kill("SIGTERM");
+    const { code, atMs } = await serve.exited;
+    assert.equal(code, 0);
+    assert.ok(atMs - signalledAt < 1500, `stopped ${atMs - signalledAt} ms after SIGTERM`);
+    assert.equal(serve.stderr().includes(KEY), false, "the key is never logged");
+  });
+
+  test("without --api-key it creates a key once, stores it, and reuses it on the next run", async () => {
+    const configDir = await temporaryConfigDir();
+    const first = runServe(["--port", "0", "--chain", `31337=${node.url}`], configDir);
+    const firstUrl = await listeningUrl(first);
+    const settings = JSON.parse(await readFile(join(configDir, "settings.json"), "utf8")) as { apiKeys: Array<{ key: string }> };
+    const key = settings.apiKeys[0]!.key;
+    assert.match(key, /^[0-9a-f]{32}$/);
+    assert.ok(first.stderr().includes(key), "the new key is shown once");
+    assert.equal((await callApi(firstUrl, "/networks", key)).status, 200);
+    first.child.kill("SIGINT");
+    assert.equal((await first.exited).code, 0);
+
+    const second = runServe(["--port", "0", "--chain", `31337=${node.url}`], configDir);
+    const secondUrl = await listeningUrl(second);
+    assert.equal((await callApi(secondUrl, "/networks", key)).status, 200);
+    assert.equal(second.stderr().includes(key), false, "a stored key is not printed again");
+    second.child.kill("SIGINT");
+    await second.exited;
+  });
+
+  test("a bad command line exits 2 with what to type, and nothing on stdout", async () => {
+    const serve = runServe(["--chain", "0x1=https://rpc.example"], await temporaryConfigDir());
+    const { code } = await serve.exited;
+    assert.equal(code, 2);
+    assert.match(serve.stderr(), /'0x1' is not a chain id/);
+    assert.match(serve.stderr(), /Usage: npm run serve/);
+    assert.equal(serve.stdout(), "");
+  });
+
+  test("a port in use is a clear message and exit 1", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const serve = runServe(["--port", String(port), "--chain", `31337=${node.url}`, "--api-key", KEY], await temporaryConfigDir());
+      const { code } = await serve.exited;
+      assert.equal(code, 1);
+      assert.match(serve.stderr(), /port is already in use: pick another with --port N/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test("--demo serves live data on chain 31337 with no internet: real mainnet base fees, then a new block", async () => {
+    const serve = runServe(["--port", "0", "--demo", "--api-key", KEY], await temporaryConfigDir());
+    try {
+      const url = await listeningUrl(serve);
+      const first = await waitFor("demo data", async () => {
+        const answer = await callApi<string[]>(url, "/networks/31337/baseFeeHistory", KEY);
+        return answer.status === 200 && answer.body.length === 500 ? answer : undefined;
+      }, 20_000);
+      const mainnetGwei = MAINNET.map(expectedGwei);
+      const start = mainnetGwei.indexOf(first.body[0]!);
+      assert.ok(start >= 0, "the history is a run of real mainnet base fees");
+      assert.deepEqual(first.body, mainnetGwei.slice(start, start + 500));
+      const newest = BigInt(first.headers.get("x-block-number")!);
+      await waitFor("a new demo block", async () => {
+        const answer = await callApi(url, "/networks/31337/busyThreshold", KEY);
+        return BigInt(answer.headers.get("x-block-number") ?? "0") > newest ? true : undefined;
+      }, 6000);
+    } finally {
+      serve.child.kill("SIGTERM");
+      await serve.exited;
+    }
+  });
+});
