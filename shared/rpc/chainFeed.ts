@@ -34,6 +34,8 @@ export const MIN_POLL_INTERVAL_MS = 1000;
 export const MAX_POLL_INTERVAL_MS = 12_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_OVERLAP_BLOCKS = 8;
+/** New blocks one poll reaches at least, beyond the overlap. */
+const MIN_POLL_REACH_BLOCKS = 56;
 
 /** Polls as often as blocks come, but not more than once a second nor less than every 12 s. */
 export function pollIntervalFor(blockTimeMs: number): number {
@@ -238,12 +240,13 @@ export class ChainFeed {
     } else {
       const fromBlock = newest + 1n - BigInt(this.#overlapBlocks);
       const sinceMs = Math.max(this.#pollIntervalMs, now - (this.#lastSuccessAt ?? now));
-      // Room for twice the blocks expected since the last success, so a slow poll still needs one request.
+      // Room for twice the blocks expected since the last success (and a burst of dozens anyway: a few more
+      // blocks cost nothing in one answer), so that catching up after a slow poll is still one request.
       const expectedBlocks = Math.ceil(sinceMs / Math.max(1, blockTimeMs));
       request = {
         fromBlock: fromBlock < 0n ? 0n : fromBlock,
         maxBlocks: windowBlocks,
-        firstRequestBlocks: Math.min(windowBlocks, this.#overlapBlocks + 2 * expectedBlocks + 2),
+        firstRequestBlocks: Math.min(windowBlocks, this.#overlapBlocks + Math.max(MIN_POLL_REACH_BLOCKS, 2 * expectedBlocks + 2)),
       };
     }
     const answer = await fetchBaseFees(endpoint.connection, request, endpoint.limit);

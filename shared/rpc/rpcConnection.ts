@@ -1,5 +1,6 @@
-import { getHttpRpcClient, getWebSocketRpcClient } from "viem/utils";
+import { getHttpRpcClient } from "viem/utils";
 import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
+import { openWebSocket, type SocketClient } from "./openWebSocket.ts";
 import { redactUrl } from "./redactUrl.ts";
 
 /** One JSON-RPC endpoint, over HTTP or a WebSocket, with no retries of its own (the feed decides what to retry). */
@@ -100,8 +101,6 @@ class HttpConnection implements RpcConnection {
   }
 }
 
-type SocketClient = Awaited<ReturnType<typeof getWebSocketRpcClient>>;
-
 class WsConnection implements RpcConnection {
   readonly transport = "ws";
   readonly redactedUrl: string;
@@ -120,7 +119,7 @@ class WsConnection implements RpcConnection {
    * that failed is closed, which also drops it from viem's cache, and the next request opens a fresh one.
    */
   #socket(): Promise<SocketClient> {
-    this.#client ??= getWebSocketRpcClient(this.#url, { reconnect: false, keepAlive: { interval: 15_000 } });
+    this.#client ??= openWebSocket(this.#url);
     const client = this.#client;
     return client.catch((error: unknown) => {
       if (this.#client === client) this.#client = undefined;

@@ -50,10 +50,21 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
   let counts: Record<string, number> = {};
   const sockets = new Set<Socket>();
   const upgraded = new Set<Duplex>();
+  const delayed = new Set<NodeJS.Timeout>();
 
   const countCall = (call: RpcCall) => {
     const method = typeof call?.method === "string" ? call.method : "<invalid>";
     counts[method] = (counts[method] ?? 0) + 1;
+  };
+
+  // Counted on arrival (before any delay), so a test sees a request that is still hanging.
+  const countBody = (body: string) => {
+    try {
+      const parsed = JSON.parse(body) as RpcCall | RpcCall[];
+      (Array.isArray(parsed) ? parsed : [parsed]).forEach(countCall);
+    } catch {
+      counts["<invalid>"] = (counts["<invalid>"] ?? 0) + 1;
+    }
   };
 
   const forward = (body: string, response: ServerResponse, rewrite?: (json: unknown) => unknown) => {
@@ -84,11 +95,8 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     try {
       parsed = JSON.parse(body) as RpcCall | RpcCall[];
     } catch {
-      counts["<invalid>"] = (counts["<invalid>"] ?? 0) + 1;
       return forward(body, response);
     }
-    const calls = Array.isArray(parsed) ? parsed : [parsed];
-    calls.forEach(countCall);
     const single = Array.isArray(parsed) ? undefined : parsed;
     const reply = (status: number, json: unknown) => response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
 
@@ -134,8 +142,15 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
+      countBody(body);
       const delay = faults.delayMs ?? 0;
-      if (delay > 0) setTimeout(() => handle(body, response), delay);
+      if (delay > 0) {
+        const timer = setTimeout(() => {
+          delayed.delete(timer);
+          handle(body, response);
+        }, delay);
+        delayed.add(timer);
+      }
       else handle(body, response);
     });
   });
@@ -156,14 +171,7 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
       client.write(`HTTP/1.1 101 Switching Protocols\r\n${headerLines.join("\r\n")}\r\n\r\n`);
       if (upstreamHead.length > 0) client.write(upstreamHead);
       if (head.length > 0) server.write(head);
-      const frames = new ClientFrameReader((text) => {
-        try {
-          const parsed = JSON.parse(text) as RpcCall | RpcCall[];
-          (Array.isArray(parsed) ? parsed : [parsed]).forEach(countCall);
-        } catch {
-          counts["<invalid>"] = (counts["<invalid>"] ?? 0) + 1;
-        }
-      });
+      const frames = new ClientFrameReader(countBody);
       if (head.length > 0) frames.push(head);
       client.on("data", (chunk: Buffer) => frames.push(chunk));
       client.pipe(server);
@@ -210,6 +218,7 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of delayed) clearTimeout(timer);
         for (const socket of sockets) socket.destroy();
         for (const stream of upgraded) stream.destroy();
         server.close(() => resolve());
