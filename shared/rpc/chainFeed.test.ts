@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { silentLogger } from "../service/logger.ts";
+import { ChainFeed, pollIntervalFor } from "./chainFeed.ts";
+import { RpcEndpointError } from "./errors.ts";
+import { isTooManyBlocksError } from "./fetchBaseFees.ts";
+
+test("the polling interval follows the block time, clamped to 1..12 s, unless given", () => {
+  assert.equal(pollIntervalFor(250), 1000);
+  assert.equal(pollIntervalFor(2000), 2000);
+  assert.equal(pollIntervalFor(12_000), 12_000);
+  assert.equal(pollIntervalFor(60_000), 12_000);
+  const options = { chainId: 1, rpcUrls: ["http://127.0.0.1:9"], blockTimeMs: 2000, windowBlocks: 500, logger: silentLogger };
+  assert.equal(new ChainFeed(options).pollIntervalMs, 2000);
+  assert.equal(new ChainFeed({ ...options, pollIntervalMs: 50 }).pollIntervalMs, 50);
+});
+
+test("a feed refuses options it cannot honour, saying which", () => {
+  const options = { chainId: 1, rpcUrls: ["http://127.0.0.1:9"], blockTimeMs: 2000, windowBlocks: 500, logger: silentLogger };
+  assert.throws(() => new ChainFeed({ ...options, windowBlocks: 499 }), /at least 500 blocks/);
+  assert.throws(() => new ChainFeed({ ...options, rpcUrls: [] }), /at least one RPC URL/);
+  assert.throws(() => new ChainFeed({ ...options, rpcUrls: ["ftp://example.com/abcdef0123456789abcdef"] }), /must start with http\(s\):\/\/ or ws\(s\):\/\/$/);
+  assert.throws(() => new ChainFeed({ ...options, chainId: 0 }), /positive integer/);
+});
+
+test("size refusals are told apart from other failures", () => {
+  const error = (reason: string, status?: number) => new RpcEndpointError("u", "eth_feeHistory", reason, -32602, status);
+  assert.equal(isTooManyBlocksError(error("requested block count 1000 exceeds the maximum of 300 blocks")), true);
+  assert.equal(isTooManyBlocksError(error("too many blocks requested")), true);
+  assert.equal(isTooManyBlocksError(error("block range too large")), true);
+  assert.equal(isTooManyBlocksError(error("HTTP 429 rate limit exceeded", 429)), false);
+  assert.equal(isTooManyBlocksError(error("HTTP 500", 500)), false);
+  assert.equal(isTooManyBlocksError(error("timed out")), false);
+  assert.equal(isTooManyBlocksError(error("header not found")), false);
+  assert.equal(isTooManyBlocksError(new Error("exceeds")), false);
+});
