@@ -17,8 +17,8 @@ const CONNECTING = 0;
 let constructor: WebSocketConstructor | undefined;
 
 /**
- * The WebSocket class: the runtime's own (Node 22+) or the `ws` package's (which viem and hardhat both bring).
- * Not viem's isows import: in this dependency tree it resolves `ws` 7, whose ESM namespace is not a constructor.
+ * The WebSocket class: the runtime's own (Node 22+, Electron) or the `ws` package's (Node 20), required directly
+ * rather than through viem's isows import, which breaks whenever npm hoists hardhat's `ws` 7 instead of `ws` 8.
  */
 function webSocketClass(): WebSocketConstructor {
   if (constructor) return constructor;
