@@ -6,20 +6,13 @@ import { ChainFeed } from "../../shared/rpc/chainFeed.ts";
 import { silentLogger } from "../../shared/service/logger.ts";
 import { startFaultProxy } from "../../test/support/faultProxy.ts";
 import { startTestChain } from "../../test/support/feedHarness.ts";
+import type { BenchRow } from "./benchRow.ts";
 
-export interface FeedBenchResult {
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-  readonly baselineName: string;
-  readonly baseline: number;
-  readonly goal: string;
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function runFeedBench(runs = 5, newBlocks = 50, blockIntervalMs = 250): Promise<FeedBenchResult[]> {
+export async function runFeedBench(runs = 5, newBlocks = 50, blockIntervalMs = 250): Promise<BenchRow[]> {
   const chain = await startTestChain(600);
   const proxy = await startFaultProxy(chain.node.url);
   try {

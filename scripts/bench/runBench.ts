@@ -1,14 +1,20 @@
 // npm run bench: each measurement beside a baseline measured in the same run, with their ratio.
-import { cpus } from "node:os";
+// Each bench module returns rows; add a module to BENCHES to add its rows to the table.
+import { cpus, totalmem } from "node:os";
+import type { BenchRow } from "./benchRow.ts";
 import { runFeedBench } from "./feedBench.ts";
 
-const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1));
+const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [{ name: "chain feed", run: () => runFeedBench() }];
 
-const results = await runFeedBench();
-console.log(`gasfees bench — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}\n`);
-console.log("| measurement | gasfees | baseline | ratio | goal |");
+const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1));
+const only = process.argv.slice(2);
+
+console.log(`gasfees bench — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB\n`);
+console.log("| measurement | gasfees | baseline (same run) | ratio | goal |");
 console.log("|---|---|---|---|---|");
-for (const result of results) {
-  const ratio = result.baseline === 0 ? "—" : (result.value / result.baseline).toFixed(3);
-  console.log(`| ${result.name} | ${format(result.value)} ${result.unit} | ${format(result.baseline)} (${result.baselineName}) | ${ratio} | ${result.goal} |`);
+for (const bench of BENCHES.filter((candidate) => only.length === 0 || only.some((name) => candidate.name.includes(name)))) {
+  for (const row of await bench.run()) {
+    const ratio = row.baseline === 0 ? "—" : (row.value / row.baseline).toFixed(3);
+    console.log(`| ${row.name} | ${format(row.value)} ${row.unit} | ${format(row.baseline)} ${row.unit} (${row.baselineName}) | ${ratio} | ${row.goal} |`);
+  }
 }
