@@ -10,6 +10,8 @@ export interface ChainPlan {
   readonly statsWindowBlocks: number;
   /** Overrides the interval derived from the block time (demo, tests). */
   readonly pollIntervalMs?: number;
+  /** Per RPC request; the feed's default (10 s) unless set (fault-injection tests). */
+  readonly requestTimeoutMs?: number;
 }
 
 export function chainPlanFrom(chain: ChainSettings): ChainPlan {

@@ -85,6 +85,7 @@ export class FeeService implements FeeSource {
         blockTimeMs: plan.blockTimeMs,
         windowBlocks: Math.max(HISTORY_BLOCKS, plan.statsWindowBlocks),
         ...(plan.pollIntervalMs === undefined ? {} : { pollIntervalMs: plan.pollIntervalMs }),
+        ...(plan.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: plan.requestTimeoutMs }),
         logger: options.logger,
         onData: () => {
           followed?.refreshSnapshot();
