@@ -16,10 +16,14 @@ test("the route list: the specification's three endpoints, /networks and /health
       "key /networks/{chainId}/busyThreshold",
       "key /networks/{chainId}/baseFeePercentile",
       "key /networks/{chainId}/baseFeeHistory",
+      "key /networks/{chainId}/events",
+      "none /",
+      "none /assets/{asset}",
       "key /v3/{apiKey}/networks",
       "key /v3/{apiKey}/networks/{chainId}/busyThreshold",
       "key /v3/{apiKey}/networks/{chainId}/baseFeePercentile",
       "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory",
+      "key /v3/{apiKey}/networks/{chainId}/events",
     ],
   );
   assert.equal(new Set(ROUTES.map((route) => route.name)).size, ROUTES.length);
@@ -41,7 +45,8 @@ test("segments are percent-decoded one by one; malformed encoding is kept as wri
 });
 
 test("near misses do not match", () => {
-  for (const target of ["/", "", "*", "/networks/", "/networks/1", "/networks/1/busythreshold", "//networks", "/healthz/", "http://x/healthz", "/v3/networks/1/busyThreshold"]) {
+  assert.equal(nameOf("/?token=x"), "getDashboard");
+  for (const target of ["", "*", "/assets", "/assets/a/b", "/networks/", "/networks/1", "/networks/1/busythreshold", "//networks", "/healthz/", "http://x/healthz", "/v3/networks/1/busyThreshold"]) {
     assert.equal(nameOf(target), undefined, target);
   }
   assert.equal(pathSegments("*"), undefined);

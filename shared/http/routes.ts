@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
 import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
 import { ApiError } from "./apiErrors.ts";
+import { DEFAULT_DASHBOARD_DIR, serveDashboardFile } from "./dashboardFiles.ts";
+import { eventStreamsOf } from "./eventStreams.ts";
 import { parseChainId } from "./parseChainId.ts";
 import { preparedJson, preparedResponsesOf, type PreparedBody, type PreparedResponses } from "./preparedResponses.ts";
 
@@ -61,11 +63,25 @@ const BASE_ROUTES: readonly Route[] = [
   feeRoute("busyThreshold", "The base fee in Gwei that 90% of the window's base fees are at or below (nearest rank).", (p) => p.busyThreshold),
   feeRoute("baseFeePercentile", "The 50th-percentile base fee in Gwei (nearest rank).", (p) => p.baseFeePercentile),
   feeRoute("baseFeeHistory", "The base fees of the newest 500 blocks in Gwei, oldest first.", (p) => p.baseFeeHistory),
+  {
+    name: "getNetworkEvents",
+    summary: "Server-Sent Events: the chain's full state at once, then one event per change (new blocks, status).",
+    path: "/networks/{chainId}/events",
+    auth: "key",
+    handle: (context) => {
+      const text = context.params["chainId"] ?? "";
+      const entry = context.source.chain(parseChainId(text));
+      if (entry === undefined) throw new ApiError("UNSUPPORTED_CHAIN", { chainId: text });
+      eventStreamsOf(context.source).open(entry, context.res, context.req.method === "HEAD");
+      return "handled";
+    },
+  },
 ];
 
 /** Every route the server answers: the one list that the server, the OpenAPI description and the tests read. */
 export const ROUTES: readonly Route[] = [
   ...BASE_ROUTES,
+  ...dashboardRoutes(DEFAULT_DASHBOARD_DIR),
   ...BASE_ROUTES.filter((route) => route.auth === "key" && route.path.startsWith("/networks")).map(withKeyInPath),
 ];
 
@@ -108,4 +124,24 @@ function freshnessHeaders(entry: ChainEntry, snapshot: FeeSnapshot, nowMs: numbe
     headers["Last-Modified"] = new Date(entry.confirmedAt).toUTCString();
   }
   return headers;
+}
+
+/** The dashboard's built files (no key: the page holds no data; the data it fetches needs the key or session token). */
+export function dashboardRoutes(dir: string): Route[] {
+  return [
+    {
+      name: "getDashboard",
+      summary: "The dashboard page (open it with ?token=<API key or session token>).",
+      path: "/",
+      auth: "none",
+      handle: ({ req, res }) => (serveDashboardFile(res, dir, { index: true }, req.method === "HEAD"), "handled"),
+    },
+    {
+      name: "getDashboardAsset",
+      summary: "The dashboard's scripts and styles.",
+      path: "/assets/{asset}",
+      auth: "none",
+      handle: ({ req, res, params }) => (serveDashboardFile(res, dir, { asset: params["asset"] ?? "" }, req.method === "HEAD"), "handled"),
+    },
+  ];
 }

@@ -1,0 +1,238 @@
+import assert from "node:assert/strict";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { test, type TestContext } from "node:test";
+import { ApiKeyring } from "../keys/apiKeyring.ts";
+import { silentLogger } from "../service/logger.ts";
+import { eventStreamsOf, type EventStreams } from "./eventStreams.ts";
+import type { NetworkEvent } from "./networkEvent.ts";
+import { createApiServer } from "./server.ts";
+import { TestFeeSource } from "./testFeeSource.ts";
+
+const KEY = "0123456789abcdef0123456789abcdef";
+const MAINNET = 1;
+const SYNCING = 8453;
+const AT_MS = Date.UTC(2026, 0, 1);
+const FIRST = 1_000n;
+/** 600 blocks from FIRST: block FIRST + i has base fee (i + 1) Gwei + i wei, so every fee is distinct and exact. */
+const FEES = Array.from({ length: 600 }, (_, i) => BigInt(i + 1) * 1_000_000_000n + BigInt(i));
+const gwei = (wei: bigint) => {
+  const digits = wei.toString().padStart(10, "0");
+  const fraction = digits.slice(-9).replace(/0+$/, "");
+  return `${digits.slice(0, -9).replace(/^0+(?=\d)/, "")}${fraction ? `.${fraction}` : ""}`;
+};
+
+interface Opened {
+  source: TestFeeSource;
+  streams: EventStreams;
+  url: string;
+  close(): Promise<void>;
+}
+
+async function start(t: TestContext, limits?: Parameters<typeof eventStreamsOf>[1]): Promise<Opened> {
+  const source = new TestFeeSource([{ chainId: MAINNET, name: "Ethereum" }, { chainId: SYNCING, name: "Base", blockTimeMs: 2000 }]);
+  source.write(MAINNET, FIRST, FEES, AT_MS);
+  const streams = eventStreamsOf(source, limits);
+  const server = createApiServer({ source, keyring: new ApiKeyring([{ key: KEY }]), logger: silentLogger, port: 0, rateLimit: { requestsPerSecond: 0, burst: 1 } });
+  const { url } = await server.listen();
+  t.after(() => server.close());
+  return { source, streams, url, close: () => server.close() };
+}
+
+interface EventClient {
+  response: IncomingMessage;
+  /** Resolves with the next `network` event not yet taken. */
+  next(): Promise<NetworkEvent>;
+  readonly raw: string;
+  readonly ended: Promise<void>;
+  close(): void;
+}
+
+function openEvents(url: string, path: string, key: string | null = KEY, method = "GET"): Promise<EventClient> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {};
+    if (key !== null) headers.authorization = `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
+    const req = httpRequest(`${url}${path}`, { method, headers, agent: false }, (response) => {
+      let raw = "";
+      let parsed = 0;
+      const events: NetworkEvent[] = [];
+      const waiting: Array<(event: NetworkEvent) => void> = [];
+      const ended = new Promise<void>((done) => response.once("close", () => done()));
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        raw += chunk;
+        const blocks = raw.split("\n\n");
+        for (const block of blocks.slice(parsed, -1)) {
+          parsed++;
+          const lines = block.split("\n");
+          if (!lines.includes("event: network")) continue;
+          const data = lines.find((line) => line.startsWith("data: "))!.slice("data: ".length);
+          const event = JSON.parse(data) as NetworkEvent;
+          const waiter = waiting.shift();
+          if (waiter) waiter(event);
+          else events.push(event);
+        }
+      });
+      response.on("error", () => {});
+      resolve({
+        response,
+        next: () => {
+          const ready = events.shift();
+          if (ready) return Promise.resolve(ready);
+          return new Promise((took, failed) => {
+            const timer = setTimeout(() => failed(new Error(`no event within 5 s; got so far: ${raw}`)), 5000);
+            waiting.push((event) => (clearTimeout(timer), took(event)));
+          });
+        },
+        get raw() {
+          return raw;
+        },
+        ended,
+        close: () => req.destroy(),
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function bodyOf(client: EventClient): Promise<Record<string, unknown>> {
+  await client.ended;
+  return JSON.parse(client.raw) as Record<string, unknown>;
+}
+
+const settle = async (condition: () => boolean, what: string) => {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+test("the first event carries the full state: the status of /networks and the 500 newest base fees, oldest first", async (t) => {
+  const { url, source } = await start(t);
+  const stream = await openEvents(url, `/networks/${MAINNET}/events`);
+  t.after(() => stream.close());
+  assert.equal(stream.response.statusCode, 200);
+  assert.equal(stream.response.headers["content-type"], "text/event-stream; charset=utf-8");
+  assert.equal(stream.response.headers["cache-control"], "no-store");
+  const first = await stream.next();
+  assert.deepEqual(first.status, source.networks()[0]);
+  assert.equal(first.status.newestBlock, "1599");
+  assert.deepEqual(first.blocks, { kind: "all", firstBlock: "1100", baseFees: FEES.slice(100).map(gwei) });
+  assert.equal(first.blocks!.baseFees[0], "101.0000001");
+  assert.match(stream.raw, /^retry: 1000\n\n/);
+});
+
+test("each change is one event: new blocks, a reorganisation from its first re-mined block, a status-only change", async (t) => {
+  const { url, source } = await start(t);
+  const stream = await openEvents(url, `/networks/${MAINNET}/events`);
+  t.after(() => stream.close());
+  await stream.next();
+
+  source.write(MAINNET, 1600n, [7_000_000_001n], AT_MS + 12_000);
+  const added = await stream.next();
+  assert.deepEqual(added.blocks, { kind: "from", firstBlock: "1600", baseFees: ["7.000000001"] });
+  assert.equal(added.status.newestBlock, "1600");
+  assert.equal(added.status.currentBaseFee, "7.000000001");
+
+  source.write(MAINNET, 1599n, [5n, 6n, 7n], AT_MS + 24_000);
+  const reorganised = await stream.next();
+  assert.deepEqual(reorganised.blocks, { kind: "from", firstBlock: "1599", baseFees: ["0.000000005", "0.000000006", "0.000000007"] });
+  assert.equal(reorganised.status.newestBlock, "1601");
+
+  // The same blocks with a new next-block base fee: nothing to redraw, only the status (current base fee, busy).
+  source.write(MAINNET, 1601n, [7n], AT_MS + 25_000, 900_000_000_000n);
+  const statusOnly = await stream.next();
+  assert.equal(statusOnly.blocks, null);
+  assert.equal(statusOnly.status.currentBaseFee, "900");
+  assert.equal(statusOnly.status.busy, true);
+});
+
+test("a chain without data streams its syncing status, then the full history once data arrives", async (t) => {
+  const { url, source } = await start(t);
+  const stream = await openEvents(url, `/networks/${SYNCING}/events`);
+  t.after(() => stream.close());
+  const first = await stream.next();
+  assert.equal(first.status.state, "syncing");
+  assert.equal(first.blocks, null);
+  source.write(SYNCING, 0n, [1n, 2n, 3n], AT_MS);
+  const data = await stream.next();
+  assert.deepEqual(data.blocks, { kind: "all", firstBlock: "0", baseFees: ["0.000000001", "0.000000002", "0.000000003"] });
+  assert.equal(data.status.state, "ok");
+});
+
+test("events need a key like the other data routes, answer under /v3/{apiKey}, and refuse unknown chains with the contract's errors", async (t) => {
+  const { url } = await start(t);
+  const missing = await openEvents(url, `/networks/${MAINNET}/events`, null);
+  assert.equal(missing.response.statusCode, 401);
+  assert.equal((await bodyOf(missing))["code"], "MISSING_API_KEY");
+  const wrong = await openEvents(url, `/networks/${MAINNET}/events`, "ffffffffffffffffffffffffffffffff");
+  assert.equal((await bodyOf(wrong))["code"], "INVALID_API_KEY");
+  const unsupported = await openEvents(url, "/networks/6001/events");
+  assert.equal(unsupported.response.statusCode, 400);
+  assert.deepEqual(await bodyOf(unsupported), { statusCode: 400, code: "UNSUPPORTED_CHAIN", message: "'6001' is not a supported chain id." });
+  const malformed = await openEvents(url, "/networks/0x1/events");
+  assert.equal((await bodyOf(malformed))["code"], "INVALID_CHAIN_ID");
+
+  const inPath = await openEvents(url, `/v3/${KEY}/networks/${MAINNET}/events`, null);
+  t.after(() => inPath.close());
+  assert.equal(inPath.response.statusCode, 200);
+  assert.equal((await inPath.next()).status.chainId, MAINNET);
+});
+
+test("HEAD answers the stream's headers and holds no stream open", async (t) => {
+  const { url, streams } = await start(t);
+  const head = await openEvents(url, `/networks/${MAINNET}/events`, KEY, "HEAD");
+  assert.equal(head.response.statusCode, 200);
+  assert.equal(head.response.headers["content-type"], "text/event-stream; charset=utf-8");
+  await head.ended;
+  assert.equal(head.raw, "");
+  assert.equal(streams.size, 0);
+});
+
+test("a quiet stream gets heartbeats", async (t) => {
+  const { url } = await start(t, { maxStreams: 4, heartbeatMs: 40, maxBufferedBytes: 1 << 20 });
+  const stream = await openEvents(url, `/networks/${MAINNET}/events`);
+  t.after(() => stream.close());
+  await stream.next();
+  await settle(() => stream.raw.split(": heartbeat\n\n").length >= 3, "two heartbeats");
+});
+
+test("streams are bounded: one over the limit gets 429 RATE_LIMITED, and a closed stream frees its place", async (t) => {
+  const { url, streams } = await start(t, { maxStreams: 2, heartbeatMs: 60_000, maxBufferedBytes: 1 << 20 });
+  const first = await openEvents(url, `/networks/${MAINNET}/events`);
+  const second = await openEvents(url, `/networks/${SYNCING}/events`);
+  t.after(() => (first.close(), second.close()));
+  const third = await openEvents(url, `/networks/${MAINNET}/events`);
+  assert.equal(third.response.statusCode, 429);
+  assert.equal(third.response.headers["retry-after"], "5");
+  assert.equal((await bodyOf(third))["code"], "RATE_LIMITED");
+  assert.equal(streams.size, 2);
+
+  first.close();
+  await settle(() => streams.size === 1, "the closed stream to be removed");
+  const fourth = await openEvents(url, `/networks/${MAINNET}/events`);
+  t.after(() => fourth.close());
+  assert.equal(fourth.response.statusCode, 200);
+});
+
+test("a client leaving removes its stream and the last one unsubscribes; closing the server ends every stream", async (t) => {
+  const { url, source, streams, close } = await start(t);
+  // The server itself subscribes once, to prepare bodies.
+  assert.equal(source.listenerCount, 1);
+  const leaving = await openEvents(url, `/networks/${MAINNET}/events`);
+  await leaving.next();
+  assert.equal(source.listenerCount, 2);
+  leaving.close();
+  await settle(() => streams.size === 0 && source.listenerCount === 1, "the stream to be removed");
+
+  const staying = await openEvents(url, `/networks/${MAINNET}/events`);
+  await staying.next();
+  assert.equal(streams.size, 1);
+  await close();
+  await staying.ended;
+  await settle(() => streams.size === 0, "the server's close to remove the stream");
+  assert.equal(source.listenerCount, 0);
+  // A change after the close writes nowhere and throws nothing.
+  source.write(MAINNET, 1600n, [1n], AT_MS);
+});
