@@ -1,4 +1,7 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { settingsPath, userConfigDir } from "../config/configDir.ts";
+import { DEFAULT_DASHBOARD_DIR } from "../http/dashboardFiles.ts";
 import { SettingsError } from "../config/settings.ts";
 import { readSettingsFile, readUserSettings } from "../config/settingsFile.ts";
 import { type ChainPlan, chainPlansFrom } from "../service/chainPlan.ts";
@@ -44,6 +47,11 @@ async function serve(argv: readonly string[]): Promise<void> {
   cleanups.unshift(running.stop);
   logger.info(`following ${chains.map((chain) => `${chain.name} (${chain.chainId})`).join(", ")}`);
   process.stdout.write(`gasfees listening on ${running.url}\n`);
+  // Like Jupyter's: the page's address with a token for this run only, on stderr (stdout stays one line).
+  process.stderr.write(`dashboard: ${running.dashboardUrl}\n`);
+  if (!existsSync(join(DEFAULT_DASHBOARD_DIR, "index.html"))) {
+    logger.warn("the dashboard is not built, so / answers 404: run `npm run build:renderer` once");
+  }
 
   const shutdown = (signal: string) => {
     logger.info(`${signal}: stopping`);

@@ -1,6 +1,7 @@
 import type { ApiKeySettings, Settings } from "../config/settings.ts";
 import { createApiServer } from "../http/server.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
+import { generateApiKey } from "../keys/generateApiKey.ts";
 import type { ChainPlan } from "./chainPlan.ts";
 import { FeeService } from "./feeService.ts";
 import type { Logger } from "./logger.ts";
@@ -16,6 +17,10 @@ export interface RunningService {
   readonly port: number;
   readonly service: FeeService;
   readonly keyring: ApiKeyring;
+  /** A key made for this run only, for the dashboard (in the keyring beside the user's keys, never stored). */
+  readonly dashboardToken: string;
+  /** The dashboard's address with the session token: `<url>/?token=<token>`. */
+  readonly dashboardUrl: string;
   stop(): Promise<void>;
 }
 
@@ -26,6 +31,8 @@ export interface RunningService {
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
   const service = new FeeService(config.chains, { logger });
   const keyring = new ApiKeyring(config.apiKeys);
+  const dashboardToken = generateApiKey();
+  keyring.add(dashboardToken);
   const server = createApiServer({
     source: service,
     keyring,
@@ -44,6 +51,8 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     port,
     service,
     keyring,
+    dashboardToken,
+    dashboardUrl: `${url}/?token=${dashboardToken}`,
     stop: () => (stopping ??= Promise.all([server.close(), service.stop()]).then(() => undefined)),
   };
 }
