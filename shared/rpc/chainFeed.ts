@@ -208,9 +208,7 @@ export class ChainFeed {
   /** Checks the endpoint's chain id, and whether the chain has base fees at all. */
   async #verify(endpoint: Endpoint): Promise<void> {
     const { connection } = endpoint;
-    const reported = parseChainId(await connection.request("eth_chainId", []), connection.redactedUrl);
-    endpoint.reportedChainId = reported;
-    if (reported !== this.chainId) throw new WrongChainError(connection.redactedUrl, this.chainId, reported);
+    await this.#checkChainId(endpoint);
     const latest = parseLatestBlock(await connection.request("eth_getBlockByNumber", ["latest", false]), connection.redactedUrl);
     endpoint.verified = true;
     if (latest.baseFeePerGas === undefined && !this.#noBaseFee && !this.#stopped) {
@@ -227,6 +225,14 @@ export class ChainFeed {
       });
       this.#health();
     }
+  }
+
+  /** Throws WrongChainError when the endpoint now reports another chain id. */
+  async #checkChainId(endpoint: Endpoint): Promise<void> {
+    const { connection } = endpoint;
+    const reported = parseChainId(await connection.request("eth_chainId", []), connection.redactedUrl);
+    endpoint.reportedChainId = reported;
+    if (reported !== this.chainId) throw new WrongChainError(connection.redactedUrl, this.chainId, reported);
   }
 
   /** Fetches what is new (and re-reads the overlap) from one endpoint; true when the window or next fee changed. */
@@ -251,6 +257,12 @@ export class ChainFeed {
     }
     const answer = await fetchBaseFees(endpoint.connection, request, endpoint.limit);
     if (this.#stopped) return false;
+    // Blocks held that change, or a head behind ours, are a reorg, a lagging node... or an endpoint that now
+    // serves another chain (a misrouted URL): its chain id is checked again before any of it is used.
+    if (rewritesHeld(this.window, answer)) {
+      await this.#checkChainId(endpoint);
+      if (this.#stopped) return false;
+    }
     this.#lastSuccessAt = now;
     return this.#apply(answer);
   }
@@ -377,6 +389,22 @@ export class ChainFeed {
       this.#logger.error(`the chain feed's ${name} listener failed`, { chainId: this.chainId, error: String(error) });
     }
   }
+}
+
+/** Whether an answer ends before the newest block held, or gives another fee for a block held. */
+function rewritesHeld(window: BlockWindow, answer: FeeHistoryAnswer): boolean {
+  const oldest = window.oldestBlock;
+  const newest = window.newestBlock;
+  if (oldest === undefined || newest === undefined) return false;
+  if (answer.oldestBlock + BigInt(answer.baseFeesWei.length) - 1n < newest) return true;
+  const held = window.baseFeesWei;
+  for (let i = 0; i < answer.baseFeesWei.length; i++) {
+    const block = answer.oldestBlock + BigInt(i);
+    if (block < oldest) continue;
+    if (block > newest) break;
+    if (held[Number(block - oldest)] !== answer.baseFeesWei[i]) return true;
+  }
+  return false;
 }
 
 /** Whether writing these blocks would change the window (a new block, or another fee for a block held). */

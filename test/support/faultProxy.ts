@@ -31,6 +31,8 @@ export interface FaultProxy {
   total(): number;
   resetCounts(): void;
   setFaults(faults: Partial<Faults>): void;
+  /** Forwards to another node from now on (an endpoint that starts serving another chain, as a misrouted load balancer). */
+  retarget(targetUrl: string): void;
   /** Back to a faithful proxy (counts are kept). */
   reset(): void;
   close(): Promise<void>;
@@ -45,7 +47,7 @@ interface RpcCall {
 
 /** A real HTTP (and WebSocket) proxy on 127.0.0.1 in front of a JSON-RPC node, counting and injecting faults. */
 export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
-  const target = new URL(targetUrl);
+  let target = new URL(targetUrl);
   let faults: Faults = { mode: "pass" };
   let counts: Record<string, number> = {};
   const sockets = new Set<Socket>();
@@ -215,6 +217,9 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     },
     reset() {
       faults = { mode: "pass" };
+    },
+    retarget(next) {
+      target = new URL(next);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -19,10 +19,15 @@ export interface TestChain {
   readonly newestBlock: bigint;
 }
 
-export async function startTestChain(blocks: number, options: EvmNodeOptions = {}): Promise<TestChain> {
-  const node = await startEvmNode(options);
+/**
+ * `feeOffset` starts the chain further into the mainnet fees, so that two test chains carry different fees and a
+ * test can tell whose fees an answer holds.
+ */
+export async function startTestChain(blocks: number, options: EvmNodeOptions & { feeOffset?: number } = {}): Promise<TestChain> {
+  const { feeOffset = 0, ...nodeOptions } = options;
+  const node = await startEvmNode(nodeOptions);
   const feesWei: bigint[] = [1_000_000_000n];
-  let cursor = 0;
+  let cursor = feeOffset;
   const chain: TestChain = {
     node,
     feesWei,
