@@ -19,6 +19,11 @@ export async function resolveServeKeys(
   logger: Logger,
 ): Promise<ApiKeySettings[]> {
   if (commandLineKeys.length > 0) return [...commandLineKeys];
+  if (settings.sealedApiKeys.length > 0) {
+    logger.info(
+      `${settings.sealedApiKeys.length} API key(s) in the settings were made by the desktop app and are encrypted with the system key store: only the desktop app can use them`,
+    );
+  }
   if (settings.apiKeys.length > 0) {
     logger.info(`API keys from settings: ${settings.apiKeys.map((apiKey) => maskApiKey(apiKey.key)).join(", ")}`);
     return settings.apiKeys;

@@ -46,8 +46,43 @@ export const apiKeySettingsSchema = z.strictObject({
   createdAt: z.iso.datetime().optional(),
 });
 
+/**
+ * A key made by the desktop app where the system has a key store: key and secret are sealed together by a
+ * `SecretCipher` (Electron's safeStorage) and only the app that sealed them can read them back.
+ */
+export const sealedApiKeySchema = z.strictObject({
+  /** The key's digest prefix (as the keyring's keyId): names it in the UI and in IPC without revealing it. */
+  id: z.string().regex(/^[0-9a-f]{12}$/, "a key id is 12 lower-case hex characters"),
+  /** The first and last four characters, so the user recognises it. */
+  hint: z.string().max(16),
+  requiresSecret: z.boolean(),
+  cipher: z.literal("os-keystore"),
+  /** Base64 of the cipher's output for `{"key":...,"secret":...}`. */
+  sealed: z.base64().min(1),
+  label: z.string().max(64).optional(),
+  createdAt: z.iso.datetime().optional(),
+});
+
+/** When a chain counts as busy or calm again for a desktop notification (see shared/alerts/busyAlerts.ts). */
+export const notificationSettingsSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Per-chain off switch: chains listed here never notify. */
+  mutedChainIds: z.array(chainIdSchema).default([]),
+  /** Busy after this many new blocks in a row above the busy threshold... */
+  enterAfterBlocks: z.number().int().min(1).max(100).default(3),
+  /** ...or at once on one block above the threshold by more than this margin (percent). */
+  enterMarginPercent: z.number().min(0).max(1000).default(10),
+  /** Calm again after this many new blocks in a row at or below the threshold. */
+  calmAfterBlocks: z.number().int().min(1).max(1000).default(10),
+  /** At least this long between two notifications about the same chain. */
+  cooldownMinutes: z.number().min(0).max(24 * 60).default(15),
+});
+
+/** The settings file's version; older files are migrated on read (`migrateSettings` below). */
+export const SETTINGS_VERSION = 2;
+
 export const settingsSchema = z.strictObject({
-  version: z.literal(1).default(1),
+  version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
   port: z.number().int().min(0).max(65_535).default(8950),
   /** 127.0.0.1 unless the user opts in to another interface. */
   host: z.string().trim().min(1).default("127.0.0.1"),
@@ -65,11 +100,21 @@ export const settingsSchema = z.strictObject({
       burst: z.number().int().min(1).default(200),
     })
     .default({ requestsPerSecond: 100, burst: 200 }),
+  /** Keys sealed with the system key store by the desktop app; `npm run serve` cannot read these. */
+  sealedApiKeys: z.array(sealedApiKeySchema).default([]),
+  notifications: notificationSettingsSchema.prefault({}),
+  /** The chain whose base fee the tray shows; the first chain when unset or no longer followed. */
+  trayChainId: chainIdSchema.optional(),
+  theme: z.enum(["system", "light", "dark"]).default("system"),
+  /** Desktop app only: open (hidden, in the tray) when the user logs in. */
+  startAtLogin: z.boolean().default(false),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type ChainSettings = z.infer<typeof chainSettingsSchema>;
 export type ApiKeySettings = z.infer<typeof apiKeySettingsSchema>;
+export type SealedApiKey = z.infer<typeof sealedApiKeySchema>;
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
 export class SettingsError extends Error {
   override name = "SettingsError";
@@ -77,8 +122,43 @@ export class SettingsError extends Error {
 
 /** Validates settings, naming each problem by its path (`chains.0.rpcUrls.1: must be an http(s) ...`). */
 export function parseSettings(input: unknown, source = "settings"): Settings {
-  const result = settingsSchema.safeParse(input);
+  const result = settingsSchema.safeParse(migrateSettings(input, source));
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
   throw new SettingsError(`${source} is not valid:\n${problems.join("\n")}`);
+}
+
+/** A settings file written by a newer gasfees: not read (a guess could lose what it holds), kept as a backup. */
+export class UnknownSettingsVersionError extends SettingsError {
+  override name = "UnknownSettingsVersionError";
+}
+
+/**
+ * One step per version: each takes a file of version `from` and returns it as version `from + 1`. Files without
+ * a version are version 1 (the first release wrote none unless asked).
+ */
+const MIGRATIONS: ReadonlyArray<{ from: number; migrate: (file: Record<string, unknown>) => Record<string, unknown> }> = [
+  // 1 -> 2: the desktop app's settings (notifications, tray chain, theme, start at login, sealed keys) arrive; their
+  // defaults fill them in, and nothing a version 1 file holds changes meaning.
+  { from: 1, migrate: (file) => ({ ...file, version: 2 }) },
+];
+
+/** Brings an older settings file up to SETTINGS_VERSION; anything that is not an object is left for the schema to refuse. */
+export function migrateSettings(input: unknown, source = "settings"): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  let file = input as Record<string, unknown>;
+  let version = file.version ?? 1;
+  if (typeof version !== "number" || !Number.isInteger(version) || version < 1) return file;
+  if (version > SETTINGS_VERSION) {
+    throw new UnknownSettingsVersionError(
+      `${source} has version ${version}, written by a newer gasfees than this one (which reads up to version ${SETTINGS_VERSION})`,
+    );
+  }
+  for (const step of MIGRATIONS) {
+    if (step.from === version) {
+      file = step.migrate(file);
+      version = step.from + 1;
+    }
+  }
+  return file;
 }
