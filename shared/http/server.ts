@@ -32,6 +32,12 @@ export interface ApiServerOptions {
   readonly routes?: readonly Route[];
   /** Epoch ms, for the data age and the rate limit; tests replace it. */
   readonly now?: () => number;
+  /** Open connections at most; those over it are closed at once, unanswered. Default 256. */
+  readonly maxConnections?: number;
+  /** A client must send its headers within this (else 408 and closed); default 10 s. Shortened by tests. */
+  readonly headersTimeoutMs?: number;
+  /** ...and its whole request within this; default 30 s. */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface ListeningAddress {
@@ -55,6 +61,10 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** Requests to this API are small; 16 KiB (Node's default) leaves room for any real client. */
 const MAX_HEADER_BYTES = 16 * 1024;
+/** Far above what local tools and the dashboard open, low enough that a flood of sockets cannot exhaust the process. */
+const MAX_CONNECTIONS = 256;
+/** How often Node checks the headers and request timeouts (its default, 30 s, would let a slow client stay 40 s). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 const noop = () => {};
 
@@ -72,7 +82,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const server = createServer(
     // requireHostHeader off: a request without Host gets our 403 FORBIDDEN_HOST rather than Node's bare 400.
-    { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
+    { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     (req, res) => {
       req.on("error", noop);
       res.on("error", noop);
@@ -85,9 +95,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     },
   );
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  server.requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  let droppedSinceLog = 0;
+  server.on("drop", () => {
+    // Logged once per burst rather than once per socket, so that a flood does not flood the log too.
+    if (droppedSinceLog++ === 0) {
+      setTimeout(() => {
+        logger.warn("connections over the limit were closed unanswered", { dropped: droppedSinceLog, maxConnections: server.maxConnections });
+        droppedSinceLog = 0;
+      }, 1000).unref();
+    }
+  });
   server.on("clientError", answerClientError);
 
   function respond(req: IncomingMessage, res: ServerResponse): void {
