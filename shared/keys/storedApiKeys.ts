@@ -1,25 +1,16 @@
 import { createHash } from "node:crypto";
 import type { ApiKeySettings, SealedApiKey, Settings } from "../config/settings.ts";
 import { generateApiKey } from "./generateApiKey.ts";
+import type { ApiKeyView } from "./apiKeyView.ts";
 import type { SecretCipher } from "./secretCipher.ts";
+
+export type { ApiKeyView } from "./apiKeyView.ts";
 
 /**
  * The API keys of the settings file, as the settings page manages them: plain keys (`apiKeys`, which `npm run serve`
  * reads too) and keys sealed by the desktop app's key store (`sealedApiKeys`). Pure functions of the settings: each
  * returns the new settings, and the caller stores them (SettingsStore.update) and updates the live keyring.
  */
-
-/** How the settings page lists a key: never the key itself. */
-export interface ApiKeyView {
-  /** The key's digest prefix, the same as the keyring's keyId. */
-  readonly id: string;
-  readonly hint: string;
-  readonly label: string | undefined;
-  readonly createdAt: string | undefined;
-  readonly requiresSecret: boolean;
-  /** plaintext: in settings.json as is; encrypted: sealed by the key store; unreadable: sealed, but the key store cannot open it. */
-  readonly storage: "plaintext" | "encrypted" | "unreadable";
-}
 
 /** A key and its secret, shown once when created (and copied on request). */
 export interface ApiKeyCredentials {

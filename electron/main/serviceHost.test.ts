@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { mkdtemp } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { SettingsStore } from "../../shared/config/settingsStore.ts";
+import { plaintextCipher } from "../../shared/keys/secretCipher.ts";
+import { silentLogger } from "../../shared/service/logger.ts";
+import { findFreePort, ServiceHost } from "./serviceHost.ts";
+
+async function storeWith(settings: Record<string, unknown>): Promise<SettingsStore> {
+  const store = await SettingsStore.open(join(await mkdtemp(join(tmpdir(), "gasfees-host-")), "settings.json"));
+  await store.update((current) => ({ ...current, chains: [], ...settings }));
+  return store;
+}
+
+const get = (url: string, key?: string, secret = "") =>
+  fetch(url, key === undefined ? {} : { headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}` } });
+
+function urlOf(host: ServiceHost): string {
+  assert.equal(host.state.state, "running");
+  return host.baseUrl;
+}
+
+test("starts the shared service on the port from settings; the session token and keys made in settings work at once", async (t) => {
+  const port = await findFreePort();
+  const host = new ServiceHost({ store: await storeWith({ port }), cipher: plaintextCipher, logger: silentLogger, extraCorsOrigins: ["gasfees://app"] });
+  t.after(() => host.stop());
+  await host.start();
+  assert.deepEqual(host.state, { state: "running", url: `http://127.0.0.1:${port}`, port });
+  const base = urlOf(host);
+  assert.equal((await get(`${base}/networks`)).status, 401);
+  assert.equal((await get(`${base}/networks`, host.sessionToken)).status, 200);
+
+  const created = await host.createApiKey({ label: "e2e", requireSecret: true });
+  assert.equal((await get(`${base}/networks`, created.key, created.secret)).status, 200);
+  assert.equal((await get(`${base}/v3/${created.key}/networks/1/busyThreshold`)).status, 401, "a key with a secret is refused in the path form");
+  assert.deepEqual(host.revealApiKey(created.id), { key: created.key, secret: created.secret });
+
+  await host.revokeApiKey(created.id);
+  assert.equal((await get(`${base}/networks`, created.key, created.secret)).status, 401);
+
+  // The app's window may read answers cross-origin; other origins may not.
+  const fromApp = await fetch(`${base}/healthz`, { headers: { origin: "gasfees://app" } });
+  assert.equal(fromApp.headers.get("access-control-allow-origin"), "gasfees://app");
+  const fromElsewhere = await fetch(`${base}/healthz`, { headers: { origin: "https://evil.example" } });
+  assert.equal(fromElsewhere.headers.get("access-control-allow-origin"), null);
+});
+
+test("a taken port gives a clear state, and choosing another port in settings starts it there", async (t) => {
+  const blocker: Server = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+  t.after(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+  const takenPort = (blocker.address() as { port: number }).port;
+  const store = await storeWith({ port: takenPort });
+  const changes: string[] = [];
+  const host = new ServiceHost({ store, cipher: plaintextCipher, logger: silentLogger, onChange: () => changes.push(host.state.state) });
+  t.after(() => host.stop());
+
+  const state = await host.start();
+  assert.equal(state.state, "port-in-use");
+  assert.match(state.state === "port-in-use" ? state.message : "", new RegExp(`Port ${takenPort} is already in use .*Choose another port in Settings`));
+  assert.deepEqual(changes, ["starting", "port-in-use"]);
+
+  const freePort = await findFreePort();
+  await store.update((current) => ({ ...current, port: freePort }));
+  await host.restart(); // the store's listener already queued one; this waits for the queue to settle
+  assert.deepEqual(host.state, { state: "running", url: `http://127.0.0.1:${freePort}`, port: freePort });
+  assert.equal((await get(`${urlOf(host)}/healthz`)).status, 200);
+});
+
+test("pause frees the port and stops serving; start resumes on the same port; stop is clean and repeatable", async () => {
+  const port = await findFreePort();
+  const host = new ServiceHost({ store: await storeWith({ port }), cipher: plaintextCipher, logger: silentLogger });
+  await host.start();
+  await host.pause();
+  assert.deepEqual(host.state, { state: "paused" });
+  await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+  await host.start();
+  assert.equal((await get(`http://127.0.0.1:${port}/healthz`)).status, 200);
+  await host.stop();
+  await host.stop();
+  assert.deepEqual(host.state, { state: "stopped" });
+  await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+});

@@ -1,0 +1,215 @@
+// The service inside the desktop app: the same startService as `npm run serve`, started from the settings file and
+// restarted when the settings that shape it change. Imports no Electron, so plain Node tests drive it.
+import { createServer } from "node:net";
+import { watchBusyAlerts, type BusyAlertWatch } from "../../shared/alerts/watchBusyAlerts.ts";
+import type { BusyAlert } from "../../shared/alerts/busyAlerts.ts";
+import type { Settings } from "../../shared/config/settings.ts";
+import type { SettingsStore } from "../../shared/config/settingsStore.ts";
+import { generateApiKey } from "../../shared/keys/generateApiKey.ts";
+import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
+import {
+  addNewApiKey,
+  apiKeyIdOf,
+  type NewApiKeyOptions,
+  removeApiKey,
+  revealApiKey,
+  usableApiKeys,
+} from "../../shared/keys/storedApiKeys.ts";
+import { chainPlansFrom } from "../../shared/service/chainPlan.ts";
+import type { Logger } from "../../shared/service/logger.ts";
+import { type RunningService, startService } from "../../shared/service/startService.ts";
+import type { ServiceState } from "../preload/bridge.ts";
+
+export interface ServiceHostOptions {
+  readonly store: SettingsStore;
+  readonly cipher: SecretCipher;
+  readonly logger: Logger;
+  /** Origins besides the settings' own that may call the API from a browser context: the app's window. */
+  readonly extraCorsOrigins?: readonly string[];
+  /** Called for each busy/calm alert that passes the hysteresis and cooldown. */
+  readonly onAlert?: (alert: BusyAlert) => void;
+  /** Called whenever the state changes (started, stopped, paused, failed) and on every chain update while running. */
+  readonly onChange?: () => void;
+}
+
+/** The settings that shape the running service; any change to these restarts it. */
+function serviceShapeOf(settings: Settings): string {
+  const { port, host, allowedHosts, corsOrigins, chains, rateLimit } = settings;
+  return JSON.stringify({ port, host, allowedHosts, corsOrigins, chains, rateLimit });
+}
+
+export function portInUseMessage(port: number): string {
+  return (
+    `Port ${port} is already in use by another program (perhaps \`npm run serve\` or another copy of gasfees), ` +
+    "so the local API is not running. Choose another port in Settings, or let gasfees pick a free one."
+  );
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function findFreePort(host = "127.0.0.1"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export class ServiceHost {
+  /** The dashboard's own credential for this run of the app: never stored, never shown, not a user key. */
+  readonly sessionToken = generateApiKey();
+  #state: ServiceState = { state: "stopped" };
+  #running: RunningService | undefined;
+  #alerts: BusyAlertWatch | undefined;
+  #unsubscribeChains: (() => void) | undefined;
+  #shape: string;
+  /** Keys added to the live keyring, by id, so that a revoked sealed key can be removed without opening it again. */
+  readonly #liveKeys = new Map<string, string>();
+  #transition: Promise<unknown> = Promise.resolve();
+  #paused = false;
+
+  constructor(private readonly options: ServiceHostOptions) {
+    this.#shape = serviceShapeOf(options.store.current);
+    options.store.subscribe((settings, previous) => {
+      this.#alerts?.configure(settings.notifications);
+      const shape = serviceShapeOf(settings);
+      if (shape !== this.#shape && !this.#paused) {
+        this.#shape = shape;
+        void this.restart();
+      } else if (settings.trayChainId !== previous.trayChainId) {
+        this.options.onChange?.();
+      }
+    });
+  }
+
+  get state(): ServiceState {
+    return this.#state;
+  }
+
+  get running(): RunningService | undefined {
+    return this.#running;
+  }
+
+  /** The base URL the dashboard uses: the running one, else the configured one. */
+  get baseUrl(): string {
+    if (this.#state.state === "running") return this.#state.url;
+    return `http://127.0.0.1:${this.options.store.current.port}`;
+  }
+
+  start(): Promise<ServiceState> {
+    this.#paused = false;
+    return this.#serially(() => this.#start());
+  }
+
+  stop(): Promise<void> {
+    return this.#serially(() => this.#stop()).then(() => undefined);
+  }
+
+  restart(): Promise<ServiceState> {
+    return this.#serially(async () => {
+      await this.#stop();
+      return this.#paused ? this.#state : this.#start();
+    });
+  }
+
+  /** Pause: stop serving and following (no RPC traffic, the port is freed) until resumed. */
+  pause(): Promise<ServiceState> {
+    this.#paused = true;
+    return this.#serially(async () => {
+      await this.#stop();
+      this.#setState({ state: "paused" });
+      return this.#state;
+    });
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Makes a key, stores it (sealed where the system has a key store) and lets it in at once. */
+  async createApiKey(options: NewApiKeyOptions): Promise<{ id: string; key: string; secret?: string }> {
+    let created: { id: string; key: string; secret?: string } | undefined;
+    await this.options.store.update((settings) => {
+      const result = addNewApiKey(settings, options, this.options.cipher);
+      created = result.created;
+      return result.settings;
+    });
+    this.#running?.keyring.add(created!.key, created!.secret);
+    this.#liveKeys.set(created!.id, created!.key);
+    return created!;
+  }
+
+  /** Removes a key from the settings and refuses it at once. */
+  async revokeApiKey(id: string): Promise<void> {
+    await this.options.store.update((settings) => removeApiKey(settings, id));
+    const key = this.#liveKeys.get(id);
+    if (key !== undefined) this.#running?.keyring.remove(key);
+    this.#liveKeys.delete(id);
+  }
+
+  revealApiKey(id: string): { key: string; secret?: string } | undefined {
+    return revealApiKey(this.options.store.current, id, this.options.cipher);
+  }
+
+  #serially<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.#transition.then(step);
+    this.#transition = run.catch(() => undefined);
+    return run;
+  }
+
+  #setState(state: ServiceState): void {
+    this.#state = state;
+    this.options.onChange?.();
+  }
+
+  async #start(): Promise<ServiceState> {
+    if (this.#running) return this.#state;
+    const { store, cipher, logger } = this.options;
+    const settings = store.current;
+    this.#shape = serviceShapeOf(settings);
+    const { keys, unreadable } = usableApiKeys(settings, cipher);
+    if (unreadable > 0) logger.warn(`${unreadable} API key(s) are sealed by a key store this app cannot open; they are not accepted until created again`);
+    this.#setState({ state: "starting", port: settings.port });
+    try {
+      const running = await startService(
+        {
+          host: settings.host,
+          port: settings.port,
+          allowedHosts: settings.allowedHosts,
+          corsOrigins: [...settings.corsOrigins, ...(this.options.extraCorsOrigins ?? [])],
+          rateLimit: settings.rateLimit,
+          chains: chainPlansFrom(settings.chains),
+          apiKeys: keys,
+        },
+        logger,
+      );
+      running.keyring.add(this.sessionToken);
+      this.#liveKeys.clear();
+      for (const { key } of keys) this.#liveKeys.set(apiKeyIdOf(key), key);
+      this.#running = running;
+      this.#alerts = watchBusyAlerts(running.service, store.current.notifications, (alert) => this.options.onAlert?.(alert));
+      this.#unsubscribeChains = running.service.subscribe(() => this.options.onChange?.());
+      this.#setState({ state: "running", url: running.url, port: running.port });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE") this.#setState({ state: "port-in-use", port: settings.port, message: portInUseMessage(settings.port) });
+      else this.#setState({ state: "failed", message: `The local API could not start: ${(error as Error).message}` });
+      logger.error("the service did not start", { code, error: (error as Error).message });
+    }
+    return this.#state;
+  }
+
+  async #stop(): Promise<void> {
+    const running = this.#running;
+    if (!running) return;
+    this.#running = undefined;
+    this.#alerts?.stop();
+    this.#alerts = undefined;
+    this.#unsubscribeChains?.();
+    this.#unsubscribeChains = undefined;
+    await running.stop();
+    this.#setState({ state: "stopped" });
+  }
+}
