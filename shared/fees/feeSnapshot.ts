@@ -1,5 +1,7 @@
 import type { BlockWindow } from "./blockWindow.ts";
 import { nearestRank } from "./percentile.ts";
+import type { BlockTips } from "./recentTips.ts";
+import { networkCongestionOf } from "./suggestedGasFees.ts";
 
 /** The history endpoint always covers this many blocks (the specification's "previous 500 blocks"). */
 export const HISTORY_BLOCKS = 500;
@@ -23,9 +25,25 @@ export interface FeeSnapshot {
   readonly currentBaseFeeWei: bigint;
   /** Current base fee above the busy threshold. */
   readonly busy: boolean;
+  /** Where the current base fee stands among the statistics window's base fees, 0..1 (networkCongestionOf). */
+  readonly networkCongestion: number;
+  /** Tips of the newest blocks whose rewards were fetched (up to RECENT_BLOCKS block numbers), oldest first. */
+  readonly recentTips: readonly BlockTips[];
+  /** The chain's block time, for the wait estimates of suggestedGasFees. */
+  readonly blockTimeMs: number;
 }
 
-export function snapshotOf(chainId: number, window: BlockWindow, nextBaseFeeWei: bigint | undefined): FeeSnapshot | undefined {
+/** What a snapshot holds beyond the base fees; each has a default for callers that only need the statistics. */
+export interface SnapshotExtras {
+  /** Default: none (every suggested tip is then 0). */
+  readonly recentTips?: readonly BlockTips[];
+  /** Default: 12 s (Ethereum's slot). */
+  readonly blockTimeMs?: number;
+}
+
+export const DEFAULT_BLOCK_TIME_MS = 12_000;
+
+export function snapshotOf(chainId: number, window: BlockWindow, nextBaseFeeWei: bigint | undefined, extras: SnapshotExtras = {}): FeeSnapshot | undefined {
   const newestBlock = window.newestBlock;
   if (newestBlock === undefined) return undefined;
   const sorted = window.sortedBaseFeesWei;
@@ -43,5 +61,8 @@ export function snapshotOf(chainId: number, window: BlockWindow, nextBaseFeeWei:
     maxWei: sorted[sorted.length - 1]!,
     currentBaseFeeWei,
     busy: currentBaseFeeWei > busyThresholdWei,
+    networkCongestion: networkCongestionOf(sorted, currentBaseFeeWei),
+    recentTips: Object.freeze([...(extras.recentTips ?? [])]),
+    blockTimeMs: extras.blockTimeMs ?? DEFAULT_BLOCK_TIME_MS,
   });
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
 import { toGweiString } from "../fees/gwei.ts";
+import { RECENT_BLOCKS, suggestedGasFeesBody, suggestGasFees, type SuggestionInput } from "../fees/suggestedGasFees.ts";
 
 /** A response body serialised once, with its strong ETag. */
 export interface PreparedBody {
@@ -9,11 +10,13 @@ export interface PreparedBody {
   readonly etag: string;
 }
 
-/** The three bodies of the specification's endpoints for one snapshot, in the contract's exact shapes. */
+/** The bodies of the fee endpoints for one snapshot, in the contract's exact shapes. */
 export interface PreparedResponses {
   readonly busyThreshold: PreparedBody;
   readonly baseFeePercentile: PreparedBody;
   readonly baseFeeHistory: PreparedBody;
+  /** The hosted Gas API's suggestedGasFees (beyond the specification). */
+  readonly suggestedGasFees: PreparedBody;
 }
 
 // Snapshots are immutable and replaced on each change, so the object itself is the cache key, and a
@@ -28,10 +31,24 @@ export function preparedResponsesOf(snapshot: FeeSnapshot): PreparedResponses {
       busyThreshold: preparedJson({ busyThreshold: toGweiString(snapshot.busyThresholdWei) }),
       baseFeePercentile: preparedJson({ baseFeePercentile: toGweiString(snapshot.baseFeePercentileWei) }),
       baseFeeHistory: preparedJson(snapshot.historyWei.map(toGweiString)),
+      suggestedGasFees: preparedJson(suggestedGasFeesBody(suggestGasFees(suggestionInputOf(snapshot)))),
     });
     cache.set(snapshot, prepared);
   }
   return prepared;
+}
+
+/** What the estimation reads from a snapshot. */
+export function suggestionInputOf(snapshot: FeeSnapshot): SuggestionInput {
+  return {
+    estimatedBaseFeeWei: snapshot.currentBaseFeeWei,
+    recentTips: snapshot.recentTips,
+    recentBaseFeesWei: snapshot.historyWei.slice(-RECENT_BLOCKS),
+    windowMinWei: snapshot.minWei,
+    windowMaxWei: snapshot.maxWei,
+    networkCongestion: snapshot.networkCongestion,
+    blockTimeMs: snapshot.blockTimeMs,
+  };
 }
 
 export function preparedJson(value: unknown): PreparedBody {

@@ -1,6 +1,7 @@
 import { BlockWindow } from "../fees/blockWindow.ts";
 import { snapshotOf, type FeeSnapshot } from "../fees/feeSnapshot.ts";
 import { toGweiString } from "../fees/gwei.ts";
+import type { BlockTips } from "../fees/recentTips.ts";
 import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
 import type { NetworkStatus } from "../service/networkStatus.ts";
 
@@ -44,12 +45,15 @@ export class TestFeeSource implements FeeSource {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Writes blocks from `firstBlock` into the chain's window, makes a new snapshot and tells the subscribers. */
-  write(chainId: number, firstBlock: bigint, baseFeesWei: readonly bigint[], confirmedAt: number, nextBaseFeeWei?: bigint): FeeSnapshot {
+  /**
+   * Writes blocks from `firstBlock` into the chain's window, makes a new snapshot and tells the subscribers.
+   * `recentTips` are the snapshot's tips as they are (not merged with earlier ones).
+   */
+  write(chainId: number, firstBlock: bigint, baseFeesWei: readonly bigint[], confirmedAt: number, nextBaseFeeWei?: bigint, recentTips?: readonly BlockTips[]): FeeSnapshot {
     const chain = this.#chains.get(chainId);
     if (chain === undefined) throw new Error(`test chain ${chainId} is not configured`);
     chain.window.write(firstBlock, baseFeesWei);
-    chain.entry.snapshot = snapshotOf(chainId, chain.window, nextBaseFeeWei);
+    chain.entry.snapshot = snapshotOf(chainId, chain.window, nextBaseFeeWei, { blockTimeMs: chain.entry.blockTimeMs, ...(recentTips ? { recentTips } : {}) });
     chain.entry.confirmedAt = confirmedAt;
     for (const listener of this.#listeners) listener(chainId);
     return chain.entry.snapshot!;

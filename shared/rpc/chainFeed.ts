@@ -1,5 +1,7 @@
 import { BlockWindow } from "../fees/blockWindow.ts";
 import { HISTORY_BLOCKS } from "../fees/feeSnapshot.ts";
+import { TipWindow } from "../fees/recentTips.ts";
+import { RECENT_BLOCKS } from "../fees/suggestedGasFees.ts";
 import type { Logger } from "../service/logger.ts";
 import type { EndpointStatus } from "../service/networkStatus.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
@@ -54,6 +56,8 @@ export function pollIntervalFor(blockTimeMs: number): number {
  */
 export class ChainFeed {
   readonly window: BlockWindow;
+  /** The tips of the newest blocks, read in the same eth_feeHistory calls (those ending at the head). */
+  readonly tips = new TipWindow(RECENT_BLOCKS);
   readonly #options: ChainFeedOptions;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
@@ -272,6 +276,7 @@ export class ChainFeed {
     const heldNewest = this.window.newestBlock;
     let changed = differs(this.window, answer.oldestBlock, answer.baseFeesWei);
     this.window.write(answer.oldestBlock, answer.baseFeesWei);
+    if (answer.tips && this.tips.write(answer.tips)) changed = true;
     // An endpoint behind the blocks held says nothing about the block after them.
     if ((heldNewest === undefined || answerNewest >= heldNewest) && answer.nextBaseFeeWei !== this.#nextBaseFeeWei) {
       this.#nextBaseFeeWei = answer.nextBaseFeeWei;

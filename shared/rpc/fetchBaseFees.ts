@@ -1,3 +1,4 @@
+import { REWARD_PERCENTILES } from "../fees/recentTips.ts";
 import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
 import { parseFeeHistory, type FeeHistoryAnswer } from "./parseRpcAnswers.ts";
 import type { RpcConnection } from "./rpcConnection.ts";
@@ -36,15 +37,17 @@ function smallerCount(error: RpcEndpointError, asked: number): number {
 
 /**
  * One `eth_feeHistory` call for up to `blocks` blocks ending at `newestBlock`, shrinking the request (and
- * remembering the endpoint's limit) while the endpoint refuses its size.
+ * remembering the endpoint's limit) while the endpoint refuses its size. Asks for the tips at REWARD_PERCENTILES
+ * when the call ends at the chain's head (older blocks' tips are not needed).
  */
 async function feeHistory(connection: RpcConnection, blocks: number, newestBlock: bigint | "latest", limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
+  const withRewards = newestBlock === "latest";
   let asked = Math.max(1, Math.min(blocks, limit.maxBlocks));
   for (;;) {
     const newest = newestBlock === "latest" ? "latest" : `0x${newestBlock.toString(16)}`;
     try {
-      const answer = await connection.request("eth_feeHistory", [`0x${asked.toString(16)}`, newest, []]);
-      return parseFeeHistory(answer, asked, newestBlock, connection.redactedUrl);
+      const answer = await connection.request("eth_feeHistory", [`0x${asked.toString(16)}`, newest, withRewards ? [...REWARD_PERCENTILES] : []]);
+      return parseFeeHistory(answer, asked, newestBlock, connection.redactedUrl, withRewards);
     } catch (error) {
       if (asked > 1 && error instanceof RpcEndpointError && isTooManyBlocksError(error)) {
         asked = smallerCount(error, asked);
@@ -92,5 +95,5 @@ export async function fetchBaseFees(connection: RpcConnection, request: FetchBas
     baseFeesWei = baseFeesWei.slice(excess);
     oldest += BigInt(excess);
   }
-  return { oldestBlock: oldest, baseFeesWei, nextBaseFeeWei: first.nextBaseFeeWei };
+  return { oldestBlock: oldest, baseFeesWei, nextBaseFeeWei: first.nextBaseFeeWei, ...(first.tips ? { tips: first.tips } : {}) };
 }

@@ -47,3 +47,23 @@ test("the latest block: its number, and its base fee or none (a chain before Lon
   assert.throws(() => parseLatestBlock(null, URL), MalformedRpcResponseError);
   assert.throws(() => parseLatestBlock({ number: "0x5", baseFeePerGas: "lots" }, URL), MalformedRpcResponseError);
 });
+
+test("fee history rewards: one row of tips per block at REWARD_PERCENTILES, when asked for", () => {
+  const answer = {
+    oldestBlock: "0x10",
+    baseFeePerGas: ["0x64", "0x65", "0x66"],
+    gasUsedRatio: [0.5, 0],
+    reward: [["0x1", "0x2", "0x3"], ["0x0", "0x0", "0x0"]],
+  };
+  assert.deepEqual(parseFeeHistory(answer, 2, "latest", "u", true).tips, [
+    { block: 16n, minWei: 1n, p10Wei: 2n, maxWei: 3n },
+    { block: 17n, minWei: 0n, p10Wei: 0n, maxWei: 0n },
+  ]);
+  assert.equal(parseFeeHistory(answer, 2, "latest", "u").tips, undefined, "not asked for: not read");
+  const { reward: _, ...withoutReward } = answer;
+  assert.equal(parseFeeHistory(withoutReward, 2, "latest", "u", true).tips, undefined, "left out: no tips, the base fees still count");
+  assert.deepEqual(parseFeeHistory(withoutReward, 2, "latest", "u", true).baseFeesWei, [100n, 101n]);
+  for (const reward of ["0x1", [["0x1", "0x2", "0x3"]], [["0x1", "0x2"], ["0x1", "0x2", "0x3"]], [["0x1", "0x2", "-1"], ["0x1", "0x2", "0x3"]], [null, ["0x1", "0x2", "0x3"]]]) {
+    assert.throws(() => parseFeeHistory({ ...answer, reward }, 2, "latest", "u", true), MalformedRpcResponseError, JSON.stringify(reward));
+  }
+});

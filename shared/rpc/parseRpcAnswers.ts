@@ -1,3 +1,4 @@
+import { blockTipsOf, REWARD_PERCENTILES, type BlockTips } from "../fees/recentTips.ts";
 import { MalformedRpcResponseError } from "./errors.ts";
 
 /** Nothing real comes near these; an answer beyond them is garbage, not data. */
@@ -43,13 +44,17 @@ export interface FeeHistoryAnswer {
   readonly baseFeesWei: readonly bigint[];
   /** The extra last element: the base fee of the block after the newest. */
   readonly nextBaseFeeWei: bigint | undefined;
+  /** Per block, the tips at REWARD_PERCENTILES, when they were asked for and the endpoint gave them. */
+  readonly tips?: readonly BlockTips[];
 }
 
 /**
  * Checks an `eth_feeHistory` answer to a request for `requestedBlocks` blocks ending at `newestBlock`
  * (a number, or "latest"). It may hold fewer blocks than asked (a young chain, or an endpoint's cap), never more.
+ * With `withRewards` (the request asked for REWARD_PERCENTILES), a `reward` array is read into `tips`; an endpoint
+ * that leaves it out is not wrong about the base fees, so its answer simply has no tips, but a malformed one is garbage.
  */
-export function parseFeeHistory(value: unknown, requestedBlocks: number, newestBlock: bigint | "latest", url: string): FeeHistoryAnswer {
+export function parseFeeHistory(value: unknown, requestedBlocks: number, newestBlock: bigint | "latest", url: string, withRewards = false): FeeHistoryAnswer {
   const method = "eth_feeHistory";
   const fail = (problem: string) => new MalformedRpcResponseError(url, method, problem);
   if (!isObject(value)) throw fail(`the answer is ${describe(value)}, not an object`);
@@ -72,7 +77,18 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
   if (newestBlock !== "latest" && newest !== newestBlock) {
     throw fail(`it ends at block ${newest} where block ${newestBlock} was asked`);
   }
-  return { oldestBlock, baseFeesWei: parsed.slice(0, blocks), nextBaseFeeWei: parsed[blocks] };
+  const answer = { oldestBlock, baseFeesWei: parsed.slice(0, blocks), nextBaseFeeWei: parsed[blocks] };
+  if (!withRewards || value.reward === undefined || value.reward === null) return answer;
+  const rewards = value.reward;
+  if (!Array.isArray(rewards)) throw fail(`reward is ${describe(rewards)}, not an array`);
+  if (rewards.length !== blocks) throw fail(`reward has ${rewards.length} rows for ${blocks} blocks`);
+  const tips = rewards.map((row: unknown, i) => {
+    if (!Array.isArray(row) || row.length !== REWARD_PERCENTILES.length) {
+      throw fail(`reward[${i}] is ${describe(row)}, not ${REWARD_PERCENTILES.length} quantities`);
+    }
+    return blockTipsOf(oldestBlock + BigInt(i), row.map((tip, j) => parseQuantity(tip, MAX_BASE_FEE_WEI, `reward[${i}][${j}]`, url, method)));
+  });
+  return { ...answer, tips };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

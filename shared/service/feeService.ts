@@ -32,7 +32,7 @@ class FollowedChain implements ChainEntry {
   }
 
   refreshSnapshot(): void {
-    this.snapshot = snapshotOf(this.chainId, this.feed.window, this.feed.nextBaseFeeWei);
+    this.snapshot = snapshotOf(this.chainId, this.feed.window, this.feed.nextBaseFeeWei, { recentTips: this.feed.tips.blocks, blockTimeMs: this.blockTimeMs });
   }
 
   status(): NetworkStatus {

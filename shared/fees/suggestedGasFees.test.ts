@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { parseGwei } from "viem";
+import { blockTipsOf, type BlockTips } from "./recentTips.ts";
+import { networkCongestionOf, RECENT_BLOCKS, suggestedGasFeesBody, suggestGasFees, trendOf, type SuggestionInput } from "./suggestedGasFees.ts";
+
+const GWEI = 1_000_000_000n;
+/** One block's tips: [min, p10, max]. */
+const tips = (block: number, minWei: bigint, p10Wei: bigint, maxWei: bigint): BlockTips => blockTipsOf(BigInt(block), [minWei, p10Wei, maxWei]);
+
+function input(overrides: Partial<SuggestionInput> = {}): SuggestionInput {
+  return {
+    estimatedBaseFeeWei: 8n * GWEI,
+    recentTips: [],
+    recentBaseFeesWei: [8n * GWEI],
+    windowMinWei: 5n * GWEI,
+    windowMaxWei: 20n * GWEI,
+    networkCongestion: 0.25,
+    blockTimeMs: 12_000,
+    ...overrides,
+  };
+}
+
+test("twenty blocks of tips: each level is a nearest-rank share of the blocks' 10th-percentile tips, exactly", () => {
+  // Block 101..120: the 10th-percentile tip of block 100 + i is i Gwei (1..20), shuffled so that order does not matter.
+  const order = [7, 3, 20, 1, 15, 9, 12, 2, 18, 5, 11, 4, 19, 6, 14, 8, 17, 10, 16, 13];
+  const recentTips = order.map((gwei, i) => tips(101 + i, BigInt(gwei) * GWEI - 1n, BigInt(gwei) * GWEI, BigInt(gwei) * GWEI + 7n));
+  const body = suggestedGasFeesBody(suggestGasFees(input({ recentTips })));
+  // low = p50 of 1..20 = 10; medium = p75 = 15; high = p95 = 19.
+  // Max fees: 8 Gwei * (9/8)^n rounded up: 9, 10.125, 11.390625 Gwei.
+  assert.deepEqual(body, {
+    low: { suggestedMaxPriorityFeePerGas: "10", suggestedMaxFeePerGas: "19", minWaitTimeEstimate: 12_000, maxWaitTimeEstimate: 48_000 },
+    medium: { suggestedMaxPriorityFeePerGas: "15", suggestedMaxFeePerGas: "25.125", minWaitTimeEstimate: 12_000, maxWaitTimeEstimate: 24_000 },
+    high: { suggestedMaxPriorityFeePerGas: "19", suggestedMaxFeePerGas: "30.390625", minWaitTimeEstimate: 12_000, maxWaitTimeEstimate: 12_000 },
+    estimatedBaseFee: "8",
+    networkCongestion: 0.25,
+    // The newest block (120) paid 13 Gwei at its 10th percentile: its range is [13 Gwei - 1 wei, 13 Gwei + 7 wei].
+    latestPriorityFeeRange: ["12.999999999", "13.000000007"],
+    historicalPriorityFeeRange: ["0.999999999", "20.000000007"],
+    historicalBaseFeeRange: ["5", "20"],
+    // Older half 7,3,20,1,15,9,12,2,18,5 (median 7) against newer 11,4,19,6,14,8,17,10,16,13 (median 11).
+    priorityFeeTrend: "up",
+    baseFeeTrend: "level",
+  });
+  // Field order is the hosted service's.
+  assert.deepEqual(Object.keys(body), [
+    "low", "medium", "high", "estimatedBaseFee", "networkCongestion", "latestPriorityFeeRange",
+    "historicalPriorityFeeRange", "historicalBaseFeeRange", "priorityFeeTrend", "baseFeeTrend",
+  ]);
+});
+
+test("max fees are rounded up to the wei, so they always cover the surged base fee", () => {
+  const suggestion = suggestGasFees(input({ estimatedBaseFeeWei: 1n }));
+  // 1 wei * 9/8 = 1.125 -> 2; * 81/64 -> 2; * 729/512 -> 2.
+  assert.deepEqual([suggestion.low, suggestion.medium, suggestion.high].map((level) => level.maxFeePerGasWei), [2n, 2n, 2n]);
+  const odd = suggestGasFees(input({ estimatedBaseFeeWei: 1_000_000_007n }));
+  assert.equal(odd.low.maxFeePerGasWei, (1_000_000_007n * 9n + 7n) / 8n);
+  assert.equal(odd.high.maxFeePerGasWei, (1_000_000_007n * 729n + 511n) / 512n);
+});
+
+test("only the newest RECENT_BLOCKS block numbers count, gaps included", () => {
+  // A very high tip at block 1 is older than 20 blocks before block 40: ignored.
+  const recentTips = [tips(1, 0n, 1000n * GWEI, 1000n * GWEI), tips(25, 1n, 2n, 3n), tips(40, 4n, 5n, 6n)];
+  const suggestion = suggestGasFees(input({ recentTips }));
+  assert.equal(RECENT_BLOCKS, 20);
+  assert.deepEqual(suggestion.historicalPriorityFeeRangeWei, [1n, 6n]);
+  assert.equal(suggestion.high.maxPriorityFeePerGasWei, 5n);
+  assert.equal(suggestion.low.maxPriorityFeePerGasWei, 2n);
+  assert.deepEqual(suggestion.latestPriorityFeeRangeWei, [4n, 6n]);
+});
+
+test("no reward data yet: every tip is 0, the ranges are zero, the trend level", () => {
+  const suggestion = suggestGasFees(input());
+  for (const level of [suggestion.low, suggestion.medium, suggestion.high]) assert.equal(level.maxPriorityFeePerGasWei, 0n);
+  assert.deepEqual(suggestion.latestPriorityFeeRangeWei, [0n, 0n]);
+  assert.deepEqual(suggestion.historicalPriorityFeeRangeWei, [0n, 0n]);
+  assert.equal(suggestion.priorityFeeTrend, "level");
+  assert.equal(suggestion.low.maxFeePerGasWei, 9n * GWEI);
+});
+
+test("wait estimates follow the chain's block time (2 s: 2..8 s, 2..4 s, 2..2 s)", () => {
+  const suggestion = suggestGasFees(input({ blockTimeMs: 2000 }));
+  assert.deepEqual(
+    [suggestion.low, suggestion.medium, suggestion.high].map((level) => [level.minWaitTimeEstimateMs, level.maxWaitTimeEstimateMs]),
+    [[2000, 8000], [2000, 4000], [2000, 2000]],
+  );
+});
+
+test("trends: the newer half's median against the older half's", () => {
+  assert.equal(trendOf([]), "level");
+  assert.equal(trendOf([5n]), "level");
+  assert.equal(trendOf([1n, 2n]), "up");
+  assert.equal(trendOf([2n, 1n]), "down");
+  assert.equal(trendOf([3n, 1n, 3n]), "level", "the middle value of an odd count is in neither half");
+  assert.equal(trendOf([1n, 9n, 9n, 2n, 9n, 9n]), "level", "medians 9 and 9: equal is level");
+  assert.equal(trendOf([1n, 9n, 9n, 1n, 2n, 9n]), "down", "medians 9 then 2");
+  assert.equal(suggestGasFees(input({ recentBaseFeesWei: [10n, 10n, 10n, 11n, 12n, 12n] })).baseFeeTrend, "up");
+});
+
+test("network congestion: the current base fee's mid-rank in the window, 4 decimals", () => {
+  assert.equal(networkCongestionOf([1n, 2n, 3n, 4n], 0n), 0);
+  assert.equal(networkCongestionOf([1n, 2n, 3n, 4n], 5n), 1);
+  assert.equal(networkCongestionOf([1n, 2n, 3n, 4n], 3n), 0.625, "2 below, 1 equal: (2 + 0.5) / 4");
+  assert.equal(networkCongestionOf([7n, 7n, 7n], 7n), 0.5);
+  assert.equal(networkCongestionOf([1n, 2n, 3n], 2n), 0.5);
+  assert.equal(networkCongestionOf([1n, 2n, 4n], 3n), 0.6667, "2 of 3 below, rounded");
+  assert.throws(() => networkCongestionOf([], 1n), RangeError);
+});
+
+test("invariants over random inputs: low <= medium <= high, max fee >= base fee + tip, congestion in 0..1", () => {
+  const wei = fc.bigInt({ min: 0n, max: 10n ** 13n });
+  const row = fc.tuple(wei, wei, wei).map((values) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  fc.assert(
+    fc.property(
+      fc.array(row, { maxLength: 30 }),
+      fc.array(fc.bigInt({ min: 1n, max: 10n ** 13n }), { minLength: 1, maxLength: 40 }),
+      fc.bigInt({ min: 0n, max: 10n ** 13n }),
+      fc.integer({ min: 1, max: 60_000 }),
+      (rows, baseFees, current, blockTimeMs) => {
+        const recentTips = rows.map((values, i) => blockTipsOf(BigInt(1000 + i), values));
+        const sorted = [...baseFees].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        const networkCongestion = networkCongestionOf(sorted, current);
+        const s = suggestGasFees({
+          estimatedBaseFeeWei: current,
+          recentTips,
+          recentBaseFeesWei: baseFees,
+          windowMinWei: sorted[0]!,
+          windowMaxWei: sorted[sorted.length - 1]!,
+          networkCongestion,
+          blockTimeMs,
+        });
+        assert.ok(networkCongestion >= 0 && networkCongestion <= 1);
+        const levels = [s.low, s.medium, s.high];
+        for (const level of levels) {
+          assert.ok(level.maxFeePerGasWei >= current + level.maxPriorityFeePerGasWei);
+          assert.ok(level.minWaitTimeEstimateMs <= level.maxWaitTimeEstimateMs);
+        }
+        for (let i = 1; i < levels.length; i++) {
+          assert.ok(levels[i - 1]!.maxPriorityFeePerGasWei <= levels[i]!.maxPriorityFeePerGasWei);
+          assert.ok(levels[i - 1]!.maxFeePerGasWei <= levels[i]!.maxFeePerGasWei);
+          assert.ok(levels[i - 1]!.maxWaitTimeEstimateMs >= levels[i]!.maxWaitTimeEstimateMs);
+        }
+        assert.ok(s.latestPriorityFeeRangeWei[0] <= s.latestPriorityFeeRangeWei[1]);
+        assert.ok(s.historicalPriorityFeeRangeWei[0] <= s.historicalPriorityFeeRangeWei[1]);
+        // Every Gwei string is exact: back to wei without loss.
+        const body = suggestedGasFeesBody(s);
+        assert.equal(parseGwei(body.high.suggestedMaxPriorityFeePerGas), s.high.maxPriorityFeePerGasWei);
+        assert.equal(parseGwei(body.low.suggestedMaxFeePerGas), s.low.maxFeePerGasWei);
+        assert.equal(parseGwei(body.estimatedBaseFee), current);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
