@@ -59,7 +59,7 @@ export const API_ERRORS = {
   NOT_FOUND: {
     statusCode: 404,
     message: () =>
-      "No such endpoint: the API serves /networks, /networks/{chainId}/busyThreshold, /networks/{chainId}/baseFeePercentile and /networks/{chainId}/baseFeeHistory (also under /v3/{apiKey}), and /healthz.",
+      "No such endpoint: the API serves /networks, /networks/{chainId}/busyThreshold, /networks/{chainId}/baseFeePercentile, /networks/{chainId}/baseFeeHistory and /networks/{chainId}/suggestedGasFees (also under /v3/{apiKey}), and /healthz; GET /openapi.json describes every endpoint.",
   },
   METHOD_NOT_ALLOWED: {
     statusCode: 405,

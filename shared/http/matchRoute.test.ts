@@ -12,10 +12,12 @@ test("the route list: the specification's three endpoints, /networks and /health
     ROUTES.map((route) => `${route.auth} ${route.path}`),
     [
       "none /healthz",
+      "none /openapi.json",
       "key /networks",
       "key /networks/{chainId}/busyThreshold",
       "key /networks/{chainId}/baseFeePercentile",
       "key /networks/{chainId}/baseFeeHistory",
+      "key /networks/{chainId}/suggestedGasFees",
       "key /networks/{chainId}/events",
       "none /",
       "none /assets/{asset}",
@@ -23,6 +25,7 @@ test("the route list: the specification's three endpoints, /networks and /health
       "key /v3/{apiKey}/networks/{chainId}/busyThreshold",
       "key /v3/{apiKey}/networks/{chainId}/baseFeePercentile",
       "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory",
+      "key /v3/{apiKey}/networks/{chainId}/suggestedGasFees",
       "key /v3/{apiKey}/networks/{chainId}/events",
     ],
   );

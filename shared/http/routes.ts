@@ -4,6 +4,8 @@ import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
 import { ApiError } from "./apiErrors.ts";
 import { DEFAULT_DASHBOARD_DIR, serveDashboardFile } from "./dashboardFiles.ts";
 import { eventStreamsOf } from "./eventStreams.ts";
+import { openApiDocument } from "./openApi.ts";
+import type { OpenApiSchemaName } from "./openApiSchemas.ts";
 import { parseChainId } from "./parseChainId.ts";
 import { preparedJson, preparedResponsesOf, type PreparedBody, type PreparedResponses } from "./preparedResponses.ts";
 
@@ -40,9 +42,27 @@ export interface Route {
   /** "key": an API key is needed, by Basic or, when the path has `{apiKey}`, in the path. */
   readonly auth: "none" | "key";
   readonly handle: RouteHandler;
+  /** A JSON answer's shape, for the OpenAPI description; without it the description states no body shape. */
+  readonly response?: RouteResponse;
+}
+
+export interface RouteResponse {
+  /** The body's schema in the OpenAPI description's components (openApiSchemas.ts). */
+  readonly schema: OpenApiSchemaName;
+  /** The answer carries the data's freshness headers and a strong ETag (If-None-Match may answer 304). */
+  readonly fresh?: boolean;
 }
 
 const HEALTHY = preparedJson({ status: "ok" });
+let openApiBody: PreparedBody | undefined;
+
+/** Each fee route's body schema in the OpenAPI description. */
+const FEE_SCHEMAS: Readonly<Record<keyof PreparedResponses, OpenApiSchemaName>> = {
+  busyThreshold: "BusyThreshold",
+  baseFeePercentile: "BaseFeePercentile",
+  baseFeeHistory: "BaseFeeHistory",
+  suggestedGasFees: "SuggestedGasFees",
+};
 
 /** The routes in their Basic-auth form; every keyed route under /networks also answers under /v3/{apiKey}. */
 const BASE_ROUTES: readonly Route[] = [
@@ -52,6 +72,19 @@ const BASE_ROUTES: readonly Route[] = [
     path: "/healthz",
     auth: "none",
     handle: () => ({ body: HEALTHY.body }),
+    response: { schema: "Health" },
+  },
+  {
+    name: "getOpenApi",
+    summary: "This API's OpenAPI 3.1 description: every endpoint, both forms of authentication, every error.",
+    path: "/openapi.json",
+    auth: "none",
+    handle: () => {
+      // Made on first use: the document is generated from ROUTES, which holds this route.
+      openApiBody ??= preparedJson(openApiDocument(ROUTES));
+      return { body: openApiBody.body, etag: openApiBody.etag };
+    },
+    response: { schema: "OpenApiDocument" },
   },
   {
     name: "getNetworks",
@@ -59,10 +92,16 @@ const BASE_ROUTES: readonly Route[] = [
     path: "/networks",
     auth: "key",
     handle: ({ source }) => ({ body: Buffer.from(JSON.stringify(source.networks())) }),
+    response: { schema: "Networks" },
   },
   feeRoute("busyThreshold", "The base fee in Gwei that 90% of the window's base fees are at or below (nearest rank).", (p) => p.busyThreshold),
   feeRoute("baseFeePercentile", "The 50th-percentile base fee in Gwei (nearest rank).", (p) => p.baseFeePercentile),
   feeRoute("baseFeeHistory", "The base fees of the newest 500 blocks in Gwei, oldest first.", (p) => p.baseFeeHistory),
+  feeRoute(
+    "suggestedGasFees",
+    "The hosted Gas API's suggested gas fees: low, medium and high tips and max fees from recent blocks' eth_feeHistory rewards, with wait estimates, the next base fee, congestion, ranges and trends.",
+    (p) => p.suggestedGasFees,
+  ),
   {
     name: "getNetworkEvents",
     summary: "Server-Sent Events: the chain's full state at once, then one event per change (new blocks, status).",
@@ -100,6 +139,7 @@ function feeRoute(name: keyof PreparedResponses, summary: string, pick: (prepare
       const prepared = pick(preparedResponsesOf(snapshot));
       return { body: prepared.body, etag: prepared.etag, headers: freshnessHeaders(entry, snapshot, context.nowMs) };
     },
+    response: { schema: FEE_SCHEMAS[name], fresh: true },
   };
 }
 
