@@ -1,0 +1,61 @@
+// What the tray shows, as a pure function of the service's state (tray.ts draws it).
+import type { NetworkStatus } from "../../shared/service/networkStatus.ts";
+import type { ServiceState } from "../preload/bridge.ts";
+
+export type Congestion = "normal" | "busy" | "unknown";
+
+export interface TrayModel {
+  readonly congestion: Congestion;
+  /** Next to the icon in the macOS menu bar (short). */
+  readonly title: string;
+  /** The tooltip everywhere (the only text on Windows and Linux). */
+  readonly tooltip: string;
+  /** The chain shown, for the menu's radio items. */
+  readonly chainId: number | undefined;
+}
+
+/** The chain the tray follows: the chosen one while it is followed, else the first. */
+export function trayChainOf(networks: readonly NetworkStatus[], chosen: number | undefined): NetworkStatus | undefined {
+  return networks.find((network) => network.chainId === chosen) ?? networks[0];
+}
+
+/** A Gwei string shortened for the menu bar: 4 significant digits at most (`23.23`, `0.01234`, `1234`). */
+export function shortGwei(gwei: string): string {
+  const value = Number(gwei);
+  if (!Number.isFinite(value)) return gwei;
+  if (value >= 1000) return String(Math.round(value));
+  if (value > 0 && value < 0.0001) return "<0.0001";
+  return String(Number(value.toPrecision(4)));
+}
+
+export function trayModelOf(service: ServiceState, networks: readonly NetworkStatus[], chosenChainId: number | undefined): TrayModel {
+  const unknown = (title: string, tooltip: string): TrayModel => ({ congestion: "unknown", title, tooltip: `gasfees: ${tooltip}`, chainId: undefined });
+  switch (service.state) {
+    case "paused":
+      return unknown("paused", "paused (not serving, not following chains)");
+    case "port-in-use":
+      return unknown("port in use", `port ${service.port} is in use, the API is not running`);
+    case "failed":
+      return unknown("stopped", "the API is not running");
+    case "stopped":
+    case "starting":
+      return unknown("…", "starting");
+    case "running":
+      break;
+  }
+  const chain = trayChainOf(networks, chosenChainId);
+  if (chain === undefined) return unknown("–", `serving ${service.url}, no chains configured`);
+  const base = { chainId: chain.chainId };
+  if (chain.currentBaseFee === null || chain.busy === null) {
+    return { ...base, congestion: "unknown", title: "…", tooltip: `gasfees: ${chain.name} ${chain.state === "no-base-fee" ? "has no base fee" : "syncing"}` };
+  }
+  const fee = `${shortGwei(chain.currentBaseFee)} gwei`;
+  const busy = chain.busy ? `busy (above ${shortGwei(chain.busyThreshold ?? "0")} gwei)` : "normal";
+  const stale = chain.state === "degraded" ? ", RPC failing: last known data" : "";
+  return {
+    ...base,
+    congestion: chain.state === "degraded" ? "unknown" : chain.busy ? "busy" : "normal",
+    title: fee,
+    tooltip: `gasfees: ${chain.name} base fee ${fee}, ${busy}${stale}`,
+  };
+}
