@@ -1,0 +1,23 @@
+// The dashboard's copy of one chain: the newest blocks as chart points, patched by each event.
+import type { BlockRun } from "./dataClient.ts";
+
+export const HISTORY_BLOCKS = 500;
+
+export interface FeePoint {
+  readonly block: number;
+  /** For drawing only; the exact value is `exact`. */
+  readonly gwei: number;
+  /** The API's Gwei string. */
+  readonly exact: string;
+}
+
+/** The points after `run`: all of them replaced, or the blocks from `run.firstBlock` on; the newest 500 kept. */
+export function applyBlocks(points: readonly FeePoint[], run: BlockRun): readonly FeePoint[] {
+  const first = Number(run.firstBlock);
+  const incoming = run.baseFees.map((exact, index) => ({ block: first + index, gwei: Number(exact), exact }));
+  if (run.kind === "all") return incoming;
+  let keep = points.length;
+  while (keep > 0 && points[keep - 1]!.block >= first) keep--;
+  const merged = keep === points.length ? points.concat(incoming) : points.slice(0, keep).concat(incoming);
+  return merged.length > HISTORY_BLOCKS ? merged.slice(merged.length - HISTORY_BLOCKS) : merged;
+}

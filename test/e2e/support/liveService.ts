@@ -1,0 +1,80 @@
+// The real stack the dashboard's end-to-end tests drive, in a child process run with tsx (Playwright's own loader
+// does not reach the Hardhat child that startEvmNode forks): a Hardhat node with real mainnet base fees behind a
+// fault proxy, a chain whose only RPC endpoint is down from the start, and the real service with its session token.
+// The parent sends commands over IPC and gets one answer per command.
+import { silentLogger } from "../../../shared/service/logger.ts";
+import { startService } from "../../../shared/service/startService.ts";
+import { startFaultProxy } from "../../support/faultProxy.ts";
+import { startTestChain } from "../../support/feedHarness.ts";
+import { DOWN_CHAIN_ID, E2E_KEY, LIVE_CHAIN_ID } from "./stackConstants.ts";
+
+
+export type LiveCommand =
+  | { readonly id: number; readonly type: "mine"; readonly count: number }
+  | { readonly id: number; readonly type: "mineFee"; readonly feeWei: string }
+  | { readonly id: number; readonly type: "faults"; readonly mode: "pass" | "down" }
+  | { readonly id: number; readonly type: "stop" };
+
+export type LiveMessage =
+  | { readonly type: "ready"; readonly url: string; readonly dashboardUrl: string; readonly token: string }
+  | { readonly type: "done"; readonly id: number; readonly newestBlock?: string; readonly error?: string };
+
+async function main(): Promise<void> {
+  const chain = await startTestChain(520);
+  const proxy = await startFaultProxy(chain.node.url);
+  const deadProxy = await startFaultProxy(chain.node.url);
+  deadProxy.setFaults({ mode: "down" });
+  const service = await startService(
+    {
+      host: "127.0.0.1",
+      port: 0,
+      allowedHosts: [],
+      corsOrigins: [],
+      rateLimit: { requestsPerSecond: 0, burst: 1 },
+      apiKeys: [{ key: E2E_KEY }],
+      chains: [
+        { chainId: LIVE_CHAIN_ID, name: "Mainnet replay", rpcUrls: [proxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 150 },
+        { chainId: DOWN_CHAIN_ID, name: "Unreachable chain", rpcUrls: [deadProxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 500 },
+      ],
+    },
+    silentLogger,
+  );
+  const send = (message: LiveMessage) => process.send!(message);
+  const stop = async () => {
+    await service.stop();
+    await proxy.close();
+    await deadProxy.close();
+    await chain.node.stop();
+  };
+  process.on("message", (command: LiveCommand) => {
+    const run = async (): Promise<bigint | undefined> => {
+      switch (command.type) {
+        case "mine":
+          return chain.mine(command.count);
+        case "mineFee":
+          return chain.mineFee(BigInt(command.feeWei));
+        case "faults":
+          if (command.mode === "pass") proxy.reset();
+          else proxy.setFaults({ mode: command.mode });
+          return undefined;
+        case "stop":
+          await stop();
+          return undefined;
+      }
+    };
+    run().then(
+      (newest) => {
+        send({ type: "done", id: command.id, ...(newest === undefined ? {} : { newestBlock: newest.toString() }) });
+        if (command.type === "stop") process.disconnect();
+      },
+      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
+    );
+  });
+  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
+  send({ type: "ready", url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken });
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`the e2e service failed to start: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});
