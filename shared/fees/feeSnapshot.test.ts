@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BlockWindow } from "./blockWindow.ts";
-import { snapshotOf } from "./feeSnapshot.ts";
+import { DEFAULT_BLOCK_TIME_MS, snapshotOf } from "./feeSnapshot.ts";
+import { blockTipsOf } from "./recentTips.ts";
 
 test("no snapshot without data", () => {
   assert.equal(snapshotOf(1, new BlockWindow(500), undefined), undefined);
@@ -31,4 +32,19 @@ test("without the next block's fee the newest block's is current, and equal to t
   assert.equal(snapshot.currentBaseFeeWei, 9n);
   assert.equal(snapshot.busy, false);
   assert.ok(Object.isFrozen(snapshot) && Object.isFrozen(snapshot.historyWei));
+});
+
+test("the snapshot carries what suggestedGasFees needs: congestion, the recent tips and the block time", () => {
+  const window = new BlockWindow(500);
+  window.write(0n, [10n, 20n, 30n, 40n]);
+  const tips = [blockTipsOf(3n, [1n, 2n, 3n])];
+  const snapshot = snapshotOf(1, window, 30n, { recentTips: tips, blockTimeMs: 2000 })!;
+  assert.equal(snapshot.networkCongestion, 0.625, "2 of 4 below 30, 1 equal");
+  assert.deepEqual(snapshot.recentTips, tips);
+  assert.ok(Object.isFrozen(snapshot.recentTips));
+  assert.equal(snapshot.blockTimeMs, 2000);
+  const plain = snapshotOf(1, window, undefined)!;
+  assert.deepEqual(plain.recentTips, []);
+  assert.equal(plain.blockTimeMs, DEFAULT_BLOCK_TIME_MS);
+  assert.equal(plain.networkCongestion, 0.875, "the newest (40) is current: 3 below, 1 equal");
 });

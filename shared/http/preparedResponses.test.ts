@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BlockWindow } from "../fees/blockWindow.ts";
 import { snapshotOf } from "../fees/feeSnapshot.ts";
+import { blockTipsOf } from "../fees/recentTips.ts";
 import { preparedResponsesOf } from "./preparedResponses.ts";
 
 function snapshotOfFees(feesWei: bigint[]) {
@@ -36,4 +37,25 @@ test("prepared once per snapshot object", () => {
   const snapshot = snapshotOfFees([1n, 2n, 3n]);
   assert.equal(preparedResponsesOf(snapshot), preparedResponsesOf(snapshot));
   assert.notEqual(preparedResponsesOf(snapshot), preparedResponsesOf(snapshotOfFees([1n, 2n, 3n])));
+});
+
+test("suggestedGasFees is prepared with the others, from the snapshot's tips, base fees and block time", () => {
+  const window = new BlockWindow(500);
+  window.write(100n, [8_000_000_000n, 8_000_000_000n]);
+  const snapshot = snapshotOf(1, window, 8_000_000_000n, { recentTips: [blockTipsOf(101n, [1n, 2_000_000_000n, 3_000_000_000n])], blockTimeMs: 5000 })!;
+  assert.equal(
+    preparedResponsesOf(snapshot).suggestedGasFees.body.toString(),
+    JSON.stringify({
+      low: { suggestedMaxPriorityFeePerGas: "2", suggestedMaxFeePerGas: "11", minWaitTimeEstimate: 5000, maxWaitTimeEstimate: 20000 },
+      medium: { suggestedMaxPriorityFeePerGas: "2", suggestedMaxFeePerGas: "12.125", minWaitTimeEstimate: 5000, maxWaitTimeEstimate: 10000 },
+      high: { suggestedMaxPriorityFeePerGas: "2", suggestedMaxFeePerGas: "13.390625", minWaitTimeEstimate: 5000, maxWaitTimeEstimate: 5000 },
+      estimatedBaseFee: "8",
+      networkCongestion: 0.5,
+      latestPriorityFeeRange: ["0.000000001", "3"],
+      historicalPriorityFeeRange: ["0.000000001", "3"],
+      historicalBaseFeeRange: ["8", "8"],
+      priorityFeeTrend: "level",
+      baseFeeTrend: "level",
+    }),
+  );
 });
