@@ -32,8 +32,8 @@ export interface SettingsView {
   readonly settingsPath: string;
 }
 
-/** A change to some settings; validated as a whole in the main process. */
-export type SettingsPatch = Partial<EditableSettings>;
+/** A change to some settings; validated as a whole in the main process. `null` returns a setting to its default. */
+export type SettingsPatch = { readonly [K in keyof EditableSettings]?: EditableSettings[K] | null };
 
 export type BridgeResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 

@@ -1,0 +1,27 @@
+// The settings page's only way to the main process: the preload bridge's settings calls (electron/preload/bridge.ts).
+// In a browser (npm run serve) there is no bridge and so no settings page: settings.json is edited by hand there.
+import type { BridgeResult, GasfeesDesktopBridge, SettingsBridge } from "../../../electron/preload/bridge.ts";
+
+export type {
+  ApiKeyView,
+  BridgeResult,
+  ChainSettings,
+  CreatedApiKey,
+  EditableSettings,
+  NotificationSettings,
+  ServiceState,
+  SettingsBridge,
+  SettingsPatch,
+  SettingsView,
+} from "../../../electron/preload/bridge.ts";
+
+/** The desktop app's settings calls, or undefined in a browser. */
+export function desktopSettings(): SettingsBridge | undefined {
+  return (window as { gasfeesDesktop?: GasfeesDesktopBridge }).gasfeesDesktop?.settings;
+}
+
+/** A bridge answer as a value, or an Error carrying the main process's message (which names the problem). */
+export function unwrap<T>(result: BridgeResult<T>): T {
+  if (result.ok) return result.value;
+  throw new Error(result.error);
+}
