@@ -5,6 +5,7 @@ import { ChainView } from "./ChainView.tsx";
 import { findConnection, forgetToken, rememberToken, type Connection } from "./connection.ts";
 import { ApiCallError, createDataClient, type DataClient } from "./dataClient.ts";
 import { useChainFeed, useNetworks } from "./useLiveData.ts";
+import { SettingsPage } from "./settings/SettingsPage.tsx";
 
 export function App() {
   const [connection, setConnection] = useState<Connection | undefined>(() => findConnection());
@@ -44,6 +45,9 @@ function Dashboard({ client, onKeyRefused }: { client: DataClient; onKeyRefused:
 
   const serviceDown = error !== undefined && !refused;
   const live = feed?.stream === "live" && !serviceDown;
+  // The desktop app's settings page (stored by its main process); a browser edits settings.json instead.
+  const desktopSettings = window.gasfeesDesktop?.settings;
+  const [settingsOpen, setSettingsOpen] = useState(false);
   return (
     <div className="app">
       <header className="topbar">
@@ -54,8 +58,15 @@ function Dashboard({ client, onKeyRefused }: { client: DataClient; onKeyRefused:
           <span className="dot" aria-hidden="true" />
           {live ? "Live" : serviceDown ? "Service unreachable: retrying…" : "Connecting…"}
         </span>
+        {desktopSettings && !settingsOpen && (
+          <button type="button" className="open-settings" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
+            Settings
+          </button>
+        )}
       </header>
-      {networks === undefined ? (
+      {settingsOpen && desktopSettings ? (
+        <SettingsPage bridge={desktopSettings} onClose={() => setSettingsOpen(false)} />
+      ) : networks === undefined ? (
         <main className="placeholder">{serviceDown ? `The gasfees service does not answer (${error.message}). Retrying…` : "Loading the chains…"}</main>
       ) : networks.length === 0 ? (
         <main className="placeholder">No chain is configured: add one with --chain ID=URL or in settings.json.</main>

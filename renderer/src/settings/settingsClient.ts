@@ -1,6 +1,6 @@
 // The settings page's only way to the main process: the preload bridge's settings calls (electron/preload/bridge.ts).
 // In a browser (npm run serve) there is no bridge and so no settings page: settings.json is edited by hand there.
-import type { BridgeResult, GasfeesDesktopBridge, SettingsBridge } from "../../../electron/preload/bridge.ts";
+import type { BridgeResult, SettingsBridge } from "../../../electron/preload/bridge.ts";
 
 export type {
   ApiKeyView,
@@ -17,7 +17,7 @@ export type {
 
 /** The desktop app's settings calls, or undefined in a browser. */
 export function desktopSettings(): SettingsBridge | undefined {
-  return (window as { gasfeesDesktop?: GasfeesDesktopBridge }).gasfeesDesktop?.settings;
+  return window.gasfeesDesktop?.settings;
 }
 
 /** A bridge answer as a value, or an Error carrying the main process's message (which names the problem). */
