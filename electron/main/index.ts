@@ -87,10 +87,10 @@ async function main(): Promise<void> {
       trayTimer = undefined;
       const model = tray?.update(host.state, host.running?.service.networks() ?? [], store.current.trayChainId, host.paused);
       if (model) desktopState.tray = { title: model.title, tooltip: model.tooltip, congestion: model.congestion };
-      const view = ipc.viewNow();
-      window?.webContents.send(IPC.changed, view);
+      if (!window || window.isDestroyed()) return;
+      window.webContents.send(IPC.changed, ipc.viewNow());
       // The page's base URL is fixed for its life: after a port change, load it again.
-      if (window && host.state.state === "running" && loadedBaseUrl !== undefined && loadedBaseUrl !== host.state.url) {
+      if (host.state.state === "running" && loadedBaseUrl !== undefined && loadedBaseUrl !== host.state.url) {
         loadedBaseUrl = host.state.url;
         window.webContents.reload();
       }
