@@ -38,7 +38,7 @@ export function ChainView({ feed }: { feed: ChainFeedState }) {
           <div className="cards">
             <Card testId="newest-block" label="Newest block" value={blockNumber(newest!.block)} exact={String(newest!.block)} title={`block ${newest!.block}`}>
               <span className="card-sub" data-testid="newest-base-fee" data-value={newest!.exact} title={`${newest!.exact} Gwei`}>
-                base fee {shortGwei(newest!.exact)} Gwei
+                fee {shortGwei(newest!.exact)} Gwei
               </span>
             </Card>
             <GweiCard testId="next-base-fee" label="Next base fee" exact={status.currentBaseFee} />

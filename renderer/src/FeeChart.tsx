@@ -1,5 +1,5 @@
-import { memo, useEffect, useMemo } from "react";
-import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { memo, useEffect, useMemo, useState, type MouseEvent } from "react";
+import { CartesianGrid, Line, LineChart, ReferenceLine, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
 import type { FeePoint } from "./chainData.ts";
 import { blockNumber, gweiTick, shortGwei } from "./format.ts";
 
@@ -31,6 +31,12 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
     return niceScale(low, high);
   }, [points, p50, busy]);
 
+  // Round block numbers as ticks, given outright: they change only every 100 blocks or so, so that recharts need
+  // not measure tick labels in the DOM on each new block (a forced layout).
+  const firstBlock = points[0]?.block ?? 0;
+  const lastBlock = points[points.length - 1]?.block ?? 0;
+  const { xDomain, xTicks } = useMemo(() => blockTicks(firstBlock, lastBlock), [firstBlock, lastBlock]);
+
   useEffect(() => {
     if (points.length > 0 && performance.getEntriesByName("gasfees:first-chart").length === 0) {
       performance.mark("gasfees:first-chart");
@@ -43,15 +49,13 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
       <XAxis
         dataKey="block"
         type="number"
-        domain={["dataMin", "dataMax"]}
-        allowDecimals={false}
+        domain={xDomain}
+        ticks={xTicks}
+        interval={0}
         tickFormatter={blockNumber}
-        tickCount={6}
-        minTickGap={24}
         className="chart-axis"
       />
       <YAxis domain={domain} ticks={ticks} interval={0} tickFormatter={gweiTick} width={48} className="chart-axis" />
-      <Tooltip content={FeeTooltip} isAnimationActive={false} cursor={{ className: "chart-cursor" }} />
       <ReferenceLine
         y={p50}
         ifOverflow="extendDomain"
@@ -64,7 +68,8 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
         className="ref-busy"
         label={<LineLabel text={`busy ${shortGwei(busyThreshold)}`} exact={busyThreshold} side="above" kind="busy" />}
       />
-      <Line dataKey="gwei" type="linear" dot={false} activeDot={{ r: 3 }} isAnimationActive={false} strokeWidth={1.5} className="fee-line" />
+      <Line dataKey="gwei" type="linear" dot={false} activeDot={false} isAnimationActive={false} strokeWidth={1.5} className="fee-line" />
+      <HoverLayer points={points} />
     </LineChart>
   );
 });
@@ -98,6 +103,17 @@ function LineLabel({ text, exact, side, kind, viewBox }: LabelProps) {
   );
 }
 
+/** Ticks at round block numbers (a multiple of 1, 2 or 5 times a power of ten), about six across the window. */
+export function blockTicks(first: number, last: number): { xDomain: [number, number]; xTicks: number[] } {
+  const span = Math.max(1, last - first);
+  const raw = span / 6;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw)!;
+  const xTicks: number[] = [];
+  for (let tick = Math.ceil(first / step) * step; tick <= last; tick += step) xTicks.push(tick);
+  return { xDomain: [first, last], xTicks };
+}
+
 /** Round ticks (1, 2, 2.5 or 5 times a power of ten) around [low, high], about five of them. */
 export function niceScale(low: number, high: number, count = 5): { domain: [number, number]; ticks: number[] } {
   const span = high - low || Math.abs(high) || 1;
@@ -111,20 +127,66 @@ export function niceScale(low: number, high: number, count = 5): { domain: [numb
   return { domain: [ticks[0]!, ticks[ticks.length - 1]!], ticks };
 }
 
-interface TooltipProps {
-  readonly active?: boolean;
-  readonly payload?: ReadonlyArray<{ payload?: FeePoint }>;
-}
-
-function FeeTooltip({ active, payload }: TooltipProps) {
-  const point = payload?.[0]?.payload;
-  if (!active || point === undefined) return null;
+/**
+ * The hover readout: the block under the pointer with its exact base fee. Its own state, so that moving the pointer
+ * redraws this layer only. (Recharts' Tooltip recomputes its data for all 500 points on every new block, a third of
+ * an update's scripting time; this costs nothing until the pointer moves.)
+ */
+function HoverLayer({ points }: { points: readonly FeePoint[] }) {
+  const plot = usePlotArea();
+  const xScale = useXAxisScale();
+  const yScale = useYAxisScale();
+  const [hoverX, setHoverX] = useState<number | undefined>(undefined);
+  if (plot === undefined || xScale === undefined || yScale === undefined || points.length === 0) return null;
+  const first = points[0]!.block;
+  const last = points[points.length - 1]!.block;
+  const onMove = (event: MouseEvent<SVGRectElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    setHoverX(plot.x + event.clientX - box.left);
+  };
+  let readout = null;
+  if (hoverX !== undefined) {
+    const fraction = Math.min(1, Math.max(0, (hoverX - plot.x) / Math.max(1, plot.width)));
+    const point = points[Math.min(points.length - 1, Math.max(0, Math.round(fraction * (last - first))))]!;
+    const x = xScale(point.block) ?? plot.x;
+    const y = yScale(point.gwei) ?? plot.y;
+    const blockText = `Block ${blockNumber(point.block)}`;
+    const valueText = `${point.exact} Gwei`;
+    const width = Math.max(blockText.length * 6.6, valueText.length * 7.2) + 16;
+    const boxX = x + 12 + width > plot.x + plot.width ? x - 12 - width : x + 12;
+    const boxY = Math.min(Math.max(plot.y, y - 46), plot.y + plot.height - 40);
+    readout = (
+      <g className="chart-hover" pointerEvents="none">
+        <line className="chart-cursor" x1={x} x2={x} y1={plot.y} y2={plot.y + plot.height} />
+        <circle className="chart-hover-dot" cx={x} cy={y} r={3.5} />
+        <g className="chart-tooltip" data-testid="chart-tooltip">
+          <rect x={boxX} y={boxY} width={width} height={38} rx={5} />
+          <text className="chart-tooltip-block" x={boxX + 8} y={boxY + 15}>
+            {blockText}
+          </text>
+          <text className="chart-tooltip-value" x={boxX + 8} y={boxY + 31} data-value={point.exact}>
+            {valueText}
+          </text>
+        </g>
+      </g>
+    );
+  }
+  // Above the line and the reference lines (recharts' layers go up to 1200), so that the pointer reaches it anywhere.
   return (
-    <div className="chart-tooltip" data-testid="chart-tooltip">
-      <div className="chart-tooltip-block">Block {blockNumber(point.block)}</div>
-      <div className="chart-tooltip-value" data-value={point.exact}>
-        {point.exact} Gwei
-      </div>
-    </div>
+    <ZIndexLayer zIndex={1500}>
+    <g className="chart-hover-layer">
+      <rect
+        x={plot.x}
+        y={plot.y}
+        width={plot.width}
+        height={plot.height}
+        fill="transparent"
+        onMouseMove={onMove}
+        onMouseLeave={() => setHoverX(undefined)}
+        data-testid="chart-hover-area"
+      />
+      {readout}
+    </g>
+    </ZIndexLayer>
   );
 }
