@@ -3,8 +3,12 @@
 import { cpus, totalmem } from "node:os";
 import type { BenchRow } from "./benchRow.ts";
 import { runFeedBench } from "./feedBench.ts";
+import { runDashboardBench } from "./dashboardBench.ts";
 
-const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [{ name: "chain feed", run: () => runFeedBench() }];
+const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
+  { name: "chain feed", run: () => runFeedBench() },
+  { name: "dashboard", run: () => runDashboardBench() },
+];
 
 const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1));
 const only = process.argv.slice(2);
