@@ -60,6 +60,11 @@ describe("npm run serve", () => {
     });
     assert.deepEqual(history.slice(1), MAINNET.slice(0, 20).map(expectedGwei));
     assert.equal(serve.stdout(), `gasfees listening on ${url}\n`);
+    // The dashboard's address with this run's session token, on stderr; the token is a key of the API.
+    const token = new RegExp(`^dashboard: ${url.replace(/[.]/g, "\\.")}/\\?token=([0-9a-f]{32})$`, "m").exec(serve.stderr())?.[1];
+    assert.ok(token, `a dashboard line in: ${serve.stderr()}`);
+    assert.equal((await callApi(url, "/networks/31337/busyThreshold", token)).status, 200);
+    assert.equal((await callApi(url, "/networks/31337/busyThreshold", "f".repeat(32))).status, 401);
 
     const signalledAt = Date.now();
     serve.child.kill("SIGTERM");
