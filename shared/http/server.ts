@@ -110,6 +110,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   });
   server.on("clientError", answerClientError);
+  // Node hands CONNECT to this event and, without a listener, drops the connection unanswered: answer it as any other method.
+  server.on("connect", (req: IncomingMessage, socket: Socket) => {
+    socket.on("error", noop);
+    const body = JSON.stringify(new ApiError("METHOD_NOT_ALLOWED", { method: req.method }));
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOWED_METHODS}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 
   function respond(req: IncomingMessage, res: ServerResponse): void {
     const method = req.method ?? "";
