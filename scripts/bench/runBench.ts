@@ -4,10 +4,17 @@ import { cpus, totalmem } from "node:os";
 import type { BenchRow } from "./benchRow.ts";
 import { runFeedBench } from "./feedBench.ts";
 import { runDashboardBench } from "./dashboardBench.ts";
+import { runServerBench } from "./serverBench.ts";
+import { runSoakBench, soakSeconds } from "./soakBench.ts";
+import { runTenChainsBench } from "./tenChainsBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: "chain feed", run: () => runFeedBench() },
   { name: "dashboard", run: () => runDashboardBench() },
+  { name: "server", run: () => runServerBench() },
+  { name: "ten chains", run: () => runTenChainsBench() },
+  // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
+  { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
 const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1));

@@ -1,0 +1,133 @@
+// Ten real chains (ten Hardhat nodes, each its own child process, each behind a counting proxy) followed by one
+// headless serve process: RPC requests per new block, and the serve process's resident memory. Baselines in the
+// same run: viem's watchBlocks on the same ten chains through the same proxies, and an idle `node --import tsx`.
+import { createPublicClient, defineChain, http } from "viem";
+import { startFaultProxy, type FaultProxy } from "../../test/support/faultProxy.ts";
+import { startTestChain, type TestChain } from "../../test/support/feedHarness.ts";
+import type { BenchRow } from "./benchRow.ts";
+import { bareNodeRssMb, startServeProcess } from "./serveProcess.ts";
+
+const CHAINS = 10;
+const BLOCK_INTERVAL_MS = 1000;
+const NEW_BLOCKS = Number(process.env.GASFEES_BENCH_BLOCKS ?? 15);
+const KEY = "0123456789abcdef0123456789abcdef";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** Mines one block on every chain each interval, `count` times. */
+async function mineRounds(chains: readonly TestChain[], count: number): Promise<void> {
+  for (let round = 0; round < count; round++) {
+    const started = Date.now();
+    await Promise.all(chains.map((chain) => chain.mine(1)));
+    await sleep(Math.max(0, BLOCK_INTERVAL_MS - (Date.now() - started)));
+  }
+}
+
+export async function runTenChainsBench(): Promise<BenchRow[]> {
+  const chains: TestChain[] = [];
+  const proxies: FaultProxy[] = [];
+  try {
+    // Started five at a time: ten Hardhat nodes booting at once on two cores take longer than in two waves.
+    for (let wave = 0; wave < CHAINS; wave += 5) {
+      const started = await Promise.all(
+        Array.from({ length: Math.min(5, CHAINS - wave) }, (_, i) => startTestChain(520, { chainId: 1001 + wave + i, feeOffset: (wave + i) * 1000 })),
+      );
+      chains.push(...started);
+    }
+    for (const chain of chains) proxies.push(await startFaultProxy(chain.node.url));
+    const totalRequests = () => proxies.reduce((sum, proxy) => sum + proxy.total(), 0);
+
+    const settings = {
+      chains: chains.map((chain, i) => ({ chainId: chain.node.chainId, name: `Bench ${i + 1}`, rpcUrls: [proxies[i]!.url], blockTimeMs: BLOCK_INTERVAL_MS })),
+      apiKeys: [{ key: KEY }],
+    };
+    const authorization = `Basic ${Buffer.from(`${KEY}:`).toString("base64")}`;
+    const caughtUpOn = (url: string) => async () => {
+      const answer = await fetch(`${url}/networks`, { headers: { authorization } });
+      if (answer.status !== 200) return false;
+      const networks = (await answer.json()) as Array<{ chainId: number; state: string; newestBlock: string | null }>;
+      return chains.every((chain) => networks.some((network) => network.chainId === chain.node.chainId && network.state === "ok" && network.newestBlock === chain.newestBlock.toString()));
+    };
+    const serve = await startServeProcess(settings);
+    let rssMb: number;
+    let requestsPerBlock: number;
+    try {
+      const caughtUp = async () => {
+        return caughtUpOn(serve.url)();
+      };
+      await until("ten chains backfilled", caughtUp, 60_000);
+      await sleep(2 * BLOCK_INTERVAL_MS);
+      proxies.forEach((proxy) => proxy.resetCounts());
+      await mineRounds(chains, NEW_BLOCKS);
+      await until("ten chains caught up", caughtUp, 30_000);
+      requestsPerBlock = totalRequests() / (CHAINS * NEW_BLOCKS);
+      rssMb = serve.rssMb();
+    } finally {
+      await serve.stop();
+    }
+
+    // The same service as one esbuild bundle on plain node, as a shipped build runs it.
+    const bundled = await startServeProcess(settings, { bundled: true });
+    let bundledRssMb: number;
+    try {
+      await until("ten chains backfilled (bundled)", caughtUpOn(bundled.url), 60_000);
+      await mineRounds(chains, 5);
+      await until("ten chains caught up (bundled)", caughtUpOn(bundled.url), 30_000);
+      bundledRssMb = bundled.rssMb();
+    } finally {
+      await bundled.stop();
+    }
+    const plainNodeMb = await bareNodeRssMb(false);
+
+    // Baseline: viem's watchBlocks on each chain, polling at the block interval, over as many new blocks.
+    const unwatch = chains.map((chain, i) => {
+      const viemChain = defineChain({ id: chain.node.chainId, name: `bench ${i}`, nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [proxies[i]!.url] } } });
+      const client = createPublicClient({ chain: viemChain, transport: http(proxies[i]!.url) });
+      return client.watchBlocks({ pollingInterval: BLOCK_INTERVAL_MS, onBlock: () => {} });
+    });
+    await sleep(2 * BLOCK_INTERVAL_MS);
+    proxies.forEach((proxy) => proxy.resetCounts());
+    await mineRounds(chains, NEW_BLOCKS);
+    await sleep(2 * BLOCK_INTERVAL_MS);
+    unwatch.forEach((stop) => stop());
+    const watchPerBlock = totalRequests() / (CHAINS * NEW_BLOCKS);
+    const bareMb = await bareNodeRssMb();
+
+    return [
+      {
+        name: `RPC requests per new block, ${CHAINS} chains followed by one serve process (${NEW_BLOCKS} blocks each, all methods)`,
+        value: requestsPerBlock,
+        unit: "requests/block",
+        baselineName: "viem watchBlocks per chain",
+        baseline: watchPerBlock,
+        goal: "≤ 1",
+      },
+      {
+        name: `resident memory (VmRSS) of the headless serve process following ${CHAINS} chains`,
+        value: rssMb,
+        unit: "MB",
+        baselineName: "idle node --import tsx",
+        baseline: bareMb,
+        goal: "< 80 MB",
+      },
+      {
+        name: `resident memory (VmRSS) of the same service bundled by esbuild on plain node, ${CHAINS} chains`,
+        value: bundledRssMb,
+        unit: "MB",
+        baselineName: "idle plain node",
+        baseline: plainNodeMb,
+        goal: "< 80 MB",
+      },
+    ];
+  } finally {
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+    await Promise.all(chains.map((chain) => chain.node.stop()));
+  }
+}
