@@ -443,7 +443,7 @@ test("a chain without a base fee: 422 NO_BASE_FEE", async (t) => {
 
 test("unknown paths: 404 NOT_FOUND, before authentication", async (t) => {
   const { port } = await start(t);
-  for (const path of ["/", "/networks/1", "/networks/1/", "/networks/1/busythreshold", "/v3/networks/1/busyThreshold", "/v3/x/networks/1/nope", "/healthz/x", "/%zz", "/networks/1/busyThreshold/extra"]) {
+  for (const path of ["/nope", "/networks/1", "/networks/1/", "/networks/1/busythreshold", "/v3/networks/1/busyThreshold", "/v3/x/networks/1/nope", "/healthz/x", "/%zz", "/networks/1/busyThreshold/extra"]) {
     assertError(await call(port, path), "NOT_FOUND");
   }
 });
