@@ -1,17 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { protocol } from "electron";
+import { CONTENT_TYPES } from "../../shared/http/contentTypes.ts";
 import { APP_SCHEME, contentSecurityPolicy, rendererFileOf } from "./security.ts";
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".woff2": "font/woff2",
-  ".json": "application/json; charset=utf-8",
-};
 
 /** Before the app is ready: the app's scheme behaves like https (a secure origin with fetch), nothing more. */
 export function registerAppScheme(): void {

@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ApiError, writeApiError } from "./apiErrors.ts";
+import { CONTENT_TYPES } from "./contentTypes.ts";
 
 /** Where `npm run build:renderer` writes the dashboard (vite.config.ts's outDir). */
 export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../dist/renderer/", import.meta.url));
@@ -22,18 +23,6 @@ export const DASHBOARD_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join("; ");
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".json": "application/json; charset=utf-8",
-  ".map": "application/json; charset=utf-8",
-};
 
 /** A build's asset name: one path segment of safe characters with a known extension, never a dot file. */
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;

@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
-import { silentLogger } from "../../shared/service/logger.ts";
-import { type RunningService, startService } from "../../shared/service/startService.ts";
+import type { RunningService } from "../../shared/service/startService.ts";
 import { callApi, waitFor } from "../support/apiClient.ts";
 import { expectedGwei, expectedPercentile } from "../support/independentFees.ts";
+import { startLocalService } from "../support/startLocalService.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const SECRET_KEY = "fedcba9876543210fedcba9876543210";
@@ -26,22 +26,14 @@ describe("the API over a real Hardhat node carrying real mainnet base fees", () 
     minedFeesWei.push(...MAINNET.slice(0, 650));
     await node.mineBlocks(minedFeesWei);
     await youngNode.mineBlocks(MAINNET.slice(1000, 1012));
-    service = await startService(
-      {
-        host: "127.0.0.1",
-        port: 0,
-        allowedHosts: [],
-        corsOrigins: [],
-        rateLimit: { requestsPerSecond: 0, burst: 1 },
-        apiKeys: [{ key: KEY }, { key: SECRET_KEY, secret: SECRET }],
-        chains: [
-          { chainId: 31337, name: "Local", rpcUrls: [node.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS },
-          { chainId: 1337, name: "Young", rpcUrls: [youngNode.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS },
-          // An endpoint that reports another chain (31337) must never be used for chain 10.
-          { chainId: 10, name: "Misconfigured", rpcUrls: [node.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS },
-        ],
-      },
-      silentLogger,
+    service = await startLocalService(
+      [
+        { chainId: 31337, name: "Local", rpcUrls: [node.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS },
+        { chainId: 1337, name: "Young", rpcUrls: [youngNode.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS },
+        // An endpoint that reports another chain (31337) must never be used for chain 10.
+        { chainId: 10, name: "Misconfigured", rpcUrls: [node.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS },
+      ],
+      [{ key: KEY }, { key: SECRET_KEY, secret: SECRET }],
     );
     await waitFor("chain 31337 to have data", async () =>
       (await callApi(service.url, "/networks/31337/baseFeeHistory", KEY)).status === 200 ? true : undefined,

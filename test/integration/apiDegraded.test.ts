@@ -1,12 +1,12 @@
 // Bad luck seen from the API: the chain's only RPC endpoint goes down, answers 500, then garbage, then recovers.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { silentLogger } from "../../shared/service/logger.ts";
-import { type RunningService, startService } from "../../shared/service/startService.ts";
+import type { RunningService } from "../../shared/service/startService.ts";
 import { callApi, waitFor } from "../support/apiClient.ts";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy.ts";
 import { startTestChain, type TestChain } from "../support/feedHarness.ts";
 import { expectedGwei } from "../support/independentFees.ts";
+import { startLocalService } from "../support/startLocalService.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const POLL_INTERVAL_MS = 200;
@@ -18,18 +18,7 @@ let service: RunningService;
 before(async () => {
   chain = await startTestChain(520);
   proxy = await startFaultProxy(chain.node.url);
-  service = await startService(
-    {
-      host: "127.0.0.1",
-      port: 0,
-      allowedHosts: [],
-      corsOrigins: [],
-      rateLimit: { requestsPerSecond: 0, burst: 1 },
-      apiKeys: [{ key: KEY }],
-      chains: [{ chainId: 31337, name: "Local", rpcUrls: [proxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS }],
-    },
-    silentLogger,
-  );
+  service = await startLocalService([{ chainId: 31337, name: "Local", rpcUrls: [proxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS }], [{ key: KEY }]);
   await waitFor("data", async () => ((await callApi(service.url, "/networks/31337/baseFeeHistory", KEY)).status === 200 ? true : undefined));
 });
 

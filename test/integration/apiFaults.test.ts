@@ -6,12 +6,12 @@
 // with no gap or duplicate once the endpoint recovers.
 import assert from "node:assert/strict";
 import { after, afterEach, before, beforeEach, test } from "node:test";
-import { silentLogger } from "../../shared/service/logger.ts";
-import { type RunningService, startService } from "../../shared/service/startService.ts";
+import type { RunningService } from "../../shared/service/startService.ts";
 import { callApi, waitFor } from "../support/apiClient.ts";
 import { type FaultMode, type FaultProxy, type Faults, startFaultProxy } from "../support/faultProxy.ts";
 import { startTestChain, type TestChain } from "../support/feedHarness.ts";
 import { expectedGwei } from "../support/independentFees.ts";
+import { startLocalService } from "../support/startLocalService.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const A = 31337;
@@ -65,10 +65,7 @@ before(async () => {
     pollIntervalMs: POLL_INTERVAL_MS,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
   });
-  service = await startService(
-    { host: "127.0.0.1", port: 0, allowedHosts: [], corsOrigins: [], rateLimit: { requestsPerSecond: 0, burst: 1 }, apiKeys: [{ key: KEY }], chains: [plan(A), plan(B)] },
-    silentLogger,
-  );
+  service = await startLocalService([plan(A), plan(B)], [{ key: KEY }]);
   for (const chainId of [A, B]) await caughtUp(chainId);
 });
 

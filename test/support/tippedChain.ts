@@ -3,9 +3,9 @@
 // eth_feeHistory (EDR) answers the largest tip for every reward percentile above 0 in a block of mixed tips, where
 // geth answers the gas-weighted percentile; with one tip per block both agree, so the expected values are exact.
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
-import { silentLogger } from "../../shared/service/logger.ts";
-import { type RunningService, startService } from "../../shared/service/startService.ts";
+import type { RunningService } from "../../shared/service/startService.ts";
 import { callApi, waitFor } from "./apiClient.ts";
+import { startLocalService } from "./startLocalService.ts";
 
 export const KEY = "0123456789abcdef0123456789abcdef";
 export const CHAIN_ID = 31337;
@@ -59,18 +59,7 @@ export async function startTippedChain(): Promise<TippedChain> {
       newestBlock = await node.mineBlock((25n + BigInt((i * 5) % 11)) * GWEI + 123n);
       tipsWeiByBlock.set(newestBlock, tipWei);
     }
-    const service = await startService(
-      {
-        host: "127.0.0.1",
-        port: 0,
-        allowedHosts: [],
-        corsOrigins: [],
-        rateLimit: { requestsPerSecond: 0, burst: 1 },
-        apiKeys: [{ key: KEY }],
-        chains: [{ chainId: CHAIN_ID, name: "Local", rpcUrls: [node.url], blockTimeMs: BLOCK_TIME_MS, statsWindowBlocks: 500, pollIntervalMs: 300 }],
-      },
-      silentLogger,
-    );
+    const service = await startLocalService([{ chainId: CHAIN_ID, name: "Local", rpcUrls: [node.url], blockTimeMs: BLOCK_TIME_MS, statsWindowBlocks: 500, pollIntervalMs: 300 }], [{ key: KEY }]);
     await servedBlock(service, newestBlock);
     return {
       node,

@@ -2,11 +2,10 @@
 // does not reach the Hardhat child that startEvmNode forks): a Hardhat node with real mainnet base fees behind a
 // fault proxy, a chain whose only RPC endpoint is down from the start, and the real service with its session token.
 // The parent sends commands over IPC and gets one answer per command.
-import { silentLogger } from "../../../shared/service/logger.ts";
-import { startService } from "../../../shared/service/startService.ts";
 import { startFaultProxy } from "../../support/faultProxy.ts";
 import { startTestChain } from "../../support/feedHarness.ts";
 import { DOWN_CHAIN_ID, E2E_KEY, LIVE_CHAIN_ID } from "./stackConstants.ts";
+import { startLocalService } from "../../support/startLocalService.ts";
 
 
 export type LiveCommand =
@@ -24,20 +23,12 @@ async function main(): Promise<void> {
   const proxy = await startFaultProxy(chain.node.url);
   const deadProxy = await startFaultProxy(chain.node.url);
   deadProxy.setFaults({ mode: "down" });
-  const service = await startService(
-    {
-      host: "127.0.0.1",
-      port: 0,
-      allowedHosts: [],
-      corsOrigins: [],
-      rateLimit: { requestsPerSecond: 0, burst: 1 },
-      apiKeys: [{ key: E2E_KEY }],
-      chains: [
-        { chainId: LIVE_CHAIN_ID, name: "Mainnet replay", rpcUrls: [proxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 150 },
-        { chainId: DOWN_CHAIN_ID, name: "Unreachable chain", rpcUrls: [deadProxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 500 },
-      ],
-    },
-    silentLogger,
+  const service = await startLocalService(
+    [
+      { chainId: LIVE_CHAIN_ID, name: "Mainnet replay", rpcUrls: [proxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 150 },
+      { chainId: DOWN_CHAIN_ID, name: "Unreachable chain", rpcUrls: [deadProxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 500 },
+    ],
+    [{ key: E2E_KEY }],
   );
   const send = (message: LiveMessage) => process.send!(message);
   const stop = async () => {

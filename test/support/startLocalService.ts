@@ -1,0 +1,15 @@
+import type { ApiKeySettings } from "../../shared/config/settings.ts";
+import type { ChainPlan } from "../../shared/service/chainPlan.ts";
+import { silentLogger } from "../../shared/service/logger.ts";
+import { type RunningService, startService } from "../../shared/service/startService.ts";
+
+/**
+ * The real service as tests run it: 127.0.0.1 on a free port, no extra hosts, CORS closed, no rate limit (tests
+ * that prove the rate limit set their own), quiet logs.
+ */
+export function startLocalService(chains: readonly ChainPlan[], apiKeys: readonly ApiKeySettings[]): Promise<RunningService> {
+  return startService(
+    { host: "127.0.0.1", port: 0, allowedHosts: [], corsOrigins: [], rateLimit: { requestsPerSecond: 0, burst: 1 }, apiKeys, chains },
+    silentLogger,
+  );
+}
