@@ -5,10 +5,13 @@ const EXPOSED_HEADERS = "ETag, Last-Modified, Retry-After, X-Block-Number, X-Dat
 const ALLOWED_REQUEST_HEADERS = "Authorization, If-None-Match";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
 
+/** The answer's CORS headers for an origin not listed (or none): the same object every time, to be read only. */
+const NOT_LISTED: Readonly<Record<string, string>> = Object.freeze({ Vary: "Origin" });
+
 export interface Cors {
   /** For every answer but a preflight's. */
-  headersFor(origin: string | undefined): Record<string, string>;
-  preflightHeadersFor(origin: string | undefined): Record<string, string>;
+  headersFor(origin: string | undefined): Readonly<Record<string, string>>;
+  preflightHeadersFor(origin: string | undefined): Readonly<Record<string, string>>;
 }
 
 /**
@@ -19,12 +22,12 @@ export function createCors(corsOrigins: readonly string[]): Cors {
   const allowed = new Set(corsOrigins.map(originOf).filter((origin) => origin !== "*"));
   const isAllowed = (origin: string | undefined): origin is string => origin !== undefined && allowed.has(origin.toLowerCase());
   return {
-    headersFor(origin): Record<string, string> {
-      if (!isAllowed(origin)) return { Vary: "Origin" };
+    headersFor(origin): Readonly<Record<string, string>> {
+      if (!isAllowed(origin)) return NOT_LISTED;
       return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS, Vary: "Origin" };
     },
-    preflightHeadersFor(origin): Record<string, string> {
-      if (!isAllowed(origin)) return { Vary: "Origin" };
+    preflightHeadersFor(origin): Readonly<Record<string, string>> {
+      if (!isAllowed(origin)) return NOT_LISTED;
       return {
         "Access-Control-Allow-Origin": origin,
         "Access-Control-Allow-Methods": ALLOWED_METHODS,

@@ -18,19 +18,22 @@ type Segment = { readonly literal: string } | { readonly param: string };
  */
 export function createRouteMatcher<R extends PathPattern>(routes: readonly R[]): (target: string) => RouteMatch<R> | undefined {
   const compiled = routes.map((route) => ({ route, segments: compile(route.path) }));
+  // Plain loops, and a params object only for the route that matched: this runs on every request.
   return (target) => {
     const segments = pathSegments(target);
     if (segments === undefined) return undefined;
-    for (const { route, segments: pattern } of compiled) {
+    candidates: for (const { route, segments: pattern } of compiled) {
       if (pattern.length !== segments.length) continue;
+      for (let index = 0; index < pattern.length; index++) {
+        const part = pattern[index]!;
+        if ("literal" in part && part.literal !== segments[index]) continue candidates;
+      }
       const params: Record<string, string> = {};
-      const matched = pattern.every((part, index) => {
-        const segment = segments[index]!;
-        if ("literal" in part) return part.literal === segment;
-        params[part.param] = segment;
-        return true;
-      });
-      if (matched) return { route, params };
+      for (let index = 0; index < pattern.length; index++) {
+        const part = pattern[index]!;
+        if ("param" in part) params[part.param] = segments[index]!;
+      }
+      return { route, params };
     }
     return undefined;
   };
@@ -51,15 +54,17 @@ export function pathSegments(target: string): string[] | undefined {
   if (!target.startsWith("/")) return undefined;
   const queryAt = target.indexOf("?");
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
-  return path
-    .split("/")
-    .slice(1)
-    .map((segment) => {
-      if (!segment.includes("%")) return segment;
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    });
+  const segments = path.split("/");
+  // The leading "" before the first "/" is not a segment.
+  segments.shift();
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!;
+    if (!segment.includes("%")) continue;
+    try {
+      segments[index] = decodeURIComponent(segment);
+    } catch {
+      // Kept as written.
+    }
+  }
+  return segments;
 }

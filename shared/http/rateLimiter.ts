@@ -12,6 +12,8 @@ interface Bucket {
   updatedAtMs: number;
 }
 
+const ALLOWED: RateDecision = Object.freeze({ ok: true });
+
 /** Above this many buckets, full (idle) ones are dropped; a full bucket is the same as no bucket. */
 const PRUNE_ABOVE_BUCKETS = 1000;
 
@@ -29,7 +31,7 @@ export class RateLimiter {
 
   take(keyId: string, nowMs: number): RateDecision {
     const { requestsPerSecond, burst } = this.#limit;
-    if (requestsPerSecond === 0) return { ok: true };
+    if (requestsPerSecond === 0) return ALLOWED;
     let bucket = this.#buckets.get(keyId);
     if (bucket === undefined) {
       if (this.#buckets.size >= PRUNE_ABOVE_BUCKETS) this.#prune(nowMs);
@@ -39,7 +41,7 @@ export class RateLimiter {
     this.#refill(bucket, nowMs);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return { ok: true };
+      return ALLOWED;
     }
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / requestsPerSecond)) };
   }

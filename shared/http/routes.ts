@@ -42,6 +42,12 @@ export interface Route {
   /** "key": an API key is needed, by Basic or, when the path has `{apiKey}`, in the path. */
   readonly auth: "none" | "key";
   readonly handle: RouteHandler;
+  /**
+   * The handler never writes to the response itself: it returns a JsonReply or throws. The server may then write
+   * the CORS headers together with the reply's (one writeHead) instead of setting them on the response beforehand.
+   * Leave it out for a handler that may write the response (and return "handled").
+   */
+  readonly repliesJson?: boolean;
   /** A JSON answer's shape, for the OpenAPI description; without it the description states no body shape. */
   readonly response?: RouteResponse;
 }
@@ -72,6 +78,7 @@ const BASE_ROUTES: readonly Route[] = [
     path: "/healthz",
     auth: "none",
     handle: () => ({ body: HEALTHY.body }),
+    repliesJson: true,
     response: { schema: "Health" },
   },
   {
@@ -84,6 +91,7 @@ const BASE_ROUTES: readonly Route[] = [
       openApiBody ??= preparedJson(openApiDocument(ROUTES));
       return { body: openApiBody.body, etag: openApiBody.etag };
     },
+    repliesJson: true,
     response: { schema: "OpenApiDocument" },
   },
   {
@@ -92,6 +100,7 @@ const BASE_ROUTES: readonly Route[] = [
     path: "/networks",
     auth: "key",
     handle: ({ source }) => ({ body: Buffer.from(JSON.stringify(source.networks())) }),
+    repliesJson: true,
     response: { schema: "Networks" },
   },
   feeRoute("busyThreshold", "The base fee in Gwei that 90% of the window's base fees are at or below (nearest rank).", (p) => p.busyThreshold),
@@ -139,6 +148,7 @@ function feeRoute(name: keyof PreparedResponses, summary: string, pick: (prepare
       const prepared = pick(preparedResponsesOf(snapshot));
       return { body: prepared.body, etag: prepared.etag, headers: freshnessHeaders(entry, snapshot, context.nowMs) };
     },
+    repliesJson: true,
     response: { schema: FEE_SCHEMAS[name], fresh: true },
   };
 }
@@ -156,14 +166,36 @@ export function chainWithData({ params, source }: RouteContext): { entry: ChainE
   return { entry, snapshot };
 }
 
+/** The newest block's number as written in X-Block-Number, made once per snapshot rather than once per request. */
+const blockNumberTexts = new WeakMap<FeeSnapshot, string>();
+/** Last-Modified of the confirmation times seen lately, formatted once per new block rather than once per request. */
+const httpDates = new Map<number, string>();
+const HTTP_DATES_HELD = 64;
+
+function httpDate(ms: number): string {
+  let text = httpDates.get(ms);
+  if (text === undefined) {
+    if (httpDates.size >= HTTP_DATES_HELD) httpDates.clear();
+    text = new Date(ms).toUTCString();
+    httpDates.set(ms, text);
+  }
+  return text;
+}
+
 /** How new the data is, in headers, since the contract keeps the bodies free of extra fields. */
 function freshnessHeaders(entry: ChainEntry, snapshot: FeeSnapshot, nowMs: number): Record<string, string> {
-  const headers: Record<string, string> = { "X-Block-Number": snapshot.newestBlock.toString() };
-  if (entry.confirmedAt !== undefined) {
-    headers["X-Data-Age-Ms"] = String(Math.max(0, Math.round(nowMs - entry.confirmedAt)));
-    headers["Last-Modified"] = new Date(entry.confirmedAt).toUTCString();
+  let blockNumber = blockNumberTexts.get(snapshot);
+  if (blockNumber === undefined) {
+    blockNumber = snapshot.newestBlock.toString();
+    blockNumberTexts.set(snapshot, blockNumber);
   }
-  return headers;
+  const confirmedAt = entry.confirmedAt;
+  if (confirmedAt === undefined) return { "X-Block-Number": blockNumber };
+  return {
+    "X-Block-Number": blockNumber,
+    "X-Data-Age-Ms": String(Math.max(0, Math.round(nowMs - confirmedAt))),
+    "Last-Modified": httpDate(confirmedAt),
+  };
 }
 
 /** The dashboard's built files (no key: the page holds no data; the data it fetches needs the key or session token). */

@@ -68,6 +68,15 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 const noop = () => {};
 
+function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
+  for (const name in headers) res.setHeader(name, headers[name]!);
+}
+
+function writeApiErrorWith(res: ServerResponse, corsHeaders: Readonly<Record<string, string>>, error: ApiError, head: boolean): void {
+  setHeaders(res, corsHeaders);
+  writeApiError(res, error, head);
+}
+
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const { source, keyring, logger } = options;
   const host = options.host ?? settingsSchema.shape.host.parse(undefined);
@@ -132,27 +141,40 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       res.end();
       return;
     }
-    // On errors too, so that a page of a listed origin can read why its request failed.
-    for (const [name, value] of Object.entries(cors.headersFor(origin))) res.setHeader(name, value);
-    if (method !== "GET" && !head) return writeApiError(res, new ApiError("METHOD_NOT_ALLOWED", { method }), head);
+    // On errors too, so that a page of a listed origin can read why its request failed. A JSON reply gets them in
+    // the same writeHead as its own headers (setting them first would send every header through setHeader).
+    const corsHeaders = cors.headersFor(origin);
+    const fail = (error: ApiError) => writeApiErrorWith(res, corsHeaders, error, head);
+    if (method !== "GET" && !head) return fail(new ApiError("METHOD_NOT_ALLOWED", { method }));
 
     const match = matchRoute(req.url ?? "");
-    if (match === undefined) return writeApiError(res, new ApiError("NOT_FOUND"), head);
+    if (match === undefined) return fail(new ApiError("NOT_FOUND"));
     const { route, params } = match;
     const nowMs = now();
     if (route.auth === "key") {
       const pathKey = params["apiKey"];
       const auth = pathKey === undefined ? keyring.verifyAuthorization(req.headers.authorization) : keyring.verifyPathKey(pathKey);
-      if (!auth.ok) return writeApiError(res, new ApiError(auth.code), head);
+      if (!auth.ok) return fail(new ApiError(auth.code));
       const decision = limiter.take(auth.keyId, nowMs);
-      if (!decision.ok) return writeApiError(res, new ApiError("RATE_LIMITED", { retryAfterSeconds: decision.retryAfterSeconds }), head);
+      if (!decision.ok) return fail(new ApiError("RATE_LIMITED", { retryAfterSeconds: decision.retryAfterSeconds }));
     }
-    const reply = route.handle({ req, res, params, source, nowMs });
-    if (reply !== "handled") writeReply(req, res, reply, head);
+    const repliesJson = route.repliesJson === true;
+    if (!repliesJson) setHeaders(res, corsHeaders);
+    let reply: JsonReply | "handled";
+    try {
+      reply = route.handle({ req, res, params, source, nowMs });
+    } catch (error) {
+      // Answered by answerThrow, with the CORS headers as any other error.
+      if (repliesJson && !res.headersSent) setHeaders(res, corsHeaders);
+      throw error;
+    }
+    if (reply !== "handled") writeReply(req, res, reply, head, repliesJson ? corsHeaders : undefined);
   }
 
-  function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean): void {
+  /** One writeHead with every header: Node then validates and writes them in one pass. */
+  function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, corsHeaders: Readonly<Record<string, string>> | undefined): void {
     const headers: OutgoingHttpHeaders = {
+      ...corsHeaders,
       "Cache-Control": reply.etag === undefined ? "no-store" : REVALIDATE,
       "X-Content-Type-Options": "nosniff",
       ...reply.headers,
