@@ -1,5 +1,5 @@
 import { memo, useEffect, useMemo, useState, type MouseEvent } from "react";
-import { CartesianGrid, Line, LineChart, ReferenceLine, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
+import { CartesianGrid, DefaultZIndexes, LineChart, ReferenceLine, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
 import type { FeePoint } from "./chainData.ts";
 import { blockNumber, gweiTick, shortGwei } from "./format.ts";
 
@@ -15,27 +15,36 @@ const MARGIN = { top: 10, right: 84, bottom: 4, left: 4 };
 const CHART_STYLE = { width: "100%", height: "100%" };
 
 /**
- * The newest blocks' base fees with the 50th percentile and the busy threshold. Drawn without animation and
- * memoised, so that a new block redraws the line in place and nothing else (the data age ticking) redraws it.
+ * The newest blocks' base fees with the 50th percentile and the busy threshold. Memoised, so that nothing but a new
+ * block (not the data age ticking) redraws it.
+ *
+ * Recharts draws the frame (axes with given domains, the y ticks, grid, reference lines) and gives the scales; the line
+ * (one path) and the block ticks are drawn here from those scales. The chart itself gets no `data`: recharts' `<Line>` spent most of an
+ * update on its own (500 point objects, 500 label entries, the axes' values of every point, and a forced layout in
+ * `getTotalLength` on each render for its draw animation), where one `d` string of 500 points costs well under 1 ms.
  */
 export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busyThreshold }: FeeChartProps) {
   const p50 = Number(baseFeePercentile);
   const busy = Number(busyThreshold);
-  const { domain, ticks } = useMemo(() => {
-    let low = Math.min(p50, busy);
-    let high = Math.max(p50, busy);
-    for (const point of points) {
-      if (point.gwei < low) low = point.gwei;
-      if (point.gwei > high) high = point.gwei;
-    }
-    return niceScale(low, high);
-  }, [points, p50, busy]);
+  let low = Math.min(p50, busy);
+  let high = Math.max(p50, busy);
+  for (const point of points) {
+    if (point.gwei < low) low = point.gwei;
+    if (point.gwei > high) high = point.gwei;
+  }
+  // The same arrays while the round ticks stay (most blocks): new arrays would be a new y-axis setting to recharts.
+  const nice = niceScale(low, high);
+  const niceLow = nice.domain[0];
+  const niceHigh = nice.domain[1];
+  const tickCount = nice.ticks.length;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the ticks follow from their first, last and count
+  const { domain, ticks } = useMemo(() => nice, [niceLow, niceHigh, tickCount]);
 
-  // Round block numbers as ticks, given outright: they change only every 100 blocks or so, so that recharts need
-  // not measure tick labels in the DOM on each new block (a forced layout).
-  const firstBlock = points[0]?.block ?? 0;
-  const lastBlock = points[points.length - 1]?.block ?? 0;
-  const { xDomain, xTicks } = useMemo(() => blockTicks(firstBlock, lastBlock), [firstBlock, lastBlock]);
+  // x is a block's distance from the newest one (-499 … 0), so that the x axis recharts knows stays the same from
+  // block to block once the window is full: a new block then changes none of recharts' settings (each change goes
+  // through its store and redraws every part of the chart), only the line and the block ticks drawn here.
+  const span = points.length === 0 ? 0 : points[points.length - 1]!.block - points[0]!.block;
+  const xDomain = useMemo<[number, number]>(() => [-span, 0], [span]);
 
   useEffect(() => {
     if (points.length > 0 && performance.getEntriesByName("gasfees:first-chart").length === 0) {
@@ -43,36 +52,106 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
     }
   }, [points]);
 
-  return (
-    <LineChart responsive style={CHART_STYLE} data={points as FeePoint[]} margin={MARGIN}>
-      <CartesianGrid vertical={false} className="chart-grid" />
-      <XAxis
-        dataKey="block"
-        type="number"
-        domain={xDomain}
-        ticks={xTicks}
-        interval={0}
-        tickFormatter={blockNumber}
-        className="chart-axis"
-      />
-      <YAxis domain={domain} ticks={ticks} interval={0} tickFormatter={gweiTick} width={48} className="chart-axis" />
+  // Everything but the line, its ticks and the hover layer, as the same elements while what they show holds: React
+  // and recharts then skip them on a new block. Each reference line on its own: a new value re-reports that line to
+  // recharts' store (which redraws every part of the chart), so the other one does not add a second report.
+  const grid = useMemo(() => <CartesianGrid vertical={false} className="chart-grid" />, []);
+  const axes = useMemo(
+    () => (
+      <>
+        {/*
+          The domains are given outright and hold every point and both reference values; allowDataOverflow tells
+          recharts to take them as they are, without data. A dataKey keeps the x axis numeric (without one, recharts
+          counts a horizontal chart's x axis in data rows). Its ticks are BlockTicks'.
+        */}
+        <XAxis dataKey="block" type="number" domain={xDomain} allowDataOverflow tick={false} tickLine={false} className="chart-axis" />
+        <YAxis type="number" domain={domain} allowDataOverflow ticks={ticks} interval={0} tickFormatter={gweiTick} width={48} className="chart-axis" />
+      </>
+    ),
+    [xDomain, domain, ticks],
+  );
+  const p50Line = useMemo(
+    () => (
       <ReferenceLine
         y={p50}
         ifOverflow="extendDomain"
         className="ref-p50"
         label={<LineLabel text={`p50 ${shortGwei(baseFeePercentile)}`} exact={baseFeePercentile} side="below" kind="p50" />}
       />
+    ),
+    [p50, baseFeePercentile],
+  );
+  const busyLine = useMemo(
+    () => (
       <ReferenceLine
         y={busy}
         ifOverflow="extendDomain"
         className="ref-busy"
         label={<LineLabel text={`busy ${shortGwei(busyThreshold)}`} exact={busyThreshold} side="above" kind="busy" />}
       />
-      <Line dataKey="gwei" type="linear" dot={false} activeDot={false} isAnimationActive={false} strokeWidth={1.5} className="fee-line" />
+    ),
+    [busy, busyThreshold],
+  );
+
+  return (
+    <LineChart responsive style={CHART_STYLE} margin={MARGIN}>
+      {grid}
+      {axes}
+      {p50Line}
+      {busyLine}
+      <BlockTicks points={points} />
+      <FeeLine points={points} />
       <HoverLayer points={points} />
     </LineChart>
   );
 });
+
+/** Where recharts' x-axis tick lines and labels would be, with the same elements and classes. */
+const TICK_SIZE = 6;
+const TICK_MARGIN = 2;
+
+/**
+ * The x axis' ticks at round block numbers (about six, a multiple of 1, 2 or 5 times a power of ten), drawn as
+ * recharts draws an axis' ticks, from its scale: they move with each block, so recharts is not told about them.
+ */
+function BlockTicks({ points }: { points: readonly FeePoint[] }) {
+  const plot = usePlotArea();
+  const xScale = useXAxisScale();
+  const first = points[0]?.block ?? 0;
+  const last = points[points.length - 1]?.block ?? 0;
+  const xTicks = useMemo(() => blockTicks(first, last).xTicks, [first, last]);
+  if (plot === undefined || xScale === undefined || points.length === 0) return null;
+  const axisY = plot.y + plot.height;
+  const placed = xTicks.map((block) => ({ block, x: xScale(block - last) ?? plot.x }));
+  return (
+    <>
+      <ZIndexLayer zIndex={DefaultZIndexes.axis}>
+        <g className="recharts-cartesian-axis-ticks recharts-xAxis-ticks">
+          <g className="recharts-cartesian-axis-tick-lines recharts-xAxis-tick-lines">
+            {placed.map(({ block, x }) => (
+              <g key={block} className="recharts-layer recharts-cartesian-axis-tick">
+                <line className="recharts-cartesian-axis-tick-line" stroke="#666" fill="none" x1={x} y1={axisY + TICK_SIZE} x2={x} y2={axisY} />
+              </g>
+            ))}
+          </g>
+        </g>
+      </ZIndexLayer>
+      <ZIndexLayer zIndex={DefaultZIndexes.label}>
+        <g className="recharts-cartesian-axis-tick-labels recharts-xAxis-tick-labels">
+          {placed.map(({ block, x }) => (
+            <g key={block} className="recharts-layer recharts-cartesian-axis-tick-label">
+              <text x={x} y={axisY + TICK_SIZE + TICK_MARGIN} stroke="none" fill="#666" textAnchor="middle" className="recharts-text recharts-cartesian-axis-tick-value">
+                <tspan x={x} dy="0.71em">
+                  {blockNumber(block)}
+                </tspan>
+              </text>
+            </g>
+          ))}
+        </g>
+      </ZIndexLayer>
+    </>
+  );
+}
 
 interface LabelProps {
   readonly text: string;
@@ -128,6 +207,31 @@ export function niceScale(low: number, high: number, count = 5): { domain: [numb
 }
 
 /**
+ * The base-fee line: one `path.recharts-curve`, as recharts' `<Line>` drew it (`M x,y L x,y …`, no dots, no
+ * animation), above the reference lines and below the axes, as `<Line>` was.
+ */
+function FeeLine({ points }: { points: readonly FeePoint[] }) {
+  const xScale = useXAxisScale();
+  const yScale = useYAxisScale();
+  if (xScale === undefined || yScale === undefined || points.length === 0) return null;
+  const last = points[points.length - 1]!.block;
+  let d = "";
+  for (let index = 0; index < points.length; index++) {
+    const point = points[index]!;
+    const x = xScale(point.block - last);
+    const y = yScale(point.gwei);
+    if (x === undefined || y === undefined) continue;
+    // Thousandths of a pixel: exact enough to compare with the reference lines, and a short string.
+    d += `${d === "" ? "M" : "L"}${Math.round(x * 1000) / 1000},${Math.round(y * 1000) / 1000}`;
+  }
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.line + 1}>
+      <path className="recharts-curve fee-line" d={d} fill="none" strokeWidth={1.5} />
+    </ZIndexLayer>
+  );
+}
+
+/**
  * The hover readout: the block under the pointer with its exact base fee. Its own state, so that moving the pointer
  * redraws this layer only. (Recharts' Tooltip recomputes its data for all 500 points on every new block, a third of
  * an update's scripting time; this costs nothing until the pointer moves.)
@@ -148,7 +252,7 @@ function HoverLayer({ points }: { points: readonly FeePoint[] }) {
   if (hoverX !== undefined) {
     const fraction = Math.min(1, Math.max(0, (hoverX - plot.x) / Math.max(1, plot.width)));
     const point = points[Math.min(points.length - 1, Math.max(0, Math.round(fraction * (last - first))))]!;
-    const x = xScale(point.block) ?? plot.x;
+    const x = xScale(point.block - last) ?? plot.x;
     const y = yScale(point.gwei) ?? plot.y;
     const blockText = `Block ${blockNumber(point.block)}`;
     const valueText = `${point.exact} Gwei`;
