@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { memo, useState } from "react";
 import { maskKey } from "./format.ts";
 
 interface Props {
@@ -7,8 +7,11 @@ interface Props {
   readonly chainId: number;
 }
 
-/** The local API at a glance: its base URL, the key (masked), and a curl line per endpoint to copy. */
-export function ApiPanel({ baseUrl, token, chainId }: Props) {
+/**
+ * The local API at a glance: its base URL, the key (masked), and a curl line per endpoint to copy. Memoised: its
+ * props change only with the key or the chain, not with each live block.
+ */
+export const ApiPanel = memo(function ApiPanel({ baseUrl, token, chainId }: Props) {
   const [shown, setShown] = useState(false);
   const key = shown ? token : maskKey(token);
   const lines = [
@@ -47,7 +50,7 @@ export function ApiPanel({ baseUrl, token, chainId }: Props) {
       </ul>
     </section>
   );
-}
+});
 
 function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
