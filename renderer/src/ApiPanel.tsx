@@ -18,6 +18,7 @@ export const ApiPanel = memo(function ApiPanel({ baseUrl, token, chainId }: Prop
     { name: "busyThreshold", command: (k: string) => `curl -u "${k}:" ${baseUrl}/networks/${chainId}/busyThreshold` },
     { name: "baseFeePercentile", command: (k: string) => `curl -u "${k}:" ${baseUrl}/networks/${chainId}/baseFeePercentile` },
     { name: "baseFeeHistory", command: (k: string) => `curl -u "${k}:" ${baseUrl}/networks/${chainId}/baseFeeHistory` },
+    { name: "suggestedGasFees", command: (k: string) => `curl -u "${k}:" ${baseUrl}/networks/${chainId}/suggestedGasFees` },
     { name: "networks", command: (k: string) => `curl -u "${k}:" ${baseUrl}/networks` },
     { name: "events", command: (k: string) => `curl -N -u "${k}:" ${baseUrl}/networks/${chainId}/events` },
   ];
