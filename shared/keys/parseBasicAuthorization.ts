@@ -16,17 +16,27 @@ export const MAX_AUTHORIZATION_CHARS = 1024;
 const BASIC = /^[ \t]*basic[ \t]+([A-Za-z0-9+/]+={0,2})[ \t]*$/i;
 const SCHEME_ONLY = /^[ \t]*basic[ \t]*$/i;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** The credentials part alone: what follows `Basic ` in nearly every header, checked without the scheme's regexes. */
+const TOKEN = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** Parses without ever throwing: whatever a client sends, the answer is credentials, "missing" or "malformed". */
 export function parseBasicAuthorization(header: string | readonly string[] | undefined): BasicParseResult {
   if (header === undefined) return "missing";
   if (typeof header !== "string") return "malformed";
+  // The common form, `Basic <token>` exactly: the general parse below would find the same token.
+  if (header.length <= MAX_AUTHORIZATION_CHARS && header.startsWith("Basic ")) {
+    const encoded = header.slice(6);
+    if (TOKEN.test(encoded)) return credentialsOf(encoded);
+  }
   if (header.trim() === "") return "missing";
   if (header.length > MAX_AUTHORIZATION_CHARS) return "malformed";
   if (SCHEME_ONLY.test(header)) return "malformed";
   const match = BASIC.exec(header);
   if (match === null) return /^[ \t]*basic\b/i.test(header) ? "malformed" : "missing";
-  const encoded = match[1]!;
+  return credentialsOf(match[1]!);
+}
+
+function credentialsOf(encoded: string): BasicParseResult {
   if (encoded.length % 4 !== 0) return "malformed";
   let text: string;
   try {
