@@ -1,4 +1,5 @@
-import { formatGwei } from "viem";
+// viem/utils rather than viem: the root module loads all of viem (clients, actions, ABI coding) for one function.
+import { formatGwei } from "viem/utils";
 
 /**
  * A wei amount as the contract's Gwei string: exact, shortest decimal, no exponent, at most nine
