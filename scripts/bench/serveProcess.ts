@@ -1,5 +1,6 @@
-// The headless service as users run it (`node --import tsx shared/cli/serve.ts ...`), in a child process of its
-// own so that its memory can be read from /proc and the load generator does not share its event loop.
+// The headless service as users run it (`npm run serve` runs `node scripts/serve.mjs`: the esbuild bundle of
+// shared/cli/serve.ts on plain node), or as the tests run it (`node --import tsx shared/cli/serve.ts`), in a child
+// process of its own so that its memory can be read from /proc and the load generator does not share its event loop.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,35 +22,14 @@ export function rssMbOf(pid: number): number {
 }
 
 /**
- * serve.ts bundled by esbuild into one ESM file (as a shipped build would run it, without tsx's loader or the
- * modules serve never reaches); built once per run.
+ * Starts serve with these settings (written to a temporary --config file) and resolves once it listens: as
+ * `npm run serve` does (scripts/serve.mjs, which bundles it first if needed), or with `tsx`, from source through tsx.
  */
-async function bundledServe(dir: string): Promise<string> {
-  const { build } = await import("esbuild");
-  const outfile = join(dir, "serve.bundle.mjs");
-  await build({
-    entryPoints: ["shared/cli/serve.ts"],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile,
-    external: ["hardhat"],
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    logLevel: "warning",
-  });
-  return outfile;
-}
-
-/**
- * Starts serve with these settings (written to a temporary --config file) and resolves once it listens: through
- * tsx as `npm run serve` does, or with `bundled`, as one esbuild bundle run by plain node.
- */
-export async function startServeProcess(settings: object, options: { bundled?: boolean } = {}): Promise<ServeProcess> {
+export async function startServeProcess(settings: object, options: { tsx?: boolean } = {}): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), "gasfees-bench-"));
   const configFile = join(dir, "settings.json");
   writeFileSync(configFile, JSON.stringify({ version: 1, ...settings }));
-  const entry = options.bundled ? [await bundledServe(dir)] : ["--import", "tsx", "shared/cli/serve.ts"];
+  const entry = options.tsx ? ["--import", "tsx", "shared/cli/serve.ts"] : ["scripts/serve.mjs"];
   const child = spawn(process.execPath, [...entry, "--port", "0", "--config", configFile], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, GASFEES_CONFIG_DIR: dir, GASFEES_LOG_LEVEL: "warn" },

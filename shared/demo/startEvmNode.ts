@@ -33,7 +33,8 @@ export interface EvmNode {
   kill(): Promise<void>;
 }
 
-const CHILD_ENTRY = fileURLToPath(new URL("./evmNodeProcess.ts", import.meta.url));
+// Beside this module: the source under tsx, or its own bundle beside the service's (scripts/buildServe.mjs).
+const CHILD_ENTRY = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./evmNodeProcess.ts" : "./evmNodeProcess.mjs", import.meta.url));
 
 /** Node flags of this process that must not reach the child: the test runner's and the inspector's. */
 function childExecArgv(execArgv: readonly string[]): string[] {
