@@ -34,6 +34,7 @@ export function errorCodesOf(route: Route): ApiErrorCode[] {
   }
   if (params.includes("chainId")) codes.push("INVALID_CHAIN_ID", "UNSUPPORTED_CHAIN", "NO_BASE_FEE", "NO_DATA");
   if (params.some((name) => name !== "chainId" && name !== "apiKey")) codes.push("NOT_FOUND");
+  for (const code of route.extraErrors ?? []) if (!codes.includes(code)) codes.push(code);
   codes.push("INTERNAL_ERROR");
   return codes;
 }

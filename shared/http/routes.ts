@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
 import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
-import { ApiError } from "./apiErrors.ts";
+import { ApiError, type ApiErrorCode } from "./apiErrors.ts";
 import { DEFAULT_DASHBOARD_DIR, serveDashboardFile } from "./dashboardFiles.ts";
 import { eventStreamsOf } from "./eventStreams.ts";
 import { openApiDocument } from "./openApi.ts";
@@ -50,6 +50,8 @@ export interface Route {
   readonly repliesJson?: boolean;
   /** A JSON answer's shape, for the OpenAPI description; without it the description states no body shape. */
   readonly response?: RouteResponse;
+  /** Errors the route may answer beyond those its parameters and auth imply, for the OpenAPI description. */
+  readonly extraErrors?: readonly ApiErrorCode[];
 }
 
 export interface RouteResponse {
@@ -206,6 +208,8 @@ export function dashboardRoutes(dir: string): Route[] {
       summary: "The dashboard page (open it with ?token=<API key or session token>).",
       path: "/",
       auth: "none",
+      // When the renderer has not been built (npm run build:renderer).
+      extraErrors: ["NOT_FOUND"],
       handle: ({ req, res }) => (serveDashboardFile(res, dir, { index: true }, req.method === "HEAD"), "handled"),
     },
     {

@@ -172,8 +172,8 @@ async function healthy(): Promise<void> {
 
 function assertNoServerError(answer: Answer, what: string): void {
   if (answer.status === 503) {
-    // The contract's one 5xx: a chain configured without data yet.
-    assert.equal((JSON.parse(answer.body) as { code: string }).code, "NO_DATA", what);
+    // The contract's one 5xx: a chain configured without data yet (its body is empty for HEAD).
+    if (answer.body !== "") assert.equal((JSON.parse(answer.body) as { code: string }).code, "NO_DATA", what);
     return;
   }
   assert.ok(answer.status < 500, `${what}: ${answer.status} ${answer.body}`);
@@ -206,7 +206,7 @@ test("random requests: never a 5xx (but NO_DATA), errors in the contract's shape
       assertNoServerError(answer, what);
       if (input.method === "HEAD") assert.equal(answer.body, "", what);
     }),
-    { numRuns: RUNS },
+    { numRuns: RUNS, includeErrorInReport: true },
   );
   await healthy();
   assert.deepEqual(unexpected, [], "an unexpected throw was logged");
@@ -272,8 +272,8 @@ test("malformed HTTP on raw sockets: every status line a client gets is below 50
 test("memory stays bounded: heap after GC grows by less than 8 MB over thousands of fuzzed requests", async () => {
   // Warm up first (JIT, caches), then measure the same kind of load again.
   const load = async (runs: number) => {
-    await fc.assert(fc.asyncProperty(request, async (input) => void (await send(input))), { numRuns: runs, seed: 42 });
-    await fc.assert(fc.asyncProperty(rawBytes, async (bytes) => void (await rawExchange(bytes))), { numRuns: Math.ceil(runs / 2), seed: 43 });
+    await fc.assert(fc.asyncProperty(request, async (input) => void (await send(input))), { numRuns: runs, seed: 42, includeErrorInReport: true });
+    await fc.assert(fc.asyncProperty(rawBytes, async (bytes) => void (await rawExchange(bytes))), { numRuns: Math.ceil(runs / 2), seed: 43, includeErrorInReport: true });
   };
   await load(RUNS);
   const before = heapAfterGc();
