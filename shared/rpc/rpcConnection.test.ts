@@ -1,0 +1,178 @@
+import assert from "node:assert/strict";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { test } from "node:test";
+import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
+import { isTooManyBlocksError } from "./fetchBaseFees.ts";
+import { createRpcConnection } from "./rpcConnection.ts";
+import { gzipSync } from "node:zlib";
+
+/** A server answering each POST with `answer(body, req, res)`; its URL, and a way to close it. */
+async function server(answer: (body: string, req: IncomingMessage, res: ServerResponse) => void) {
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => answer(Buffer.concat(chunks).toString("utf8"), req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  return {
+    url,
+    close: () => {
+      http.closeAllConnections();
+      return new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+const json = (res: ServerResponse, status: number, value: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  assert.fail("expected a rejection");
+}
+
+test("http: posts a JSON-RPC request with keep-alive and resolves with its result", async () => {
+  const seen: Array<{ body: Record<string, unknown>; contentType: string | undefined; socket: unknown }> = [];
+  const endpoint = await server((body, req, res) => {
+    seen.push({ body: JSON.parse(body) as Record<string, unknown>, contentType: req.headers["content-type"], socket: req.socket });
+    json(res, 200, { jsonrpc: "2.0", id: 1, result: "0x1" });
+  });
+  try {
+    const connection = createRpcConnection(endpoint.url, { timeoutMs: 1000 });
+    assert.equal(await connection.request("eth_chainId", []), "0x1");
+    assert.equal(await connection.request("eth_feeHistory", ["0x2", "latest", [10]]), "0x1");
+    assert.equal(seen[0]!.contentType, "application/json");
+    assert.deepEqual({ ...seen[1]!.body, id: 0 }, { jsonrpc: "2.0", id: 0, method: "eth_feeHistory", params: ["0x2", "latest", [10]] });
+    assert.equal(seen[0]!.socket, seen[1]!.socket, "the second request reuses the first one's socket");
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: credentials in the URL become a Basic authorization header, and never appear in errors", async () => {
+  let authorization: string | undefined;
+  const endpoint = await server((_body, req, res) => {
+    authorization = req.headers.authorization;
+    res.writeHead(503, { "content-type": "text/plain" }).end("down");
+  });
+  try {
+    const url = endpoint.url.replace("http://", "http://user:p%40ss@");
+    const error = await failure(createRpcConnection(url, { timeoutMs: 1000 }).request("eth_chainId", []));
+    assert.equal(authorization, `Basic ${Buffer.from("user:p@ss").toString("base64")}`);
+    assert.ok(error instanceof RpcEndpointError);
+    assert.equal(error.httpStatus, 503);
+    assert.doesNotMatch(error.message, /p%40ss|p@ss/);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: non-2xx answers keep their status; 429 and 5xx are never size refusals, a JSON-RPC size error is", async () => {
+  let answer: (res: ServerResponse) => void = () => {};
+  const endpoint = await server((_body, _req, res) => answer(res));
+  try {
+    const connection = createRpcConnection(endpoint.url, { timeoutMs: 1000 });
+    answer = (res) => res.writeHead(429, { "content-type": "text/plain", "retry-after": "1" }).end("Too Many Requests: block range limit exceeded");
+    let error = await failure(connection.request("eth_feeHistory", []));
+    assert.ok(error instanceof RpcEndpointError);
+    assert.equal(error.httpStatus, 429);
+    assert.match(error.reason, /^HTTP 429 /);
+    assert.equal(isTooManyBlocksError(error), false);
+
+    answer = (res) => res.writeHead(500).end();
+    error = await failure(connection.request("eth_feeHistory", []));
+    assert.ok(error instanceof RpcEndpointError);
+    assert.equal(error.httpStatus, 500);
+    assert.equal(error.reason, "HTTP 500 Internal Server Error");
+    assert.equal(isTooManyBlocksError(error), false);
+
+    answer = (res) => json(res, 400, { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "requested block count 1024 exceeds the maximum of 128 blocks" } });
+    error = await failure(connection.request("eth_feeHistory", []));
+    assert.ok(error instanceof RpcEndpointError);
+    assert.equal(error.httpStatus, 400);
+    assert.equal(error.reason, "HTTP 400 requested block count 1024 exceeds the maximum of 128 blocks");
+    assert.equal(isTooManyBlocksError(error), true);
+
+    answer = (res) => json(res, 200, { jsonrpc: "2.0", id: 1, error: { code: -32005, message: "query returned more than 10000 results" } });
+    error = await failure(connection.request("eth_getLogs", []));
+    assert.ok(error instanceof RpcEndpointError);
+    assert.equal(error.rpcCode, -32005);
+    assert.equal(error.httpStatus, undefined);
+    assert.equal(error.reason, "query returned more than 10000 results");
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: garbage is a MalformedRpcResponseError; a gzipped answer is read even though none was asked for", async () => {
+  let answer: (res: ServerResponse) => void = () => {};
+  const endpoint = await server((_body, _req, res) => answer(res));
+  try {
+    const connection = createRpcConnection(endpoint.url, { timeoutMs: 1000 });
+    answer = (res) => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":1,"result":{"oldestBlock":"0x1",');
+    assert.ok((await failure(connection.request("eth_feeHistory", []))) instanceof MalformedRpcResponseError);
+    answer = (res) => json(res, 200, [1, 2]);
+    assert.ok((await failure(connection.request("eth_feeHistory", []))) instanceof MalformedRpcResponseError);
+    answer = (res) => json(res, 200, { jsonrpc: "2.0", id: 1 });
+    assert.ok((await failure(connection.request("eth_feeHistory", []))) instanceof MalformedRpcResponseError);
+    answer = (res) => res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync('{"jsonrpc":"2.0","id":1,"result":"0x2a"}'));
+    assert.equal(await connection.request("eth_blockNumber", []), "0x2a");
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: a slow answer times out ('timed out', no status), and close() aborts the requests in flight", async () => {
+  const endpoint = await server((_body, _req, res) => setTimeout(() => json(res, 200, { jsonrpc: "2.0", id: 1, result: "0x1" }), 2000).unref());
+  try {
+    const connection = createRpcConnection(endpoint.url, { timeoutMs: 100 });
+    const started = Date.now();
+    const timedOut = await failure(connection.request("eth_chainId", []));
+    assert.ok(timedOut instanceof RpcEndpointError);
+    assert.equal(timedOut.reason, "timed out");
+    assert.equal(timedOut.httpStatus, undefined);
+    assert.ok(Date.now() - started < 1000);
+
+    const patient = createRpcConnection(endpoint.url, { timeoutMs: 5000 });
+    const pending = failure(patient.request("eth_chainId", []));
+    setTimeout(() => patient.close(), 50);
+    const aborted = await pending;
+    assert.ok(aborted instanceof RpcEndpointError);
+    assert.notEqual(aborted.reason, "timed out");
+    assert.ok(Date.now() - started < 1500);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: an endpoint that is down or hangs up is an RpcEndpointError without a status", async () => {
+  const endpoint = await server((_body, req) => req.socket.destroy());
+  try {
+    const hangUp = await failure(createRpcConnection(endpoint.url, { timeoutMs: 1000 }).request("eth_chainId", []));
+    assert.ok(hangUp instanceof RpcEndpointError);
+    assert.equal(hangUp.httpStatus, undefined);
+  } finally {
+    await endpoint.close();
+  }
+  const down = await failure(createRpcConnection(endpoint.url, { timeoutMs: 1000 }).request("eth_chainId", []));
+  assert.ok(down instanceof RpcEndpointError);
+  assert.match(down.reason, /ECONNREFUSED/);
+});
+
+test("http: an answer beyond the size bound is refused, as a size refusal (asking for fewer blocks helps)", async () => {
+  const big = `{"jsonrpc":"2.0","id":1,"result":"${"0".repeat(11 * 1024 * 1024)}"}`;
+  const endpoint = await server((_body, _req, res) => res.writeHead(200, { "content-type": "application/json" }).end(big));
+  try {
+    const error = await failure(createRpcConnection(endpoint.url, { timeoutMs: 5000 }).request("eth_feeHistory", []));
+    assert.ok(error instanceof RpcEndpointError);
+    assert.match(error.reason, /exceeded the size limit/);
+    assert.equal(isTooManyBlocksError(error), true);
+  } finally {
+    await endpoint.close();
+  }
+});
