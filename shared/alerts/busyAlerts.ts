@@ -30,14 +30,9 @@ export interface ChainObservation {
   readonly atMs: number;
 }
 
-export interface BusyAlert {
+/** A crossing to announce: the observation that completed it, and which way it went. */
+export interface BusyAlert extends ChainObservation {
   readonly kind: "busy" | "calm";
-  readonly chainId: number;
-  readonly name: string;
-  readonly blockNumber: bigint;
-  readonly currentBaseFeeWei: bigint;
-  readonly busyThresholdWei: bigint;
-  readonly atMs: number;
 }
 
 type Congestion = "busy" | "calm";

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import type { CreatedApiKey, SettingsBridge, SettingsView } from "./settingsClient.ts";
+import type { CreatedApiKey, SettingsSectionProps } from "./settingsClient.ts";
 import { unwrap } from "./settingsClient.ts";
 
 const STORAGE_WORDS = { plaintext: "plain text", encrypted: "encrypted", unreadable: "cannot be decrypted here" } as const;
@@ -9,12 +9,7 @@ export function ApiKeysSection({
   bridge,
   onView,
   onError,
-}: {
-  view: SettingsView;
-  bridge: SettingsBridge;
-  onView: (view: SettingsView) => void;
-  onError: (message: string | undefined) => void;
-}) {
+}: SettingsSectionProps) {
   const [label, setLabel] = useState("");
   const [requireSecret, setRequireSecret] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | undefined>();

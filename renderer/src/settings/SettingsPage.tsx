@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { ApiKeysSection } from "./ApiKeysSection.tsx";
 import { ChainsSection } from "./ChainsSection.tsx";
-import { type NotificationSettings, type SettingsBridge, type SettingsPatch, type SettingsView, unwrap } from "./settingsClient.ts";
+import { type NotificationSettings, type SettingsBridge, type SettingsPatch, type SettingsSectionProps, type SettingsView, unwrap } from "./settingsClient.ts";
 import "./settings.css";
 
 /** The desktop app's settings, stored by the main process (validated there as a whole; its messages are shown as they are). */
@@ -75,12 +75,7 @@ function ServiceBanner({
   bridge,
   onView,
   onError,
-}: {
-  view: SettingsView;
-  bridge: SettingsBridge;
-  onView: (view: SettingsView) => void;
-  onError: (message: string | undefined) => void;
-}) {
+}: SettingsSectionProps) {
   const { service } = view;
   const useFreePort = async () => {
     try {

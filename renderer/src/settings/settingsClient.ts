@@ -1,6 +1,6 @@
 // The settings page's only way to the main process: the preload bridge's settings calls (electron/preload/bridge.ts).
 // In a browser (npm run serve) there is no bridge and so no settings page: settings.json is edited by hand there.
-import type { BridgeResult, SettingsBridge } from "../../../electron/preload/bridge.ts";
+import type { BridgeResult, SettingsBridge, SettingsView } from "../../../electron/preload/bridge.ts";
 
 export type {
   ApiKeyView,
@@ -24,4 +24,12 @@ export function desktopSettings(): SettingsBridge | undefined {
 export function unwrap<T>(result: BridgeResult<T>): T {
   if (result.ok) return result.value;
   throw new Error(result.error);
+}
+
+/** What every part of the settings page is given: the current view, the bridge, and how to report a new view or an error. */
+export interface SettingsSectionProps {
+  readonly view: SettingsView;
+  readonly bridge: SettingsBridge;
+  readonly onView: (view: SettingsView) => void;
+  readonly onError: (message: string | undefined) => void;
 }
