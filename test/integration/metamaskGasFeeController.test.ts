@@ -44,23 +44,7 @@ describe("MetaMask's gas fee controller against the local API", () => {
   });
 
   test("its fee-market path: determineGasFeeCalculations answers fee-market with our estimates, no fallback", async () => {
-    let fellBack = 0;
-    const result = await determineGasFeeCalculations({
-      isEIP1559Compatible: true,
-      isLegacyGasAPICompatible: false,
-      fetchGasEstimates: gasUtil.fetchGasEstimates,
-      fetchGasEstimatesUrl: url,
-      fetchLegacyGasPriceEstimates: () => Promise.reject(new Error("not this path")),
-      fetchLegacyGasPriceEstimatesUrl: "http://127.0.0.1:1/unused",
-      fetchEthGasPriceEstimate: async () => {
-        fellBack++;
-        return { gasPrice: "1" };
-      },
-      calculateTimeEstimate: gasUtil.calculateTimeEstimate,
-      clientId: "gasfees-test",
-      ethQuery: undefined,
-      nonRPCGasFeeApisDisabled: false,
-    });
+    const { result, fellBack } = await feeMarketCalculation(url);
     assert.equal(fellBack, 0);
     assert.equal(result.gasEstimateType, "fee-market");
     assert.deepEqual(result.gasFeeEstimates, ours);
@@ -108,22 +92,30 @@ describe("MetaMask's gas fee controller against the local API", () => {
   });
 
   test("a wrong key is not taken for an estimate: the controller falls back (the check above can fail)", async () => {
-    let fellBack = 0;
-    const result = await determineGasFeeCalculations({
-      isEIP1559Compatible: true,
-      isLegacyGasAPICompatible: false,
-      fetchGasEstimates: gasUtil.fetchGasEstimates,
-      fetchGasEstimatesUrl: url.replace(KEY, "ffffffffffffffffffffffffffffffff"),
-      fetchLegacyGasPriceEstimates: () => Promise.reject(new Error("not this path")),
-      fetchLegacyGasPriceEstimatesUrl: "http://127.0.0.1:1/unused",
-      fetchEthGasPriceEstimate: async () => {
-        fellBack++;
-        return { gasPrice: "1" };
-      },
-      calculateTimeEstimate: gasUtil.calculateTimeEstimate,
-      nonRPCGasFeeApisDisabled: false,
-    });
+    const { result, fellBack } = await feeMarketCalculation(url.replace(KEY, "ffffffffffffffffffffffffffffffff"));
     assert.equal(fellBack, 1);
     assert.equal(result.gasEstimateType, "eth_gasPrice");
   });
 });
+
+/** MetaMask's own choice between its fee-market API and the eth_gasPrice fallback, with the fallback counted. */
+async function feeMarketCalculation(estimatesUrl: string) {
+  let fellBack = 0;
+  const result = await determineGasFeeCalculations({
+    isEIP1559Compatible: true,
+    isLegacyGasAPICompatible: false,
+    fetchGasEstimates: gasUtil.fetchGasEstimates,
+    fetchGasEstimatesUrl: estimatesUrl,
+    fetchLegacyGasPriceEstimates: () => Promise.reject(new Error("not this path")),
+    fetchLegacyGasPriceEstimatesUrl: "http://127.0.0.1:1/unused",
+    fetchEthGasPriceEstimate: async () => {
+      fellBack++;
+      return { gasPrice: "1" };
+    },
+    calculateTimeEstimate: gasUtil.calculateTimeEstimate,
+    clientId: "gasfees-test",
+    ethQuery: undefined,
+    nonRPCGasFeeApisDisabled: false,
+  });
+  return { result, fellBack };
+}
