@@ -77,6 +77,28 @@ test("adding a key again replaces its secret", () => {
   assert.equal(keyring.size, 2);
   assert.deepEqual(keyring.verifyPathKey(open), { ok: false, code: "SECRET_REQUIRED" });
   assert.equal(keyring.verifyAuthorization(basic(`${open}:now-secret`)).ok, true);
+  assert.deepEqual(keyring.verifyAuthorization(basic(`${open}:`)), { ok: false, code: "INVALID_API_KEY" });
+  assert.deepEqual(keyring.verifyAuthorization(basic(open)), { ok: false, code: "INVALID_API_KEY" });
+});
+
+test("a valid header written otherwise than clients usually do is accepted too: scheme case, spaces, tabs", () => {
+  const keyring = ring();
+  for (const scheme of ["basic ", "BASIC ", "Basic  ", " Basic\t"]) {
+    assert.equal(keyring.verifyAuthorization(`${scheme}${b64(`${open}:`)}`).ok, true, JSON.stringify(scheme));
+    assert.equal(keyring.verifyAuthorization(`${scheme}${b64(`${guarded}:s3cret`)} `).ok, true, JSON.stringify(scheme));
+  }
+});
+
+test("the revision changes with every key added, replaced or removed", () => {
+  const keyring = ring();
+  const seen = [keyring.revision];
+  keyring.add(generateApiKey());
+  seen.push(keyring.revision);
+  keyring.add(open, "now-secret");
+  seen.push(keyring.revision);
+  keyring.remove(guarded);
+  seen.push(keyring.revision);
+  assert.equal(new Set(seen).size, seen.length);
 });
 
 test("keys that could not travel in a path or in Basic are refused when added, without echoing them", () => {
