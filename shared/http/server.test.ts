@@ -92,6 +92,8 @@ interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The request went on a keep-alive connection that an earlier request had opened. */
+  reusedSocket: boolean;
 }
 
 interface RequestOptions {
@@ -114,7 +116,7 @@ function call(port: number, path: string, options: RequestOptions = {}): Promise
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), reusedSocket: req.reusedSocket }));
         res.on("error", reject);
       },
     );
@@ -545,6 +547,33 @@ test("a body sent with GET is drained and ignored, and the connection stays usab
   assert.equal(first.body, `{"busyThreshold":"37.378956101"}`);
   const second = await call(port, "/networks/8453/baseFeePercentile", { headers: openAuth, agent });
   assert.equal(second.body, `{"baseFeePercentile":"23.227829059"}`);
+});
+
+test("on one keep-alive connection, a key revoked or a header changed is checked again at once", async (t) => {
+  const keyring = new ApiKeyring([{ key: OPEN_KEY }, { key: SECRET_KEY, secret: SECRET }]);
+  const { port } = await start(t, { keyring });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.after(() => agent.destroy());
+  const path = "/networks/8453/busyThreshold";
+  assert.equal((await call(port, path, { headers: openAuth, agent })).status, 200);
+  const answers = [
+    await call(port, path, { headers: openAuth, agent }),
+    // The same length as the accepted header, one character apart.
+    await call(port, path, { headers: basic(`${OPEN_KEY.slice(0, -1)}e:`), agent }),
+    await call(port, path, { headers: basic(`${OPEN_KEY}:a-secret-this-key-does-not-have`), agent }),
+    await call(port, path, { headers: basic(`${SECRET_KEY}:${SECRET}`), agent }),
+    await call(port, path, { headers: basic(`${SECRET_KEY}:`), agent }),
+    await call(port, path, { headers: openAuth, agent }),
+  ];
+  assert.deepEqual(answers.map((answer) => answer.status), [200, 401, 401, 200, 401, 200]);
+  keyring.remove(OPEN_KEY);
+  const revoked = await call(port, path, { headers: openAuth, agent });
+  assertError(revoked, "INVALID_API_KEY");
+  keyring.add(OPEN_KEY);
+  assert.equal((await call(port, path, { headers: openAuth, agent })).status, 200);
+  keyring.add(OPEN_KEY, "now-with-a-secret");
+  assertError(await call(port, path, { headers: openAuth, agent }), "INVALID_API_KEY");
+  assert.ok([...answers, revoked].every((answer) => answer.reusedSocket), "every request went on the first one's connection");
 });
 
 test("an unexpected throw is logged and answered 500, without the key, and the server goes on", async (t) => {

@@ -5,6 +5,7 @@ import type { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import type { Logger } from "../service/logger.ts";
 import { ALLOWED_METHODS, ApiError, writeApiError } from "./apiErrors.ts";
+import { createConnectionAuth } from "./connectionAuth.ts";
 import { createCors } from "./cors.ts";
 import { createHostCheck } from "./hostCheck.ts";
 import { ifNoneMatchMatches } from "./ifNoneMatch.ts";
@@ -86,6 +87,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const cors = createCors(options.corsOrigins ?? []);
   const limiter = new RateLimiter(options.rateLimit ?? settingsSchema.shape.rateLimit.parse(undefined));
   const matchRoute = createRouteMatcher(options.routes ?? ROUTES);
+  const verifyAuthorization = createConnectionAuth(keyring);
   let address: ListeningAddress | undefined;
   let unsubscribe: (() => void) | undefined;
 
@@ -144,19 +146,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // On errors too, so that a page of a listed origin can read why its request failed. A JSON reply gets them in
     // the same writeHead as its own headers (setting them first would send every header through setHeader).
     const corsHeaders = cors.headersFor(origin);
-    const fail = (error: ApiError) => writeApiErrorWith(res, corsHeaders, error, head);
-    if (method !== "GET" && !head) return fail(new ApiError("METHOD_NOT_ALLOWED", { method }));
+    if (method !== "GET" && !head) return writeApiErrorWith(res, corsHeaders, new ApiError("METHOD_NOT_ALLOWED", { method }), head);
 
     const match = matchRoute(req.url ?? "");
-    if (match === undefined) return fail(new ApiError("NOT_FOUND"));
+    if (match === undefined) return writeApiErrorWith(res, corsHeaders, new ApiError("NOT_FOUND"), head);
     const { route, params } = match;
     const nowMs = now();
     if (route.auth === "key") {
-      const pathKey = params["apiKey"];
-      const auth = pathKey === undefined ? keyring.verifyAuthorization(req.headers.authorization) : keyring.verifyPathKey(pathKey);
-      if (!auth.ok) return fail(new ApiError(auth.code));
-      const decision = limiter.take(auth.keyId, nowMs);
-      if (!decision.ok) return fail(new ApiError("RATE_LIMITED", { retryAfterSeconds: decision.retryAfterSeconds }));
+      const refusal = authorize(req, params, nowMs);
+      if (refusal !== undefined) return writeApiErrorWith(res, corsHeaders, refusal, head);
     }
     const repliesJson = route.repliesJson === true;
     if (!repliesJson) setHeaders(res, corsHeaders);
@@ -169,6 +167,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       throw error;
     }
     if (reply !== "handled") writeReply(req, res, reply, head, repliesJson ? corsHeaders : undefined);
+  }
+
+  /** Why the request may not go on (its key, or its key's rate limit), or undefined when it may. */
+  function authorize(req: IncomingMessage, params: Readonly<Record<string, string>>, nowMs: number): ApiError | undefined {
+    const pathKey = params["apiKey"];
+    const auth = pathKey === undefined ? verifyAuthorization(req.socket, req.headers.authorization) : keyring.verifyPathKey(pathKey);
+    if (!auth.ok) return new ApiError(auth.code);
+    const decision = limiter.take(auth.keyId, nowMs);
+    if (!decision.ok) return new ApiError("RATE_LIMITED", { retryAfterSeconds: decision.retryAfterSeconds });
+    return undefined;
   }
 
   /** One writeHead with every header: Node then validates and writes them in one pass. */
