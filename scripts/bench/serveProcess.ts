@@ -1,5 +1,5 @@
-// The headless service as users run it (`npm run serve` runs `node scripts/serve.mjs`: the esbuild bundle of
-// shared/cli/serve.ts on plain node), or as the tests run it (`node --import tsx shared/cli/serve.ts`), in a child
+// The headless service as users run it (`npm run serve`: the esbuild bundle of shared/cli/serve.ts on plain node,
+// with the node flags of package.json's serve script), or as the tests run it (`node --import tsx shared/cli/serve.ts`), in a child
 // process of its own so that its memory can be read from /proc and the load generator does not share its event loop.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ export async function startServeProcess(settings: object, options: { tsx?: boole
   const dir = mkdtempSync(join(tmpdir(), "gasfees-bench-"));
   const configFile = join(dir, "settings.json");
   writeFileSync(configFile, JSON.stringify({ version: 1, ...settings }));
-  const entry = options.tsx ? ["--import", "tsx", "shared/cli/serve.ts"] : ["scripts/serve.mjs"];
+  const entry = options.tsx ? ["--import", "tsx", "shared/cli/serve.ts"] : serveScriptArguments();
   const child = spawn(process.execPath, [...entry, "--port", "0", "--config", configFile], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, GASFEES_CONFIG_DIR: dir, GASFEES_LOG_LEVEL: "warn" },
@@ -62,6 +62,20 @@ export async function startServeProcess(settings: object, options: { tsx?: boole
     },
   };
 }
+
+/**
+ * The arguments of node in package.json's `serve` script (`node <flags> scripts/serve.mjs`), so that what is measured
+ * is what `npm run serve` runs, flags included, wherever they are changed.
+ */
+export function serveScriptArguments(): string[] {
+  const script = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts["serve"] ?? "";
+  const [program, ...args] = script.trim().split(/\s+/);
+  if (program !== "node" || args.at(-1) !== "scripts/serve.mjs") throw new Error(`package.json's serve script is not "node [flags] scripts/serve.mjs": ${script}`);
+  return args;
+}
+
+/** The node flags alone of package.json's `serve` script. */
+export const serveNodeFlags = (): string[] => serveScriptArguments().slice(0, -1);
 
 export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import autocannon from "autocannon";
 import type { BenchRow } from "./benchRow.ts";
 import { BENCH_KEY, BENCH_PATHS } from "./benchServersData.ts";
-import { stopChild } from "./serveProcess.ts";
+import { serveNodeFlags, stopChild } from "./serveProcess.ts";
 
 const SECONDS = Number(process.env.GASFEES_BENCH_SECONDS ?? 3);
 const CONNECTIONS = 10;
@@ -32,7 +32,8 @@ async function load(url: string, seconds: number): Promise<Measure> {
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 export async function runServerBench(): Promise<BenchRow[]> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench/benchServers.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+  // With the node flags that npm run serve runs the service with, for both servers alike.
+  const child = spawn(process.execPath, [...serveNodeFlags(), "--import", "tsx", "scripts/bench/benchServers.ts"], { stdio: ["ignore", "pipe", "inherit"] });
   try {
     const ports = await new Promise<{ gasfees: number; bare: number }>((resolve, reject) => {
       child.stdout!.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString("utf8")) as { gasfees: number; bare: number }));
