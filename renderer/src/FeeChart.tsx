@@ -1,5 +1,5 @@
 import { memo, useEffect, useMemo, useState, type MouseEvent } from "react";
-import { CartesianGrid, DefaultZIndexes, LineChart, ReferenceLine, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
+import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
 import type { FeePoint } from "./chainData.ts";
 import { blockNumber, gweiTick, shortGwei } from "./format.ts";
 
@@ -18,10 +18,12 @@ const CHART_STYLE = { width: "100%", height: "100%" };
  * The newest blocks' base fees with the 50th percentile and the busy threshold. Memoised, so that nothing but a new
  * block (not the data age ticking) redraws it.
  *
- * Recharts draws the frame (axes with given domains, the y ticks, grid, reference lines) and gives the scales; the line
- * (one path) and the block ticks are drawn here from those scales. The chart itself gets no `data`: recharts' `<Line>` spent most of an
- * update on its own (500 point objects, 500 label entries, the axes' values of every point, and a forced layout in
- * `getTotalLength` on each render for its draw animation), where one `d` string of 500 points costs well under 1 ms.
+ * Recharts draws the frame (axes with given domains, the y ticks, grid) and gives the scales; the line (one path), the
+ * block ticks and the two reference lines are drawn here from those scales. The chart itself gets no `data`: recharts'
+ * `<Line>` spent most of an update on its own (500 point objects, 500 label entries, the axes' values of every point,
+ * and a forced layout in `getTotalLength` on each render for its draw animation), where one `d` string of 500 points
+ * costs well under 1 ms. Its `<ReferenceLine>` reports itself to recharts' store on every render, so a line that moved
+ * made recharts lay the whole chart out again, axes included: the slowest live updates (~20 ms) were those.
  */
 export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busyThreshold }: FeeChartProps) {
   const p50 = Number(baseFeePercentile);
@@ -52,9 +54,7 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
     }
   }, [points]);
 
-  // Everything but the line, its ticks and the hover layer, as the same elements while what they show holds: React
-  // and recharts then skip them on a new block. Each reference line on its own: a new value re-reports that line to
-  // recharts' store (which redraws every part of the chart), so the other one does not add a second report.
+  // Recharts' own parts as the same elements while what they show holds: React and recharts then skip them on a new block.
   const grid = useMemo(() => <CartesianGrid vertical={false} className="chart-grid" />, []);
   const axes = useMemo(
     () => (
@@ -70,35 +70,11 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
     ),
     [xDomain, domain, ticks],
   );
-  const p50Line = useMemo(
-    () => (
-      <ReferenceLine
-        y={p50}
-        ifOverflow="extendDomain"
-        className="ref-p50"
-        label={<LineLabel text={`p50 ${shortGwei(baseFeePercentile)}`} exact={baseFeePercentile} side="below" kind="p50" />}
-      />
-    ),
-    [p50, baseFeePercentile],
-  );
-  const busyLine = useMemo(
-    () => (
-      <ReferenceLine
-        y={busy}
-        ifOverflow="extendDomain"
-        className="ref-busy"
-        label={<LineLabel text={`busy ${shortGwei(busyThreshold)}`} exact={busyThreshold} side="above" kind="busy" />}
-      />
-    ),
-    [busy, busyThreshold],
-  );
-
   return (
     <LineChart responsive style={CHART_STYLE} margin={MARGIN}>
       {grid}
       {axes}
-      {p50Line}
-      {busyLine}
+      <ReferenceLines baseFeePercentile={baseFeePercentile} busyThreshold={busyThreshold} />
       <BlockTicks points={points} />
       <FeeLine points={points} />
       <HoverLayer points={points} />
@@ -153,29 +129,53 @@ function BlockTicks({ points }: { points: readonly FeePoint[] }) {
   );
 }
 
+/**
+ * The 50th percentile and the busy threshold across the plot, each with its value on a plate in the right margin:
+ * drawn as recharts draws a reference line (the same elements and classes), below the fee line.
+ */
+function ReferenceLines({ baseFeePercentile, busyThreshold }: { baseFeePercentile: string; busyThreshold: string }) {
+  const plot = usePlotArea();
+  const yScale = useYAxisScale();
+  if (plot === undefined || yScale === undefined) return null;
+  const lineAt = (value: string, kind: "p50" | "busy", text: string) => {
+    const y = yScale(Number(value));
+    if (y === undefined) return null;
+    return (
+      <g className={`recharts-layer recharts-reference-line ref-${kind}`}>
+        <line className="recharts-reference-line-line" fill="none" x1={plot.x} y1={y} x2={plot.x + plot.width} y2={y} />
+        <LineLabel text={text} exact={value} kind={kind} left={plot.x + plot.width + 4} lineY={y} />
+      </g>
+    );
+  };
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.line}>
+      {lineAt(baseFeePercentile, "p50", `p50 ${shortGwei(baseFeePercentile)}`)}
+      {lineAt(busyThreshold, "busy", `busy ${shortGwei(busyThreshold)}`)}
+    </ZIndexLayer>
+  );
+}
+
 interface LabelProps {
   readonly text: string;
   readonly exact: string;
-  readonly side: "above" | "below";
-  readonly kind: string;
-  /** Given by recharts: the reference line's box. */
-  readonly viewBox?: { x?: number; y?: number; width?: number; height?: number };
+  readonly kind: "p50" | "busy";
+  readonly left: number;
+  /** The y of the line the plate sits on. */
+  readonly lineY: number;
 }
 
 /**
- * A reference line's value on a plate in the right margin, its edge on the line: the busy threshold's above, the
- * 50th percentile's below, so that the two never overlap (the threshold is never below the percentile).
+ * A reference line's value on a plate, its edge on the line: the busy threshold's above, the 50th percentile's below,
+ * so that the two never overlap (the threshold is never below the percentile).
  */
-function LineLabel({ text, exact, side, kind, viewBox }: LabelProps) {
-  if (viewBox?.x === undefined || viewBox.y === undefined || viewBox.width === undefined) return null;
+function LineLabel({ text, exact, kind, left, lineY }: LabelProps) {
   const width = text.length * 6.9 + 10;
-  const x = viewBox.x + viewBox.width + 4;
-  const y = side === "above" ? viewBox.y - 16 : viewBox.y;
+  const y = kind === "busy" ? lineY - 16 : lineY;
   return (
     <g className={`ref-label ref-label-${kind}`} data-testid={`ref-label-${kind}`} data-value={exact}>
       <title>{`${kind === "p50" ? "50th percentile" : "busy threshold"}: ${exact} Gwei`}</title>
-      <rect x={x} y={y} width={width} height={16} rx={3} />
-      <text x={x + 5} y={y + 12}>
+      <rect x={left} y={y} width={width} height={16} rx={3} />
+      <text x={left + 5} y={y + 12}>
         {text}
       </text>
     </g>
