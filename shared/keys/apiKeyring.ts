@@ -91,13 +91,13 @@ export class ApiKeyring {
     const accepted: AuthResult = Object.freeze({ ok: true, keyId });
     const canonicalHeaders = (secret === undefined ? [`${key}:`, key] : [`${key}:${secret}`]).map((credentials) => digest(basicHeaderOf(credentials)));
     this.#records.set(keyDigest.toString("hex"), { keyDigest, secretDigest: secret === undefined ? undefined : digest(secret), keyId, accepted, canonicalHeaders });
-    this.#indexCanonicalHeaders();
+    this.#keysChanged();
   }
 
   /** Revokes a key at once: requests already authenticated finish, the next ones are refused. */
   remove(key: string): boolean {
     const removed = this.#records.delete(digest(key).toString("hex"));
-    this.#indexCanonicalHeaders();
+    this.#keysChanged();
     return removed;
   }
 
@@ -138,7 +138,7 @@ export class ApiKeyring {
     return record.accepted;
   }
 
-  #indexCanonicalHeaders(): void {
+  #keysChanged(): void {
     this.#revision++;
     this.#canonicalHeaders = [...this.#records.values()].flatMap((record) => record.canonicalHeaders.map((digest) => ({ digest, record })));
   }
