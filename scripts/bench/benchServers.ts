@@ -23,7 +23,12 @@ for (const path of BENCH_PATHS) {
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
         if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode}`));
-        const { connection, "keep-alive": _keepAlive, date, ...headers } = res.headers;
+        // The names as our server wrote them (res.headers would lower-case them), so that the bytes are the same.
+        const headers: OutgoingHttpHeaders = {};
+        for (let index = 0; index < res.rawHeaders.length; index += 2) {
+          const name = res.rawHeaders[index]!;
+          if (!["connection", "keep-alive", "date"].includes(name.toLowerCase())) headers[name] = res.rawHeaders[index + 1]!;
+        }
         resolve({ headers, body: Buffer.concat(chunks) });
       });
     })
