@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import fc from "fast-check";
 import { createRouteMatcher, pathSegments } from "./matchRoute.ts";
 import { redactPath } from "./redactPath.ts";
 import { ROUTES } from "./routes.ts";
@@ -59,4 +60,26 @@ test("a logged path never carries the key of /v3/{apiKey}", () => {
   assert.equal(redactPath("/v3/0123456789abcdef0123456789abcdef/networks/1/busyThreshold?k=v"), "/v3/***/networks/1/busyThreshold");
   assert.equal(redactPath("/networks/1/busyThreshold?key=x"), "/networks/1/busyThreshold");
   assert.equal(redactPath("*"), "<not a path>");
+});
+
+test("a target matches the same route with the same parameters whether its path is percent-encoded or not", () => {
+  // Targets made of the routes' own words, so that many of them match: the in-place matcher (no "%") is checked
+  // against the decoding one by encoding one character of the path.
+  const word = fc.constantFrom("networks", "v3", "1", "8453", "busyThreshold", "baseFeeHistory", "events", "healthz", "assets", "a.js", "", "x");
+  const target = fc.record({ words: fc.array(word, { minLength: 0, maxLength: 6 }), query: fc.option(fc.constantFrom("", "x=1", "a/b")) })
+    .map(({ words, query }) => `/${words.join("/")}${query === null ? "" : `?${query}`}`);
+  fc.assert(
+    fc.property(target, fc.nat(), (plain, at) => {
+      const pathEnd = plain.includes("?") ? plain.indexOf("?") : plain.length;
+      const encodable = [...plain.slice(0, pathEnd)].flatMap((char, index) => (char === "/" ? [] : [index]));
+      fc.pre(encodable.length > 0);
+      const index = encodable[at % encodable.length]!;
+      const encoded = `${plain.slice(0, index)}%${plain.charCodeAt(index).toString(16).toUpperCase()}${plain.slice(index + 1)}`;
+      const expected = match(plain);
+      const actual = match(encoded);
+      assert.equal(actual?.route.name, expected?.route.name, `${plain} / ${encoded}`);
+      assert.deepEqual(actual?.params, expected?.params, `${plain} / ${encoded}`);
+    }),
+    { numRuns: 2000 },
+  );
 });
