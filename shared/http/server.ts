@@ -181,12 +181,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /** One writeHead with every header: Node then validates and writes them in one pass. */
   function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, corsHeaders: Readonly<Record<string, string>> | undefined): void {
-    const headers: OutgoingHttpHeaders = {
-      ...corsHeaders,
-      "Cache-Control": reply.etag === undefined ? "no-store" : REVALIDATE,
-      "X-Content-Type-Options": "nosniff",
-      ...reply.headers,
-    };
+    // Copied name by name: spreading the frozen CORS headers took V8's slow path for object spreads.
+    const headers: OutgoingHttpHeaders = {};
+    if (corsHeaders !== undefined) for (const name in corsHeaders) headers[name] = corsHeaders[name];
+    headers["Cache-Control"] = reply.etag === undefined ? "no-store" : REVALIDATE;
+    headers["X-Content-Type-Options"] = "nosniff";
+    if (reply.headers !== undefined) for (const name in reply.headers) headers[name] = reply.headers[name];
     if (reply.etag !== undefined) {
       headers["ETag"] = reply.etag;
       if (ifNoneMatchMatches(req.headers["if-none-match"], reply.etag)) {
