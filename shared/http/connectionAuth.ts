@@ -32,7 +32,10 @@ export function createConnectionAuth(keyring: ApiKeyring): (connection: object, 
   };
 }
 
-/** Equality of two texts in time that depends only on their lengths (which a Basic header's shape tells anyway). */
+/**
+ * Equality of two texts in time that depends only on their lengths (which a Basic header's shape tells anyway).
+ * crypto.timingSafeEqual would need both as Buffers, one made on every request, which is what this memo saves.
+ */
 function sameText(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let difference = 0;
