@@ -64,7 +64,10 @@ export function openWebSocket(url: string, keepAliveMs = 15_000): Promise<Socket
     }
     socket.addEventListener("error", () => onError(new Error("WebSocket error")));
     onOpen();
+    // The socket's own methods, taken before Object.assign replaces them with the ones viem calls: a replacement
+    // that called socket.ping would call itself.
     const closeSocket = socket.close.bind(socket);
+    const sendPing = socket.ping?.bind(socket);
     return Object.assign(socket, {
       close() {
         try {
@@ -74,7 +77,7 @@ export function openWebSocket(url: string, keepAliveMs = 15_000): Promise<Socket
         }
       },
       ping() {
-        if (socket.readyState === OPEN) socket.ping?.();
+        if (socket.readyState === OPEN) sendPing?.();
       },
       request({ body }: { body: unknown }) {
         if (socket.readyState !== OPEN) throw new Error("the WebSocket is closed");
