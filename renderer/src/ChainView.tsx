@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { GLANCE_WORDS, glanceState } from "./chainState.ts";
+import { endpointsSummary, GLANCE_WORDS, glanceState } from "./chainState.ts";
 import type { EndpointStatus, NetworkStatus } from "./dataClient.ts";
 import { FeeChart } from "./FeeChart.tsx";
 import { blockNumber, shortAge, shortGwei } from "./format.ts";
@@ -115,7 +115,7 @@ function Health({ status, receivedAt }: { status: NetworkStatus; receivedAt: num
         RPC {rpc === "ok" ? "OK" : rpc === "failing" ? "failing" : "not answering yet"}
       </span>
       <span className="health-detail" title={status.endpoints.map(describeEndpoint).join("\n")}>
-        {answering} of {status.endpoints.length} endpoint{status.endpoints.length === 1 ? "" : "s"} answering
+        {endpointsSummary(status.endpoints)}
         {active ? ` · via ${active.url}` : ""}
       </span>
       <span className="health-age">
