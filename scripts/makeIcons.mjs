@@ -51,7 +51,10 @@ function render(size, paint) {
   const rgba = Buffer.alloc(size * size * 4);
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < samples; sy++) {
         for (let sx = 0; sx < samples; sx++) {
           const color = paint((x + (sx + 0.5) / samples) / size, (y + (sy + 0.5) / samples) / size);
@@ -79,12 +82,14 @@ const mix = (from, to, t) => from.map((value, i) => Math.round(value + (to[i] - 
 
 /** The app icon: a fee gauge (green to red arc, white needle) on a deep blue rounded square. */
 function appIcon(u, v) {
-  const inset = 0.06, radius = 0.2;
+  const inset = 0.06,
+    radius = 0.2;
   const qx = Math.max(Math.abs(u - 0.5) - (0.5 - inset - radius), 0);
   const qy = Math.max(Math.abs(v - 0.5) - (0.5 - inset - radius), 0);
   if (Math.hypot(qx, qy) > radius) return undefined;
   const background = [...mix([28, 46, 94], [12, 20, 48], v), 255];
-  const cx = 0.5, cy = 0.6;
+  const cx = 0.5,
+    cy = 0.6;
   const d = Math.hypot(u - cx, v - cy);
   const angle = Math.atan2(v - cy, u - cx); // -PI..PI, y down: the upper half is negative
   const onArc = d > 0.25 && d < 0.33 && v < cy + 0.06 && angle > -Math.PI * 1.12 && angle < Math.PI * 0.12;
@@ -94,7 +99,8 @@ function appIcon(u, v) {
   }
   // The needle: from the hub towards the upper right (a busy-ish reading).
   const needleAngle = -Math.PI * 0.3;
-  const nx = Math.cos(needleAngle), ny = Math.sin(needleAngle);
+  const nx = Math.cos(needleAngle),
+    ny = Math.sin(needleAngle);
   const along = (u - cx) * nx + (v - cy) * ny;
   const across = Math.abs(-(u - cx) * ny + (v - cy) * nx);
   if (along > 0 && along < 0.27 && across < 0.022 * (1 - along / 0.32)) return [255, 255, 255, 255];
@@ -109,7 +115,8 @@ function trayIcon(colour) {
     const d = Math.hypot(u - 0.5, v - 0.5);
     if (d > 0.47) return undefined;
     if (d > 0.4) return [255, 255, 255, 200];
-    const nx = Math.cos(-Math.PI * 0.3), ny = Math.sin(-Math.PI * 0.3);
+    const nx = Math.cos(-Math.PI * 0.3),
+      ny = Math.sin(-Math.PI * 0.3);
     const along = (u - 0.5) * nx + (v - 0.56) * ny;
     const across = Math.abs(-(u - 0.5) * ny + (v - 0.56) * nx);
     if ((along > 0 && along < 0.3 && across < 0.07) || Math.hypot(u - 0.5, v - 0.56) < 0.1) return [255, 255, 255, 255];

@@ -21,7 +21,10 @@ function testFiles(dir) {
   });
 }
 
-const files = roots.flatMap(testFiles).filter((file) => only.length === 0 || only.some((part) => file.includes(part))).sort();
+const files = roots
+  .flatMap(testFiles)
+  .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
+  .sort();
 if (files.length === 0) {
   console.error(`no test files match ${only.join(" ")}`);
   process.exit(1);

@@ -11,8 +11,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const importsOf = (file: string) =>
-  [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((match) => match[1]!);
+const importsOf = (file: string) => [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((match) => match[1]!);
 
 test("shared/ imports neither Electron, React nor the other layers (it runs in plain Node)", () => {
   const offending = sourceFiles("shared").flatMap((file) =>
@@ -27,5 +26,8 @@ test("shared/ is typechecked without the DOM lib, so a DOM global there fails `n
   const config = JSON.parse(readFileSync("tsconfig.json", "utf8")) as { include: string[]; compilerOptions: { lib: string[]; types: string[] } };
   assert.ok(config.include.includes("shared"));
   assert.deepEqual(config.compilerOptions.types, ["node"]);
-  assert.equal(config.compilerOptions.lib.some((lib) => /^dom/i.test(lib)), false);
+  assert.equal(
+    config.compilerOptions.lib.some((lib) => /^dom/i.test(lib)),
+    false,
+  );
 });

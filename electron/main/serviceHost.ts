@@ -7,14 +7,7 @@ import type { Settings } from "../../shared/config/settings.ts";
 import type { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { generateApiKey } from "../../shared/keys/generateApiKey.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
-import {
-  addNewApiKey,
-  apiKeyIdOf,
-  type NewApiKeyOptions,
-  removeApiKey,
-  revealApiKey,
-  usableApiKeys,
-} from "../../shared/keys/storedApiKeys.ts";
+import { addNewApiKey, apiKeyIdOf, type NewApiKeyOptions, removeApiKey, revealApiKey, usableApiKeys } from "../../shared/keys/storedApiKeys.ts";
 import { chainPlansFrom } from "../../shared/service/chainPlan.ts";
 import type { Logger } from "../../shared/service/logger.ts";
 import { type RunningService, startService } from "../../shared/service/startService.ts";

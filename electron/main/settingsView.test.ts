@@ -15,7 +15,13 @@ test("the page may change its own settings, and null returns a setting to its de
 
 test("the page cannot open the API to the network, change CORS, or write keys", () => {
   const settings = parseSettings({});
-  for (const patch of [{ host: "0.0.0.0" }, { corsOrigins: ["https://evil.example"] }, { apiKeys: [] }, { allowedHosts: ["evil"] }, { port: 1, rateLimit: {} }]) {
+  for (const patch of [
+    { host: "0.0.0.0" },
+    { corsOrigins: ["https://evil.example"] },
+    { apiKeys: [] },
+    { allowedHosts: ["evil"] },
+    { port: 1, rateLimit: {} },
+  ]) {
     assert.throws(() => applySettingsPatch(settings, patch), SettingsPatchError, JSON.stringify(patch));
   }
   for (const patch of [null, [], "port"]) assert.throws(() => applySettingsPatch(settings, patch), SettingsPatchError);

@@ -96,8 +96,8 @@ function KeyForm({ onKey }: { onKey: (token: string) => void }) {
         <form className="key-form" onSubmit={submit} data-testid="key-form">
           <h2>This dashboard needs a key</h2>
           <p>
-            Open the address that <code>npm run serve</code> prints on its console (<code>dashboard: http://127.0.0.1:…/?token=…</code>), or
-            paste one of your API keys.
+            Open the address that <code>npm run serve</code> prints on its console (<code>dashboard: http://127.0.0.1:…/?token=…</code>), or paste one of your
+            API keys.
           </p>
           <label>
             API key or session token

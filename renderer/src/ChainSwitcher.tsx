@@ -16,11 +16,19 @@ export function ChainSwitcher({ networks, selected, live, onSelect }: Props) {
   const onKeyDown = (event: KeyboardEvent, index: number) => {
     const last = networks.length - 1;
     const target =
-      event.key === "ArrowRight" || event.key === "ArrowDown" ? (index === last ? 0 : index + 1)
-      : event.key === "ArrowLeft" || event.key === "ArrowUp" ? (index === 0 ? last : index - 1)
-      : event.key === "Home" ? 0
-      : event.key === "End" ? last
-      : undefined;
+      event.key === "ArrowRight" || event.key === "ArrowDown"
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === "ArrowLeft" || event.key === "ArrowUp"
+          ? index === 0
+            ? last
+            : index - 1
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? last
+              : undefined;
     if (target === undefined) return;
     event.preventDefault();
     buttons.current[target]?.focus();

@@ -51,7 +51,8 @@ export function ChainView({ feed }: { feed: ChainFeedState }) {
             <FeeChart points={points} baseFeePercentile={status.baseFeePercentile!} busyThreshold={status.busyThreshold!} />
           </div>
           <p className="chart-note">
-            Base fee in Gwei of blocks {blockNumber(points[0]!.block)} to {blockNumber(newest!.block)}. Dashed: the 50th percentile (p50) and the busy threshold (90th percentile)
+            Base fee in Gwei of blocks {blockNumber(points[0]!.block)} to {blockNumber(newest!.block)}. Dashed: the 50th percentile (p50) and the busy threshold
+            (90th percentile)
             {status.statsWindowBlocks > status.historyBlocks ? ` over ${blockNumber(status.statsWindowBlocks)} blocks` : ""}.
           </p>
         </>
@@ -62,7 +63,21 @@ export function ChainView({ feed }: { feed: ChainFeedState }) {
   );
 }
 
-function Card({ testId, label, value, exact, title, children }: { testId: string; label: string; value: string; exact: string; title: string; children?: ReactNode }) {
+function Card({
+  testId,
+  label,
+  value,
+  exact,
+  title,
+  children,
+}: {
+  testId: string;
+  label: string;
+  value: string;
+  exact: string;
+  title: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="card">
       <div className="card-label">{label}</div>
@@ -164,7 +179,10 @@ function EmptyState({ status }: { status: NetworkStatus }) {
     <div className="empty" data-testid="empty-state" data-state={status.state}>
       <p className="empty-title">{text}</p>
       {status.state === "syncing" ? (
-        <p>The service is fetching the newest 500 blocks from {status.endpoints.length === 1 ? "its RPC endpoint" : `${status.endpoints.length} RPC endpoints`}; the chart appears as soon as they arrive.</p>
+        <p>
+          The service is fetching the newest 500 blocks from {status.endpoints.length === 1 ? "its RPC endpoint" : `${status.endpoints.length} RPC endpoints`};
+          the chart appears as soon as they arrive.
+        </p>
       ) : null}
       {error && status.state !== "no-base-fee" ? <p className="empty-detail">Last error: {error}</p> : null}
     </div>

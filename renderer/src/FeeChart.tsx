@@ -116,7 +116,14 @@ function BlockTicks({ points }: { points: readonly FeePoint[] }) {
         <g className="recharts-cartesian-axis-tick-labels recharts-xAxis-tick-labels">
           {placed.map(({ block, x }) => (
             <g key={block} className="recharts-layer recharts-cartesian-axis-tick-label">
-              <text x={x} y={axisY + TICK_SIZE + TICK_MARGIN} stroke="none" fill="#666" textAnchor="middle" className="recharts-text recharts-cartesian-axis-tick-value">
+              <text
+                x={x}
+                y={axisY + TICK_SIZE + TICK_MARGIN}
+                stroke="none"
+                fill="#666"
+                textAnchor="middle"
+                className="recharts-text recharts-cartesian-axis-tick-value"
+              >
                 <tspan x={x} dy="0.71em">
                   {blockNumber(block)}
                 </tspan>
@@ -278,19 +285,19 @@ function HoverLayer({ points }: { points: readonly FeePoint[] }) {
   // Above the line and the reference lines (recharts' layers go up to 1200), so that the pointer reaches it anywhere.
   return (
     <ZIndexLayer zIndex={1500}>
-    <g className="chart-hover-layer">
-      <rect
-        x={plot.x}
-        y={plot.y}
-        width={plot.width}
-        height={plot.height}
-        fill="transparent"
-        onMouseMove={onMove}
-        onMouseLeave={() => setHoverX(undefined)}
-        data-testid="chart-hover-area"
-      />
-      {readout}
-    </g>
+      <g className="chart-hover-layer">
+        <rect
+          x={plot.x}
+          y={plot.y}
+          width={plot.width}
+          height={plot.height}
+          fill="transparent"
+          onMouseMove={onMove}
+          onMouseLeave={() => setHoverX(undefined)}
+          data-testid="chart-hover-area"
+        />
+        {readout}
+      </g>
     </ZIndexLayer>
   );
 }

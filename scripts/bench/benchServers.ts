@@ -11,7 +11,13 @@ import { silentLogger } from "../../shared/service/logger.ts";
 
 const source = new TestFeeSource([{ chainId: 1, name: "Ethereum" }]);
 source.write(1, 17_180_000n, MAINNET_BASE_FEES_FOR_BENCH(), Date.now());
-const gasfees = createApiServer({ source, keyring: new ApiKeyring([{ key: BENCH_KEY }]), logger: silentLogger, port: 0, rateLimit: { requestsPerSecond: 0, burst: 1 } });
+const gasfees = createApiServer({
+  source,
+  keyring: new ApiKeyring([{ key: BENCH_KEY }]),
+  logger: silentLogger,
+  port: 0,
+  rateLimit: { requestsPerSecond: 0, burst: 1 },
+});
 const { port } = await gasfees.listen();
 
 const authorization = `Basic ${Buffer.from(`${BENCH_KEY}:`).toString("base64")}`;

@@ -68,7 +68,13 @@ export async function runDashboardBench(loads = 5, updates = 20): Promise<BenchR
   const feesWei = loadMainnetBaseFees().baseFeesWei;
   const source = new TestFeeSource([{ chainId: CHAIN_ID, name: "Ethereum (mainnet fees)" }]);
   source.write(CHAIN_ID, 17_180_000n, feesWei.slice(0, 500), Date.now());
-  const server = createApiServer({ source, keyring: new ApiKeyring([{ key: KEY }]), logger: silentLogger, port: 0, rateLimit: { requestsPerSecond: 0, burst: 1 } });
+  const server = createApiServer({
+    source,
+    keyring: new ApiKeyring([{ key: KEY }]),
+    logger: silentLogger,
+    port: 0,
+    rateLimit: { requestsPerSecond: 0, burst: 1 },
+  });
   const { url } = await server.listen();
   const browser = await chromium.launch(CHROMIUM);
   try {
@@ -82,7 +88,9 @@ export async function runDashboardBench(loads = 5, updates = 20): Promise<BenchR
       await page.goto(`${url}/?token=${KEY}#chain=${CHAIN_ID}`);
       await page.waitForFunction(() => (globalThis as { __curveAt?: number }).__curveAt !== undefined);
       firstChartMs.push(
-        await page.evaluate(() => (globalThis as unknown as { __curveAt: number }).__curveAt - performance.getEntriesByName("gasfees:first-data")[0]!.startTime),
+        await page.evaluate(
+          () => (globalThis as unknown as { __curveAt: number }).__curveAt - performance.getEntriesByName("gasfees:first-data")[0]!.startTime,
+        ),
       );
       await page.close();
     }
@@ -130,13 +138,18 @@ export async function runDashboardBench(loads = 5, updates = 20): Promise<BenchR
     for (let update = 0; update < updates; update++) {
       const fee = toGweiString(feesWei[500 + update]!);
       // In a task of the page's own, as an event handler would run, so that Chromium counts it as the page's script.
-      const cost = await mainThreadCost(bareCdp, () => bare.evaluate((next) => {
-        setTimeout(() => {
-          const state = globalThis as unknown as { feesGwei: string[]; draw: () => void };
-          state.feesGwei = [...state.feesGwei.slice(1), next];
-          state.draw();
-        }, 0);
-      }, fee), 300);
+      const cost = await mainThreadCost(
+        bareCdp,
+        () =>
+          bare.evaluate((next) => {
+            setTimeout(() => {
+              const state = globalThis as unknown as { feesGwei: string[]; draw: () => void };
+              state.feesGwei = [...state.feesGwei.slice(1), next];
+              state.draw();
+            }, 0);
+          }, fee),
+        300,
+      );
       polylineScriptMs.push(cost.scriptMs);
       polylineTaskMs.push(cost.taskMs);
     }

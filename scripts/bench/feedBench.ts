@@ -8,7 +8,6 @@ import { startFaultProxy } from "../../test/support/faultProxy.ts";
 import { startTestChain } from "../../test/support/feedHarness.ts";
 import type { BenchRow } from "./benchRow.ts";
 
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -25,7 +24,14 @@ export async function runFeedBench(runs = 5, newBlocks = 50, blockIntervalMs = 2
       const startedAt = performance.now();
       let firstData: () => void = () => {};
       const arrived = new Promise<void>((resolve) => (firstData = resolve));
-      const feed = new ChainFeed({ chainId: 31337, rpcUrls: [proxy.url], blockTimeMs: 60_000, windowBlocks: 500, logger: silentLogger, onData: () => firstData() });
+      const feed = new ChainFeed({
+        chainId: 31337,
+        rpcUrls: [proxy.url],
+        blockTimeMs: 60_000,
+        windowBlocks: 500,
+        logger: silentLogger,
+        onData: () => firstData(),
+      });
       feed.start();
       await arrived;
       firstDataMs.push(performance.now() - startedAt);
@@ -49,7 +55,14 @@ export async function runFeedBench(runs = 5, newBlocks = 50, blockIntervalMs = 2
 
     // Following 50 new blocks, one every blockIntervalMs, polled at the same interval.
     proxy.resetCounts();
-    const feed = new ChainFeed({ chainId: 31337, rpcUrls: [proxy.url], blockTimeMs: blockIntervalMs, pollIntervalMs: blockIntervalMs, windowBlocks: 500, logger: silentLogger });
+    const feed = new ChainFeed({
+      chainId: 31337,
+      rpcUrls: [proxy.url],
+      blockTimeMs: blockIntervalMs,
+      pollIntervalMs: blockIntervalMs,
+      windowBlocks: 500,
+      logger: silentLogger,
+    });
     feed.start();
     while (feed.window.newestBlock !== chain.newestBlock) await sleep(10);
     proxy.resetCounts();

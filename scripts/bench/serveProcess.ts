@@ -70,7 +70,8 @@ export async function startServeProcess(settings: object, options: { tsx?: boole
 export function serveScriptArguments(): string[] {
   const script = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts["serve"] ?? "";
   const [program, ...args] = script.trim().split(/\s+/);
-  if (program !== "node" || args.at(-1) !== "scripts/serve.mjs") throw new Error(`package.json's serve script is not "node [flags] scripts/serve.mjs": ${script}`);
+  if (program !== "node" || args.at(-1) !== "scripts/serve.mjs")
+    throw new Error(`package.json's serve script is not "node [flags] scripts/serve.mjs": ${script}`);
   return args;
 }
 

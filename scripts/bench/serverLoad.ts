@@ -35,7 +35,12 @@ async function load(url: string, seconds: number, serversPid: number): Promise<M
   const latenciesMs: number[] = [];
   const cpuMsBefore = cpuMsOf(serversPid);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const options = { url, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Basic ${Buffer.from(`${BENCH_KEY}:`).toString("base64")}` } };
+    const options = {
+      url,
+      connections: CONNECTIONS,
+      duration: seconds,
+      headers: { authorization: `Basic ${Buffer.from(`${BENCH_KEY}:`).toString("base64")}` },
+    };
     const instance = autocannon(options, (error, done) => (error ? reject(error as Error) : resolve(done)));
     instance.on("response", (_client, _status, _bytes, latencyMs) => latenciesMs.push(latencyMs));
   });
@@ -72,14 +77,35 @@ async function measure(): Promise<BenchRow[]> {
       if (failures > 0) throw new Error(`${path}: ${failures} failed requests under load`);
       const name = path.split("/").at(-1)!;
       rows.push(
-        { name: `${name}: requests per second (${CONNECTIONS} connections)`, value: mean(ours.map((m) => m.rps)), unit: "req/s", baselineName: "bare node:http, same bytes", baseline: mean(bare.map((m) => m.rps)), goal: "≥ 0.85" },
-        { name: `${name}: p99 latency`, value: mean(ours.map((m) => m.p99Us)), unit: "µs", baselineName: "bare node:http, same bytes", baseline: mean(bare.map((m) => m.p99Us)), goal: "—" },
+        {
+          name: `${name}: requests per second (${CONNECTIONS} connections)`,
+          value: mean(ours.map((m) => m.rps)),
+          unit: "req/s",
+          baselineName: "bare node:http, same bytes",
+          baseline: mean(bare.map((m) => m.rps)),
+          goal: "≥ 0.85",
+        },
+        {
+          name: `${name}: p99 latency`,
+          value: mean(ours.map((m) => m.p99Us)),
+          unit: "µs",
+          baselineName: "bare node:http, same bytes",
+          baseline: mean(bare.map((m) => m.p99Us)),
+          goal: "—",
+        },
       );
       // On two cores the load generator and the servers share the machine, so requests per second understate what a
       // server costs; its CPU time per answer does not.
       const cpuUs = mean(ours.map((m) => m.cpuUsPerRequest));
       if (Number.isFinite(cpuUs)) {
-        rows.push({ name: `${name}: server CPU time per request`, value: cpuUs, unit: "µs", baselineName: "bare node:http, same bytes", baseline: mean(bare.map((m) => m.cpuUsPerRequest)), goal: "—" });
+        rows.push({
+          name: `${name}: server CPU time per request`,
+          value: cpuUs,
+          unit: "µs",
+          baselineName: "bare node:http, same bytes",
+          baseline: mean(bare.map((m) => m.cpuUsPerRequest)),
+          goal: "—",
+        });
       }
     }
     return rows;

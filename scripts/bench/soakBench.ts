@@ -55,7 +55,11 @@ export async function runSoakBench(seconds: number): Promise<BenchRow[]> {
       // Paced, not flat out: a soak looks for leaks and errors over time, not for the ceiling.
       overallRate: 2000,
       // A request's headers replace autocannon's defaults, Host included: the Host check wants ours.
-      requests: BENCH_PATHS.map((path) => ({ method: "GET", path: path.replace("/networks/1/", "/networks/31337/"), headers: { authorization, host: new URL(serve.url).host } })),
+      requests: BENCH_PATHS.map((path) => ({
+        method: "GET",
+        path: path.replace("/networks/1/", "/networks/31337/"),
+        headers: { authorization, host: new URL(serve.url).host },
+      })),
     });
     await Promise.all([mining, sampling]);
     // The service must still be following the chain after the soak.
@@ -68,8 +72,22 @@ export async function runSoakBench(seconds: number): Promise<BenchRow[]> {
     const failures = result.errors + result.timeouts + result.non2xx + (followed ? 0 : 1);
     const label = seconds >= 120 ? `${Math.round(seconds / 60)}-minute` : `${seconds}-second`;
     return [
-      { name: `${label} soak: resident memory, last fifth (median)`, value: lastFifth, unit: "MB", baselineName: "first fifth (median)", baseline: first, goal: "≤ 1.10 (flat)" },
-      { name: `${label} soak: failed requests (errors, timeouts, non-2xx) of ${result.requests.total}, + 1 if the chain was no longer followed`, value: failures, unit: "requests", baselineName: "requests made", baseline: result.requests.total, goal: "0" },
+      {
+        name: `${label} soak: resident memory, last fifth (median)`,
+        value: lastFifth,
+        unit: "MB",
+        baselineName: "first fifth (median)",
+        baseline: first,
+        goal: "≤ 1.10 (flat)",
+      },
+      {
+        name: `${label} soak: failed requests (errors, timeouts, non-2xx) of ${result.requests.total}, + 1 if the chain was no longer followed`,
+        value: failures,
+        unit: "requests",
+        baselineName: "requests made",
+        baseline: result.requests.total,
+        goal: "0",
+      },
     ];
   } finally {
     await serve.stop();

@@ -54,7 +54,9 @@ export async function runTenChainsBench(): Promise<BenchRow[]> {
       const answer = await fetch(`${url}/networks`, { headers: { authorization } });
       if (answer.status !== 200) return false;
       const networks = (await answer.json()) as Array<{ chainId: number; state: string; newestBlock: string | null }>;
-      return chains.every((chain) => networks.some((network) => network.chainId === chain.node.chainId && network.state === "ok" && network.newestBlock === chain.newestBlock.toString()));
+      return chains.every((chain) =>
+        networks.some((network) => network.chainId === chain.node.chainId && network.state === "ok" && network.newestBlock === chain.newestBlock.toString()),
+      );
     };
     const serve = await startServeProcess(settings);
     // The highest of the samples taken once a block, backfill included: one sample at the end would miss a peak.
@@ -90,7 +92,12 @@ export async function runTenChainsBench(): Promise<BenchRow[]> {
 
     // Baseline: viem's watchBlocks on each chain, polling at the block interval, over as many new blocks.
     const unwatch = chains.map((chain, i) => {
-      const viemChain = defineChain({ id: chain.node.chainId, name: `bench ${i}`, nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [proxies[i]!.url] } } });
+      const viemChain = defineChain({
+        id: chain.node.chainId,
+        name: `bench ${i}`,
+        nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [proxies[i]!.url] } },
+      });
       const client = createPublicClient({ chain: viemChain, transport: http(proxies[i]!.url) });
       return client.watchBlocks({ pollingInterval: BLOCK_INTERVAL_MS, onBlock: () => {} });
     });

@@ -38,7 +38,10 @@ test("busy at once when one block is above the threshold by more than the margin
 test("calm only after M blocks in a row at or below the threshold, so a fee hovering at the threshold does not flap", () => {
   const alerts = new BusyAlerts({ ...policy, cooldownMs: 0 });
   const hovering = [120, 99, 101, 98, 102, 97, 101, 100, 100, 100, 100, 100];
-  assert.deepEqual(run(alerts, hovering), [["busy", 1000], ["calm", 1011]]);
+  assert.deepEqual(run(alerts, hovering), [
+    ["busy", 1000],
+    ["calm", 1011],
+  ]);
 });
 
 test("repeated updates of the same block count once", () => {
@@ -83,7 +86,15 @@ test("fees are compared as exact wei: one wei above the margin counts, the margi
 });
 
 test("the notification text names the chain, the fee and the threshold in gwei", () => {
-  const alert: BusyAlert = { kind: "busy", chainId: 1, name: "Ethereum", blockNumber: 17n, currentBaseFeeWei: 40n * GWEI + 1n, busyThresholdWei: 37_378_956_101n, atMs: 0 };
+  const alert: BusyAlert = {
+    kind: "busy",
+    chainId: 1,
+    name: "Ethereum",
+    blockNumber: 17n,
+    currentBaseFeeWei: 40n * GWEI + 1n,
+    busyThresholdWei: 37_378_956_101n,
+    atMs: 0,
+  };
   assert.deepEqual(alertText(alert), {
     title: "Ethereum is busy",
     body: "Base fee 40.000000001 gwei, above the busy threshold of 37.378956101 gwei (block 17).",

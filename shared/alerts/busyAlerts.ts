@@ -120,5 +120,8 @@ export function alertText(alert: BusyAlert): { title: string; body: string } {
   const threshold = toGweiString(alert.busyThresholdWei);
   return alert.kind === "busy"
     ? { title: `${alert.name} is busy`, body: `Base fee ${fee} gwei, above the busy threshold of ${threshold} gwei (block ${alert.blockNumber}).` }
-    : { title: `${alert.name} has calmed down`, body: `Base fee ${fee} gwei, at or below the busy threshold of ${threshold} gwei (block ${alert.blockNumber}).` };
+    : {
+        title: `${alert.name} has calmed down`,
+        body: `Base fee ${fee} gwei, at or below the busy threshold of ${threshold} gwei (block ${alert.blockNumber}).`,
+      };
 }

@@ -40,11 +40,19 @@ test("chain updates of the fee service become one alert per crossing; off and st
   const { source, block, listenerCount } = fakeSource();
   const alerts: BusyAlert[] = [];
   const settings = notificationSettingsSchema.parse({ enterAfterBlocks: 2, calmAfterBlocks: 2, cooldownMinutes: 0 });
-  const watch = watchBusyAlerts(source, settings, (alert) => alerts.push(alert), () => 0);
+  const watch = watchBusyAlerts(
+    source,
+    settings,
+    (alert) => alerts.push(alert),
+    () => 0,
+  );
   block(1n, 101n);
   block(2n, 101n);
   block(3n, 150n);
-  assert.deepEqual(alerts.map((alert) => [alert.kind, alert.name, alert.blockNumber]), [["busy", "Ethereum", 2n]]);
+  assert.deepEqual(
+    alerts.map((alert) => [alert.kind, alert.name, alert.blockNumber]),
+    [["busy", "Ethereum", 2n]],
+  );
 
   watch.configure({ ...settings, enabled: false });
   block(4n, 90n);

@@ -24,7 +24,9 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
     await node.stop();
     throw error;
   }
-  logger.info(`demo chain ${DEMO_CHAIN_ID} at ${node.url}: replaying mainnet base fees from block ${fees.firstBlock}, one block every ${DEMO_BLOCK_TIME_MS / 1000} s`);
+  logger.info(
+    `demo chain ${DEMO_CHAIN_ID} at ${node.url}: replaying mainnet base fees from block ${fees.firstBlock}, one block every ${DEMO_BLOCK_TIME_MS / 1000} s`,
+  );
   return {
     plan: {
       chainId: DEMO_CHAIN_ID,

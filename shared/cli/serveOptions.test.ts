@@ -5,23 +5,34 @@ import { parseServeOptions, UsageError } from "./serveOptions.ts";
 test("reads every option of the contract", () => {
   const options = parseServeOptions(
     [
-      "--port", "0", "--host", "127.0.0.1",
-      "--chain", "1=https://a.example/rpc,wss://b.example/ws", "--chain", "8453=https://base.example",
-      "--api-key", "0123456789abcdef0123456789abcdef", "--api-key", "fedcba9876543210fedcba9876543210:s3cret:with:colons",
-      "--config", "settings.json", "--demo",
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--chain",
+      "1=https://a.example/rpc,wss://b.example/ws",
+      "--chain",
+      "8453=https://base.example",
+      "--api-key",
+      "0123456789abcdef0123456789abcdef",
+      "--api-key",
+      "fedcba9876543210fedcba9876543210:s3cret:with:colons",
+      "--config",
+      "settings.json",
+      "--demo",
     ],
     {},
   );
   assert.equal(options.port, 0);
   assert.equal(options.host, "127.0.0.1");
-  assert.deepEqual(options.chains.map((chain) => [chain.chainId, chain.rpcUrls]), [
-    [1, ["https://a.example/rpc", "wss://b.example/ws"]],
-    [8453, ["https://base.example"]],
-  ]);
-  assert.deepEqual(options.apiKeys, [
-    { key: "0123456789abcdef0123456789abcdef" },
-    { key: "fedcba9876543210fedcba9876543210", secret: "s3cret:with:colons" },
-  ]);
+  assert.deepEqual(
+    options.chains.map((chain) => [chain.chainId, chain.rpcUrls]),
+    [
+      [1, ["https://a.example/rpc", "wss://b.example/ws"]],
+      [8453, ["https://base.example"]],
+    ],
+  );
+  assert.deepEqual(options.apiKeys, [{ key: "0123456789abcdef0123456789abcdef" }, { key: "fedcba9876543210fedcba9876543210", secret: "s3cret:with:colons" }]);
   assert.equal(options.configFile, "settings.json");
   assert.equal(options.demo, true);
 });
@@ -48,6 +59,10 @@ test("bad command lines are usage errors that say what to type", () => {
     [["positional"], /positional/i],
   ];
   for (const [argv, message] of cases) {
-    assert.throws(() => parseServeOptions(argv, {}), (error: Error) => error instanceof UsageError && message.test(error.message), argv.join(" "));
+    assert.throws(
+      () => parseServeOptions(argv, {}),
+      (error: Error) => error instanceof UsageError && message.test(error.message),
+      argv.join(" "),
+    );
   }
 });

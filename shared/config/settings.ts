@@ -34,9 +34,7 @@ export const chainSettingsSchema = z.strictObject({
 });
 
 /** API keys travel in URL paths and Basic credentials, so they are URL-safe and contain no colon. */
-export const apiKeyValueSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{16,128}$/, "an API key is 16 to 128 characters of A-Z, a-z, 0-9, _ and -");
+export const apiKeyValueSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, "an API key is 16 to 128 characters of A-Z, a-z, 0-9, _ and -");
 
 export const apiKeySettingsSchema = z.strictObject({
   key: apiKeyValueSchema,
@@ -75,7 +73,11 @@ export const notificationSettingsSchema = z.strictObject({
   /** Calm again after this many new blocks in a row at or below the threshold. */
   calmAfterBlocks: z.number().int().min(1).max(1000).default(10),
   /** At least this long between two notifications about the same chain. */
-  cooldownMinutes: z.number().min(0).max(24 * 60).default(15),
+  cooldownMinutes: z
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(15),
 });
 
 /** The settings file's version; older files are migrated on read (`migrateSettings` below). */

@@ -22,7 +22,11 @@ test("a corrupt user settings file is kept as a backup, defaults are used, and t
   const path = join(dir, "settings.json");
   await writeFile(path, "{ not json");
   const lines: string[] = [];
-  const settings = await readUserSettings(path, createLogger("info", (line) => lines.push(line)), () => new Date("2026-01-02T03:04:05Z"));
+  const settings = await readUserSettings(
+    path,
+    createLogger("info", (line) => lines.push(line)),
+    () => new Date("2026-01-02T03:04:05Z"),
+  );
   assert.equal(settings.port, 8950);
   const files = await readdir(dir);
   assert.deepEqual(files, ["settings.json.corrupt-2026-01-02T03-04-05-000Z"]);

@@ -62,7 +62,10 @@ test("a file from a newer gasfees is kept as a backup and replaced by defaults, 
   const store = await SettingsStore.open(path, at);
   assert.equal(store.current.port, 8950);
   assert.equal(store.notice?.kind, "unknown-version");
-  assert.match(store.notice?.message ?? "", /newer version of gasfees, so defaults are used; the old file is kept as .*settings\.json\.corrupt-2026-03-04T05-06-07-089Z/);
+  assert.match(
+    store.notice?.message ?? "",
+    /newer version of gasfees, so defaults are used; the old file is kept as .*settings\.json\.corrupt-2026-03-04T05-06-07-089Z/,
+  );
   assert.equal(await readFile(store.notice!.backupPath, "utf8"), newer);
 });
 
@@ -84,8 +87,14 @@ test("updates are validated before anything is written: a bad change is refused 
   const store = await SettingsStore.open(path);
   await store.update((current) => ({ ...current, port: 9001 }));
   const before = await readFile(path, "utf8");
-  await assert.rejects(store.update((current) => ({ ...current, port: 70_000 })), SettingsError);
-  await assert.rejects(store.update((current) => ({ ...current, chains: [{ chainId: 5, rpcUrls: ["ftp://x"] }] })), /rpcUrls\.0: must be an http/);
+  await assert.rejects(
+    store.update((current) => ({ ...current, port: 70_000 })),
+    SettingsError,
+  );
+  await assert.rejects(
+    store.update((current) => ({ ...current, chains: [{ chainId: 5, rpcUrls: ["ftp://x"] }] })),
+    /rpcUrls\.0: must be an http/,
+  );
   assert.equal(await readFile(path, "utf8"), before);
   assert.equal(store.current.port, 9001);
   if (process.platform !== "win32") assert.equal((await stat(path)).mode & 0o777, 0o600);
@@ -98,7 +107,10 @@ test("quick updates run one after another and none is lost; listeners hear each"
   store.subscribe((settings, previous) => heard.push(settings.notifications.mutedChainIds.length - previous.notifications.mutedChainIds.length));
   await Promise.all(
     [1, 10, 8453, 42161].map((chainId) =>
-      store.update((current) => ({ ...current, notifications: { ...current.notifications, mutedChainIds: [...current.notifications.mutedChainIds, chainId] } })),
+      store.update((current) => ({
+        ...current,
+        notifications: { ...current.notifications, mutedChainIds: [...current.notifications.mutedChainIds, chainId] },
+      })),
     ),
   );
   assert.deepEqual(store.current.notifications.mutedChainIds, [1, 10, 8453, 42161]);

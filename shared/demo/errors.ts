@@ -3,7 +3,9 @@
 export class EvmNodeStartError extends Error {
   override name = "EvmNodeStartError";
   constructor(reason: string) {
-    super(`The local EVM node (Hardhat) did not start: ${reason}. Check that hardhat 2.x is installed (npm ci) and that hardhat.config.cjs is at the repository root.`);
+    super(
+      `The local EVM node (Hardhat) did not start: ${reason}. Check that hardhat 2.x is installed (npm ci) and that hardhat.config.cjs is at the repository root.`,
+    );
   }
 }
 

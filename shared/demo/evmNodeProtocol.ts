@@ -1,8 +1,6 @@
 /** The IPC messages between `startEvmNode` (parent) and `evmNodeProcess.ts` (the forked node). Bigints travel as decimal strings. */
 
-export type ParentMessage =
-  | { readonly type: "mine"; readonly id: number; readonly baseFeesWei: readonly string[] }
-  | { readonly type: "stop" };
+export type ParentMessage = { readonly type: "mine"; readonly id: number; readonly baseFeesWei: readonly string[] } | { readonly type: "stop" };
 
 export type ChildMessage =
   | { readonly type: "ready"; readonly port: number; readonly chainId: number }

@@ -27,6 +27,9 @@ test("bad CSVs are refused with the line that is wrong", () => {
     ["block_number,base_fee_wei\n1,0x10", /line 2/],
   ];
   for (const [text, message] of cases) {
-    assert.throws(() => parseBaseFeeCsv(text, "t.csv"), (error: unknown) => error instanceof BaseFeeCsvError && message.test(error.message));
+    assert.throws(
+      () => parseBaseFeeCsv(text, "t.csv"),
+      (error: unknown) => error instanceof BaseFeeCsvError && message.test(error.message),
+    );
   }
 });

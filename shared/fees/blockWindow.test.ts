@@ -50,7 +50,10 @@ test("prepend fills backwards up to capacity", () => {
 
 test("newest(n) returns the newest n oldest first", () => {
   const window = new BlockWindow(1000);
-  window.write(0n, Array.from({ length: 700 }, (_, i) => BigInt(i)));
+  window.write(
+    0n,
+    Array.from({ length: 700 }, (_, i) => BigInt(i)),
+  );
   const newest = window.newest(500);
   assert.equal(newest.length, 500);
   assert.equal(newest[0], 200n);

@@ -10,7 +10,10 @@ test("no snapshot without data", () => {
 
 test("history is the newest 500 while statistics cover the whole window", () => {
   const window = new BlockWindow(1000);
-  window.write(1n, Array.from({ length: 1000 }, (_, i) => BigInt(i + 1)));
+  window.write(
+    1n,
+    Array.from({ length: 1000 }, (_, i) => BigInt(i + 1)),
+  );
   const snapshot = snapshotOf(1, window, 2000n)!;
   assert.equal(snapshot.historyWei.length, 500);
   assert.equal(snapshot.historyWei[0], 501n);

@@ -14,13 +14,30 @@ test("the tip window keeps the newest block numbers, replaces re-mined blocks, a
   const window = new TipWindow(3);
   assert.equal(window.write([]), false);
   assert.equal(window.write([row(1, 10n), row(2, 20n), row(3, 30n), row(4, 40n)]), true);
-  assert.deepEqual(window.blocks.map((tips) => [tips.block, tips.p10Wei]), [[2n, 20n], [3n, 30n], [4n, 40n]]);
+  assert.deepEqual(
+    window.blocks.map((tips) => [tips.block, tips.p10Wei]),
+    [
+      [2n, 20n],
+      [3n, 30n],
+      [4n, 40n],
+    ],
+  );
   assert.equal(window.write([row(3, 30n), row(4, 40n)]), false, "the same tips again: no change");
   assert.equal(window.write([row(4, 41n), row(5, 50n)]), true);
-  assert.deepEqual(window.blocks.map((tips) => [tips.block, tips.p10Wei]), [[3n, 30n], [4n, 41n], [5n, 50n]]);
+  assert.deepEqual(
+    window.blocks.map((tips) => [tips.block, tips.p10Wei]),
+    [
+      [3n, 30n],
+      [4n, 41n],
+      [5n, 50n],
+    ],
+  );
   // A gap: block 9 alone keeps blocks 7..9 only, so the older ones go.
   window.write([row(9, 90n)]);
-  assert.deepEqual(window.blocks.map((tips) => tips.block), [9n]);
+  assert.deepEqual(
+    window.blocks.map((tips) => tips.block),
+    [9n],
+  );
   assert.ok(Object.isFrozen(window.blocks));
 });
 
@@ -28,5 +45,8 @@ test("rows older than the newest capacityBlocks are no change (a poll re-reading
   const window = new TipWindow(2);
   window.write([row(5, 50n), row(6, 60n)]);
   assert.equal(window.write([row(1, 1n), row(2, 2n), row(5, 50n), row(6, 60n)]), false);
-  assert.deepEqual(window.blocks.map((tips) => tips.block), [5n, 6n]);
+  assert.deepEqual(
+    window.blocks.map((tips) => tips.block),
+    [5n, 6n],
+  );
 });

@@ -45,15 +45,26 @@ test("twenty blocks of tips: each level is a nearest-rank share of the blocks' 1
   });
   // Field order is the hosted service's.
   assert.deepEqual(Object.keys(body), [
-    "low", "medium", "high", "estimatedBaseFee", "networkCongestion", "latestPriorityFeeRange",
-    "historicalPriorityFeeRange", "historicalBaseFeeRange", "priorityFeeTrend", "baseFeeTrend",
+    "low",
+    "medium",
+    "high",
+    "estimatedBaseFee",
+    "networkCongestion",
+    "latestPriorityFeeRange",
+    "historicalPriorityFeeRange",
+    "historicalBaseFeeRange",
+    "priorityFeeTrend",
+    "baseFeeTrend",
   ]);
 });
 
 test("max fees are rounded up to the wei, so they always cover the surged base fee", () => {
   const suggestion = suggestGasFees(input({ estimatedBaseFeeWei: 1n }));
   // 1 wei * 9/8 = 1.125 -> 2; * 81/64 -> 2; * 729/512 -> 2.
-  assert.deepEqual([suggestion.low, suggestion.medium, suggestion.high].map((level) => level.maxFeePerGasWei), [2n, 2n, 2n]);
+  assert.deepEqual(
+    [suggestion.low, suggestion.medium, suggestion.high].map((level) => level.maxFeePerGasWei),
+    [2n, 2n, 2n],
+  );
   const odd = suggestGasFees(input({ estimatedBaseFeeWei: 1_000_000_007n }));
   assert.equal(odd.low.maxFeePerGasWei, (1_000_000_007n * 9n + 7n) / 8n);
   assert.equal(odd.high.maxFeePerGasWei, (1_000_000_007n * 729n + 511n) / 512n);
@@ -83,7 +94,11 @@ test("wait estimates follow the chain's block time (2 s: 2..8 s, 2..4 s, 2..2 s)
   const suggestion = suggestGasFees(input({ blockTimeMs: 2000 }));
   assert.deepEqual(
     [suggestion.low, suggestion.medium, suggestion.high].map((level) => [level.minWaitTimeEstimateMs, level.maxWaitTimeEstimateMs]),
-    [[2000, 8000], [2000, 4000], [2000, 2000]],
+    [
+      [2000, 8000],
+      [2000, 4000],
+      [2000, 2000],
+    ],
   );
 });
 

@@ -32,8 +32,7 @@ export const API_ERRORS = {
   },
   INVALID_CHAIN_ID: {
     statusCode: 400,
-    message: ({ chainId }) =>
-      `'${clip(chainId ?? "")}' is not a chain id: write it as a decimal number from 1 to 9007199254740991, such as 1 or 8453.`,
+    message: ({ chainId }) => `'${clip(chainId ?? "")}' is not a chain id: write it as a decimal number from 1 to 9007199254740991, such as 1 or 8453.`,
   },
   MISSING_API_KEY: {
     statusCode: 401,
@@ -43,8 +42,7 @@ export const API_ERRORS = {
   },
   INVALID_API_KEY: {
     statusCode: 401,
-    message: () =>
-      "The API key or its secret is not valid: check both against the keys in the gasfees settings, or create a new key there.",
+    message: () => "The API key or its secret is not valid: check both against the keys in the gasfees settings, or create a new key there.",
   },
   SECRET_REQUIRED: {
     statusCode: 401,

@@ -29,10 +29,19 @@ interface Opened {
 }
 
 async function start(t: TestContext, limits?: Parameters<typeof eventStreamsOf>[1]): Promise<Opened> {
-  const source = new TestFeeSource([{ chainId: MAINNET, name: "Ethereum" }, { chainId: SYNCING, name: "Base", blockTimeMs: 2000 }]);
+  const source = new TestFeeSource([
+    { chainId: MAINNET, name: "Ethereum" },
+    { chainId: SYNCING, name: "Base", blockTimeMs: 2000 },
+  ]);
   source.write(MAINNET, FIRST, FEES, AT_MS);
   const streams = eventStreamsOf(source, limits);
-  const server = createApiServer({ source, keyring: new ApiKeyring([{ key: KEY }]), logger: silentLogger, port: 0, rateLimit: { requestsPerSecond: 0, burst: 1 } });
+  const server = createApiServer({
+    source,
+    keyring: new ApiKeyring([{ key: KEY }]),
+    logger: silentLogger,
+    port: 0,
+    rateLimit: { requestsPerSecond: 0, burst: 1 },
+  });
   const { url } = await server.listen();
   t.after(() => server.close());
   return { source, streams, url, close: () => server.close() };

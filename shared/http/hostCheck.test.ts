@@ -10,7 +10,21 @@ test("loopback names with our port pass, case-insensitively", () => {
 
 test("other names, other ports and odd forms are refused", () => {
   const allowed = createHostCheck([]);
-  const refused = [undefined, "", "evil.example:8950", "localhost:8951", "localhost", "127.0.0.1", "localhost.:8950", "127.0.0.2:8950", "[::2]:8950", "localhost:8950:1", "user@localhost:8950", "localhost:8950/x", "::1:8950"];
+  const refused = [
+    undefined,
+    "",
+    "evil.example:8950",
+    "localhost:8951",
+    "localhost",
+    "127.0.0.1",
+    "localhost.:8950",
+    "127.0.0.2:8950",
+    "[::2]:8950",
+    "localhost:8950:1",
+    "user@localhost:8950",
+    "localhost:8950/x",
+    "::1:8950",
+  ];
   for (const host of refused) assert.equal(allowed(host, 8950), false, String(host));
   assert.equal(allowed("localhost", 80), true);
 });

@@ -43,7 +43,8 @@ function openApiProblems(doc: Json): string[] {
   const schemes = doc.components?.securitySchemes ?? {};
   for (const [name, scheme] of Object.entries<Json>(schemes)) {
     if (scheme.type === "http" && typeof scheme.scheme !== "string") problem(`security scheme ${name}: http needs a scheme`);
-    if (scheme.type === "apiKey" && !(typeof scheme.name === "string" && ["query", "header", "cookie"].includes(scheme.in))) problem(`security scheme ${name}: apiKey needs a name and in query|header|cookie`);
+    if (scheme.type === "apiKey" && !(typeof scheme.name === "string" && ["query", "header", "cookie"].includes(scheme.in)))
+      problem(`security scheme ${name}: apiKey needs a name and in query|header|cookie`);
     if (!["http", "apiKey", "oauth2", "openIdConnect", "mutualTLS"].includes(scheme.type)) problem(`security scheme ${name}: type ${scheme.type}`);
   }
   const operationIds = new Set<string>();
@@ -64,7 +65,8 @@ function openApiProblems(doc: Json): string[] {
       const declaredInPath = new Set<string>();
       for (const parameter of parameters) {
         if (parameter === undefined) continue;
-        if (typeof parameter.name !== "string" || !["path", "query", "header", "cookie"].includes(parameter.in)) problem(`${at}: a parameter needs a name and in`);
+        if (typeof parameter.name !== "string" || !["path", "query", "header", "cookie"].includes(parameter.in))
+          problem(`${at}: a parameter needs a name and in`);
         if (seen.has(`${parameter.in}:${parameter.name}`)) problem(`${at}: parameter ${parameter.name} twice`);
         seen.add(`${parameter.in}:${parameter.name}`);
         if (parameter.schema === undefined && parameter.content === undefined) problem(`${at}: parameter ${parameter.name} has no schema`);
@@ -106,15 +108,18 @@ function schemaProblems(doc: Json, schema: Json, value: Json, at = "$"): string[
   const out: string[] = [];
   if (schema.$ref) return schemaProblems(doc, deref(doc, schema), value, at);
   if (schema.allOf) for (const part of schema.allOf) out.push(...schemaProblems(doc, part, value, at));
-  if (schema.oneOf && schema.oneOf.filter((part: Json) => schemaProblems(doc, part, value, at).length === 0).length !== 1) out.push(`${at}: not exactly one of oneOf`);
+  if (schema.oneOf && schema.oneOf.filter((part: Json) => schemaProblems(doc, part, value, at).length === 0).length !== 1)
+    out.push(`${at}: not exactly one of oneOf`);
   if ("const" in schema && value !== schema.const) out.push(`${at}: not ${JSON.stringify(schema.const)}`);
   if (schema.enum && !schema.enum.includes(value)) out.push(`${at}: ${JSON.stringify(value)} not in enum`);
   const type = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
   if (schema.type && !(schema.type === type || (schema.type === "number" && type === "integer"))) return [...out, `${at}: ${type}, not ${schema.type}`];
   if (typeof value === "string" && schema.pattern && !new RegExp(schema.pattern).test(value)) out.push(`${at}: ${value} does not match ${schema.pattern}`);
-  if (typeof value === "number" && ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum))) out.push(`${at}: ${value} out of range`);
+  if (typeof value === "number" && ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)))
+    out.push(`${at}: ${value} out of range`);
   if (Array.isArray(value)) {
-    if ((schema.minItems !== undefined && value.length < schema.minItems) || (schema.maxItems !== undefined && value.length > schema.maxItems)) out.push(`${at}: ${value.length} items`);
+    if ((schema.minItems !== undefined && value.length < schema.minItems) || (schema.maxItems !== undefined && value.length > schema.maxItems))
+      out.push(`${at}: ${value.length} items`);
     value.forEach((item, i) => {
       const itemSchema = schema.prefixItems && i < schema.prefixItems.length ? schema.prefixItems[i] : schema.items;
       out.push(...schemaProblems(doc, itemSchema, item, `${at}[${i}]`));
@@ -151,7 +156,10 @@ test("the OpenAPI document is valid 3.1 by the rules that matter, and the checks
     "GET /networks/{chainId}/busyThreshold: {chainId} is not declared",
     "GET /networks 200: no description",
   ]) {
-    assert.ok(problems.some((p) => p.includes(expected)), `${expected} in ${JSON.stringify(problems)}`);
+    assert.ok(
+      problems.some((p) => p.includes(expected)),
+      `${expected} in ${JSON.stringify(problems)}`,
+    );
   }
 });
 
@@ -167,7 +175,11 @@ test("the document describes every route of ROUTES and nothing else, with its au
     const statuses = Object.keys(operation.responses);
     if (route.auth === "key") assert.ok(statuses.includes("401") && statuses.includes("429"), route.path);
     else assert.ok(!statuses.includes("401"), route.path);
-    if (route.path.includes("{chainId}")) assert.ok(["400", "422", "503"].every((s) => statuses.includes(s)), route.path);
+    if (route.path.includes("{chainId}"))
+      assert.ok(
+        ["400", "422", "503"].every((s) => statuses.includes(s)),
+        route.path,
+      );
   }
   assert.deepEqual(doc.components.securitySchemes, {
     basicAuth: { type: "http", scheme: "basic", description: doc.components.securitySchemes.basicAuth.description },
@@ -177,7 +189,9 @@ test("the document describes every route of ROUTES and nothing else, with its au
   assert.deepEqual(doc.components.schemas.Error.properties.code.enum, Object.keys(API_ERRORS));
   const suggested = doc.paths["/v3/{apiKey}/networks/{chainId}/suggestedGasFees"].get;
   assert.deepEqual(suggested.parameters, [{ $ref: "#/components/parameters/apiKey" }, { $ref: "#/components/parameters/chainId" }]);
-  assert.deepEqual(suggested.responses["400"].content["application/json"].schema.allOf[1], { properties: { code: { enum: ["INVALID_CHAIN_ID", "UNSUPPORTED_CHAIN"] } } });
+  assert.deepEqual(suggested.responses["400"].content["application/json"].schema.allOf[1], {
+    properties: { code: { enum: ["INVALID_CHAIN_ID", "UNSUPPORTED_CHAIN"] } },
+  });
   assert.deepEqual(suggested.responses["400"].content["application/json"].examples.UNSUPPORTED_CHAIN.value, {
     statusCode: 400,
     code: "UNSUPPORTED_CHAIN",

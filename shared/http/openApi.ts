@@ -6,7 +6,11 @@ export const OPENAPI_VERSION = "3.1.0";
 
 /** Sample details for the example messages of each error (what a real request could have sent). */
 const EXAMPLE_DETAIL: ApiErrorDetail = { chainId: "6001", method: "POST", host: "evil.example:8950", retryAfterSeconds: 1 };
-const EXAMPLE_CHAIN_ID_DETAIL: Partial<Record<ApiErrorCode, ApiErrorDetail>> = { INVALID_CHAIN_ID: { chainId: "0x1" }, NO_BASE_FEE: { chainId: "61" }, NO_DATA: { chainId: "1", retryAfterSeconds: 12 } };
+const EXAMPLE_CHAIN_ID_DETAIL: Partial<Record<ApiErrorCode, ApiErrorDetail>> = {
+  INVALID_CHAIN_ID: { chainId: "0x1" },
+  NO_BASE_FEE: { chainId: "61" },
+  NO_DATA: { chainId: "1", retryAfterSeconds: 12 },
+};
 
 const PARAMETERS = {
   chainId: {
@@ -20,7 +24,8 @@ const PARAMETERS = {
     name: "apiKey",
     in: "path",
     required: true,
-    description: "An API key that does not require its secret (the hosted service's key-in-path form). A key that requires its secret is refused here (401 SECRET_REQUIRED): use HTTP Basic.",
+    description:
+      "An API key that does not require its secret (the hosted service's key-in-path form). A key that requires its secret is refused here (401 SECRET_REQUIRED): use HTTP Basic.",
     schema: { type: "string", minLength: 1 },
   },
 } as const;
@@ -30,7 +35,10 @@ export function errorCodesOf(route: Route): ApiErrorCode[] {
   const params = pathParameters(route.path);
   const codes: ApiErrorCode[] = ["FORBIDDEN_HOST", "METHOD_NOT_ALLOWED"];
   if (route.auth === "key") {
-    codes.push(...(params.includes("apiKey") ? (["INVALID_API_KEY", "SECRET_REQUIRED"] as const) : (["MISSING_API_KEY", "INVALID_API_KEY"] as const)), "RATE_LIMITED");
+    codes.push(
+      ...(params.includes("apiKey") ? (["INVALID_API_KEY", "SECRET_REQUIRED"] as const) : (["MISSING_API_KEY", "INVALID_API_KEY"] as const)),
+      "RATE_LIMITED",
+    );
   }
   if (params.includes("chainId")) codes.push("INVALID_CHAIN_ID", "UNSUPPORTED_CHAIN", "NO_BASE_FEE", "NO_DATA");
   if (params.some((name) => name !== "chainId" && name !== "apiKey")) codes.push("NOT_FOUND");
@@ -77,7 +85,11 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
       schemas: OPENAPI_SCHEMAS,
       parameters: PARAMETERS,
       securitySchemes: {
-        basicAuth: { type: "http", scheme: "basic", description: "base64(<API_KEY>:<API_KEY_SECRET>); the secret may be empty for a key that does not require it." },
+        basicAuth: {
+          type: "http",
+          scheme: "basic",
+          description: "base64(<API_KEY>:<API_KEY_SECRET>); the secret may be empty for a key that does not require it.",
+        },
       },
       responses: Object.fromEntries((Object.keys(API_ERRORS) as ApiErrorCode[]).map((code) => [code, errorResponse([code])])),
     },
@@ -98,7 +110,11 @@ function operationOf(route: Route): Record<string, unknown> {
     operationId: route.name,
     summary: route.summary,
     ...(params.length > 0
-      ? { parameters: params.map((name) => (name in PARAMETERS ? { $ref: `#/components/parameters/${name}` } : { name, in: "path", required: true, schema: { type: "string" } })) }
+      ? {
+          parameters: params.map((name) =>
+            name in PARAMETERS ? { $ref: `#/components/parameters/${name}` } : { name, in: "path", required: true, schema: { type: "string" } },
+          ),
+        }
       : {}),
     security: route.auth === "key" && !params.includes("apiKey") ? [{ basicAuth: [] }] : [],
     responses,
@@ -126,7 +142,8 @@ function errorResponse(codes: readonly ApiErrorCode[]): Record<string, unknown> 
   const headers: Record<string, unknown> = {};
   const examples: Record<string, unknown> = {};
   for (const code of codes) {
-    const row: { statusCode: number; message: (detail: ApiErrorDetail) => string; headers?: (detail: ApiErrorDetail) => Readonly<Record<string, string>> } = API_ERRORS[code];
+    const row: { statusCode: number; message: (detail: ApiErrorDetail) => string; headers?: (detail: ApiErrorDetail) => Readonly<Record<string, string>> } =
+      API_ERRORS[code];
     const detail = EXAMPLE_CHAIN_ID_DETAIL[code] ?? EXAMPLE_DETAIL;
     for (const name of Object.keys(row.headers?.(detail) ?? {})) headers[name] = { schema: { type: "string" } };
     examples[code] = { value: { statusCode: row.statusCode, code, message: row.message(detail) } };

@@ -70,7 +70,12 @@ export const OPENAPI_SCHEMAS: Readonly<Record<OpenApiSchemaName, JsonSchema>> = 
       medium: level("medium"),
       high: level("high"),
       estimatedBaseFee: { ...ref("GweiString"), description: "The next block's base fee." },
-      networkCongestion: { type: "number", minimum: 0, maximum: 1, description: "Where the current base fee stands among the statistics window's base fees (mid-rank)." },
+      networkCongestion: {
+        type: "number",
+        minimum: 0,
+        maximum: 1,
+        description: "Where the current base fee stands among the statistics window's base fees (mid-rank).",
+      },
       latestPriorityFeeRange: range("The newest block's smallest and largest tip."),
       historicalPriorityFeeRange: range("The smallest and largest tip of the recent blocks."),
       historicalBaseFeeRange: range("The lowest and highest base fee of the statistics window."),

@@ -5,7 +5,10 @@ import { RateLimiter } from "./rateLimiter.ts";
 test("a burst, then refusals with a Retry-After, then recovery at the refill rate", () => {
   const limiter = new RateLimiter({ requestsPerSecond: 2, burst: 3 });
   const at = 1_000_000;
-  assert.deepEqual([1, 2, 3].map(() => limiter.take("k", at).ok), [true, true, true]);
+  assert.deepEqual(
+    [1, 2, 3].map(() => limiter.take("k", at).ok),
+    [true, true, true],
+  );
   assert.deepEqual(limiter.take("k", at), { ok: false, retryAfterSeconds: 1 });
   assert.equal(limiter.take("k", at + 499).ok, false);
   assert.equal(limiter.take("k", at + 500).ok, true);

@@ -49,7 +49,18 @@ function nearestRank(values: readonly bigint[], percentile: number): bigint {
 
 const MAINNET_FEES = feesWei(MAINNET_BLOCKS, 7n);
 // Chosen so that p50 and p90 of these 10 blocks are the contract's example values.
-const YOUNG_FEES = [14_585_610_312n, 16_407_222_984n, 50_000_000_000n, 1n, 23_227_829_059n, 37_378_956_101n, 2n, 30_000_000_000n, 25_000_000_000n, 35_000_000_000n];
+const YOUNG_FEES = [
+  14_585_610_312n,
+  16_407_222_984n,
+  50_000_000_000n,
+  1n,
+  23_227_829_059n,
+  37_378_956_101n,
+  2n,
+  30_000_000_000n,
+  25_000_000_000n,
+  35_000_000_000n,
+];
 
 interface Started {
   port: number;
@@ -116,7 +127,9 @@ function call(port: number, path: string, options: RequestOptions = {}): Promise
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), reusedSocket: req.reusedSocket }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), reusedSocket: req.reusedSocket }),
+        );
         res.on("error", reject);
       },
     );
@@ -172,10 +185,7 @@ test("a chain younger than 500 blocks: all its blocks, and the contract's exampl
   const median = await call(port, "/networks/8453/baseFeePercentile", { headers: openAuth });
   assert.equal(median.body, `{"baseFeePercentile":"23.227829059"}`);
   const history = await call(port, "/networks/8453/baseFeeHistory", { headers: openAuth });
-  assert.equal(
-    history.body,
-    `["14.585610312","16.407222984","50","0.000000001","23.227829059","37.378956101","0.000000002","30","25","35"]`,
-  );
+  assert.equal(history.body, `["14.585610312","16.407222984","50","0.000000001","23.227829059","37.378956101","0.000000002","30","25","35"]`);
 });
 
 test("a 200 carries the freshness and caching headers", async (t) => {
@@ -214,7 +224,10 @@ test("GET /networks: the source's statuses as a JSON array, not cached", async (
   assert.equal(answer.status, 200);
   assert.equal(answer.body, JSON.stringify(source.networks()));
   const networks = JSON.parse(answer.body) as { chainId: number; busyThreshold: string | null }[];
-  assert.deepEqual(networks.map((network) => network.chainId), [MAINNET, YOUNG, SYNCING, FAST_SYNCING, LEGACY]);
+  assert.deepEqual(
+    networks.map((network) => network.chainId),
+    [MAINNET, YOUNG, SYNCING, FAST_SYNCING, LEGACY],
+  );
   assert.equal(networks[1]!.busyThreshold, "37.378956101");
   assert.equal(answer.headers["cache-control"], "no-store");
   assert.equal(answer.headers["etag"], undefined);
@@ -243,7 +256,10 @@ test("Basic: a key without a secret, as base64(key:) and base64(key); a non-empt
   const { port } = await start(t);
   assert.equal((await call(port, "/networks/8453/busyThreshold", { headers: basic(`${OPEN_KEY}:`) })).status, 200);
   assert.equal((await call(port, "/networks/8453/busyThreshold", { headers: basic(OPEN_KEY) })).status, 200);
-  assert.equal((await call(port, "/networks/8453/busyThreshold", { headers: { Authorization: `bAsIc ${Buffer.from(OPEN_KEY).toString("base64")}` } })).status, 200);
+  assert.equal(
+    (await call(port, "/networks/8453/busyThreshold", { headers: { Authorization: `bAsIc ${Buffer.from(OPEN_KEY).toString("base64")}` } })).status,
+    200,
+  );
   assertError(await call(port, "/networks/8453/busyThreshold", { headers: basic(`${OPEN_KEY}:anything`) }), "INVALID_API_KEY");
 });
 
@@ -285,7 +301,15 @@ test("no credentials: 401 MISSING_API_KEY with the Basic challenge, on every key
 
 test("garbage Authorization headers are a 401, never a throw", async (t) => {
   const { port } = await start(t);
-  const invalid = ["Basic", "Basic !!!", "Basic YWJj", "Basic ====", `Basic ${"QUFB".repeat(2000)}`, `Basic ${Buffer.from([0xc3, 0x28]).toString("base64")}`, basic(":").Authorization];
+  const invalid = [
+    "Basic",
+    "Basic !!!",
+    "Basic YWJj",
+    "Basic ====",
+    `Basic ${"QUFB".repeat(2000)}`,
+    `Basic ${Buffer.from([0xc3, 0x28]).toString("base64")}`,
+    basic(":").Authorization,
+  ];
   for (const header of invalid) {
     assertError(await call(port, "/networks/1/busyThreshold", { headers: { Authorization: header } }), "INVALID_API_KEY");
   }
@@ -418,7 +442,25 @@ test("UNSUPPORTED_CHAIN: the hosted service's exact body", async (t) => {
 
 test("malformed chain ids: 400 INVALID_CHAIN_ID", async (t) => {
   const { port } = await start(t);
-  const malformed = ["0x1", "abc", "-1", "", "01", "0", "1.0", "1e3", "%201", "9007199254740992", "99999999999999999999", "1".repeat(500), "%E0%A4%A", "%", "%31%", "%D9%A1", "%EF%BC%91"];
+  const malformed = [
+    "0x1",
+    "abc",
+    "-1",
+    "",
+    "01",
+    "0",
+    "1.0",
+    "1e3",
+    "%201",
+    "9007199254740992",
+    "99999999999999999999",
+    "1".repeat(500),
+    "%E0%A4%A",
+    "%",
+    "%31%",
+    "%D9%A1",
+    "%EF%BC%91",
+  ];
   for (const chainId of malformed) {
     const answer = await call(port, `/networks/${chainId}/busyThreshold`, { headers: openAuth });
     assertError(answer, "INVALID_CHAIN_ID");
@@ -445,7 +487,17 @@ test("a chain without a base fee: 422 NO_BASE_FEE", async (t) => {
 
 test("unknown paths: 404 NOT_FOUND, before authentication", async (t) => {
   const { port } = await start(t);
-  for (const path of ["/nope", "/networks/1", "/networks/1/", "/networks/1/busythreshold", "/v3/networks/1/busyThreshold", "/v3/x/networks/1/nope", "/healthz/x", "/%zz", "/networks/1/busyThreshold/extra"]) {
+  for (const path of [
+    "/nope",
+    "/networks/1",
+    "/networks/1/",
+    "/networks/1/busythreshold",
+    "/v3/networks/1/busyThreshold",
+    "/v3/x/networks/1/nope",
+    "/healthz/x",
+    "/%zz",
+    "/networks/1/busyThreshold/extra",
+  ]) {
     assertError(await call(port, path), "NOT_FOUND");
   }
 });
@@ -565,7 +617,10 @@ test("on one keep-alive connection, a key revoked or a header changed is checked
     await call(port, path, { headers: basic(`${SECRET_KEY}:`), agent }),
     await call(port, path, { headers: openAuth, agent }),
   ];
-  assert.deepEqual(answers.map((answer) => answer.status), [200, 401, 401, 200, 401, 200]);
+  assert.deepEqual(
+    answers.map((answer) => answer.status),
+    [200, 401, 401, 200, 401, 200],
+  );
   keyring.remove(OPEN_KEY);
   const revoked = await call(port, path, { headers: openAuth, agent });
   assertError(revoked, "INVALID_API_KEY");
@@ -573,7 +628,10 @@ test("on one keep-alive connection, a key revoked or a header changed is checked
   assert.equal((await call(port, path, { headers: openAuth, agent })).status, 200);
   keyring.add(OPEN_KEY, "now-with-a-secret");
   assertError(await call(port, path, { headers: openAuth, agent }), "INVALID_API_KEY");
-  assert.ok([...answers, revoked].every((answer) => answer.reusedSocket), "every request went on the first one's connection");
+  assert.ok(
+    [...answers, revoked].every((answer) => answer.reusedSocket),
+    "every request went on the first one's connection",
+  );
 });
 
 test("an unexpected throw is logged and answered 500, without the key, and the server goes on", async (t) => {
@@ -606,7 +664,18 @@ test("an unexpected throw is logged and answered 500, without the key, and the s
 
 test("no request of this file's kinds yields a 5xx", async (t) => {
   const { port } = await start(t);
-  const paths = ["/", "/networks", "/networks/1/busyThreshold", `/v3/${OPEN_KEY}/networks/abc/baseFeeHistory`, "/v3/%/networks", "/networks/%00/busyThreshold", "/networks/1/baseFeeHistory?%zz", "//", "/../etc/passwd", `/${"a/".repeat(2000)}`];
+  const paths = [
+    "/",
+    "/networks",
+    "/networks/1/busyThreshold",
+    `/v3/${OPEN_KEY}/networks/abc/baseFeeHistory`,
+    "/v3/%/networks",
+    "/networks/%00/busyThreshold",
+    "/networks/1/baseFeeHistory?%zz",
+    "//",
+    "/../etc/passwd",
+    `/${"a/".repeat(2000)}`,
+  ];
   const headerSets: Record<string, string>[] = [{}, openAuth, { Authorization: "Basic \u00ff" }, { "If-None-Match": "\u00ff,,,*" }, { Origin: "\u00ff" }];
   for (const path of paths) {
     for (const headers of headerSets) {

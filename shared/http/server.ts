@@ -180,7 +180,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   /** One writeHead with every header: Node then validates and writes them in one pass. */
-  function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, corsHeaders: Readonly<Record<string, string>> | undefined): void {
+  function writeReply(
+    req: IncomingMessage,
+    res: ServerResponse,
+    reply: JsonReply,
+    head: boolean,
+    corsHeaders: Readonly<Record<string, string>> | undefined,
+  ): void {
     // Copied name by name: spreading the frozen CORS headers took V8's slow path for object spreads.
     const headers: OutgoingHttpHeaders = {};
     if (corsHeaders !== undefined) for (const name in corsHeaders) headers[name] = corsHeaders[name];
@@ -229,9 +235,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return;
     }
     const status =
-      error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large"
-      : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout"
-      : "400 Bad Request";
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? "431 Request Header Fields Too Large"
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? "408 Request Timeout"
+          : "400 Bad Request";
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   }
 

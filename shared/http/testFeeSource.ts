@@ -49,7 +49,14 @@ export class TestFeeSource implements FeeSource {
    * Writes blocks from `firstBlock` into the chain's window, makes a new snapshot and tells the subscribers.
    * `recentTips` are the snapshot's tips as they are (not merged with earlier ones).
    */
-  write(chainId: number, firstBlock: bigint, baseFeesWei: readonly bigint[], confirmedAt: number, nextBaseFeeWei?: bigint, recentTips?: readonly BlockTips[]): FeeSnapshot {
+  write(
+    chainId: number,
+    firstBlock: bigint,
+    baseFeesWei: readonly bigint[],
+    confirmedAt: number,
+    nextBaseFeeWei?: bigint,
+    recentTips?: readonly BlockTips[],
+  ): FeeSnapshot {
     const chain = this.#chains.get(chainId);
     if (chain === undefined) throw new Error(`test chain ${chainId} is not configured`);
     chain.window.write(firstBlock, baseFeesWei);

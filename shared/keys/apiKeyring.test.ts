@@ -104,7 +104,10 @@ test("the revision changes with every key added, replaced or removed", () => {
 test("keys that could not travel in a path or in Basic are refused when added, without echoing them", () => {
   const keyring = new ApiKeyring();
   for (const bad of ["short", "has:colon-0123456789", "has/slash-0123456789", "a".repeat(129), ""]) {
-    assert.throws(() => keyring.add(bad), (error: unknown) => error instanceof InvalidApiKeyError && !error.message.includes(bad || "\u0000"));
+    assert.throws(
+      () => keyring.add(bad),
+      (error: unknown) => error instanceof InvalidApiKeyError && !error.message.includes(bad || "\u0000"),
+    );
   }
   assert.throws(() => keyring.add(open, ""), InvalidApiKeyError);
   assert.equal(keyring.size, 0);

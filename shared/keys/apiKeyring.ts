@@ -90,7 +90,13 @@ export class ApiKeyring {
     const keyId = keyDigest.toString("hex").slice(0, 12);
     const accepted: AuthResult = Object.freeze({ ok: true, keyId });
     const canonicalHeaders = (secret === undefined ? [`${key}:`, key] : [`${key}:${secret}`]).map((credentials) => digest(basicHeaderOf(credentials)));
-    this.#records.set(keyDigest.toString("hex"), { keyDigest, secretDigest: secret === undefined ? undefined : digest(secret), keyId, accepted, canonicalHeaders });
+    this.#records.set(keyDigest.toString("hex"), {
+      keyDigest,
+      secretDigest: secret === undefined ? undefined : digest(secret),
+      keyId,
+      accepted,
+      canonicalHeaders,
+    });
     this.#keysChanged();
   }
 

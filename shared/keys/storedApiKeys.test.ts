@@ -30,7 +30,14 @@ test("without a key store, a new key is stored in plain text (where serve reads 
   assert.deepEqual(settings.sealedApiKeys, []);
   assert.doesNotThrow(() => parseSettings(settings));
   const [view] = listApiKeys(settings, plaintextCipher);
-  assert.deepEqual(view, { id: created.id, hint: `${created.key.slice(0, 4)}…${created.key.slice(-4)}`, label: "my bot", createdAt: "2026-01-01T00:00:00.000Z", requiresSecret: false, storage: "plaintext" });
+  assert.deepEqual(view, {
+    id: created.id,
+    hint: `${created.key.slice(0, 4)}…${created.key.slice(-4)}`,
+    label: "my bot",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    requiresSecret: false,
+    storage: "plaintext",
+  });
   const keyring = new ApiKeyring(usableApiKeys(settings, plaintextCipher).keys);
   assert.equal(keyring.verifyPathKey(created.key).ok, true);
   assert.equal(plaintextCipher.encrypts, false);
@@ -77,7 +84,10 @@ test("revoking removes exactly that key, plain or sealed; an unknown id is an er
   settings = second.settings;
   assert.equal(listApiKeys(settings, cipher).length, 3);
   settings = removeApiKey(settings, first.created.id);
-  assert.deepEqual(listApiKeys(settings, cipher).map((view) => view.id), [apiKeyIdOf("0123456789abcdef0123456789abcdef"), second.created.id]);
+  assert.deepEqual(
+    listApiKeys(settings, cipher).map((view) => view.id),
+    [apiKeyIdOf("0123456789abcdef0123456789abcdef"), second.created.id],
+  );
   settings = removeApiKey(settings, apiKeyIdOf("0123456789abcdef0123456789abcdef"));
   assert.deepEqual(settings.apiKeys, []);
   assert.throws(() => removeApiKey(settings, first.created.id), ApiKeyNotFoundError);

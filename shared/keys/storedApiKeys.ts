@@ -42,26 +42,22 @@ function openSealed(sealed: SealedApiKey, cipher: SecretCipher): ApiKeyCredentia
 }
 
 export function listApiKeys(settings: Settings, cipher: SecretCipher): ApiKeyView[] {
-  const plain = settings.apiKeys.map(
-    (apiKey): ApiKeyView => ({
-      id: apiKeyIdOf(apiKey.key),
-      hint: apiKeyHint(apiKey.key),
-      label: apiKey.label,
-      createdAt: apiKey.createdAt,
-      requiresSecret: apiKey.secret !== undefined,
-      storage: "plaintext",
-    }),
-  );
-  const sealed = settings.sealedApiKeys.map(
-    (apiKey): ApiKeyView => ({
-      id: apiKey.id,
-      hint: apiKey.hint,
-      label: apiKey.label,
-      createdAt: apiKey.createdAt,
-      requiresSecret: apiKey.requiresSecret,
-      storage: openSealed(apiKey, cipher) ? "encrypted" : "unreadable",
-    }),
-  );
+  const plain = settings.apiKeys.map((apiKey): ApiKeyView => ({
+    id: apiKeyIdOf(apiKey.key),
+    hint: apiKeyHint(apiKey.key),
+    label: apiKey.label,
+    createdAt: apiKey.createdAt,
+    requiresSecret: apiKey.secret !== undefined,
+    storage: "plaintext",
+  }));
+  const sealed = settings.sealedApiKeys.map((apiKey): ApiKeyView => ({
+    id: apiKey.id,
+    hint: apiKey.hint,
+    label: apiKey.label,
+    createdAt: apiKey.createdAt,
+    requiresSecret: apiKey.requiresSecret,
+    storage: openSealed(apiKey, cipher) ? "encrypted" : "unreadable",
+  }));
   return [...plain, ...sealed];
 }
 

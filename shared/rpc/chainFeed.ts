@@ -291,7 +291,8 @@ export class ChainFeed {
     const before = endpoint.state;
     if (error instanceof WrongChainError) {
       this.#pool.markWrongChain(endpoint, error, error.reportedChainId, now);
-      if (before !== "wrong-chain") this.#logger.error(error.message, { chainId: this.chainId, url: endpoint.redactedUrl, reportedChainId: error.reportedChainId });
+      if (before !== "wrong-chain")
+        this.#logger.error(error.message, { chainId: this.chainId, url: endpoint.redactedUrl, reportedChainId: error.reportedChainId });
     } else {
       this.#pool.markFailing(endpoint, error, now);
       const log = before === "failing" ? this.#logger.debug : this.#logger.warn;

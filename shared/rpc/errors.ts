@@ -12,7 +12,9 @@ export class RpcEndpointError extends Error {
     /** The HTTP status, when the endpoint answered with one other than 2xx. */
     readonly httpStatus?: number,
   ) {
-    super(`${method} at ${url} failed: ${reason}. The feed fails over to the chain's next endpoint and retries this one later; check the URL and the provider's status if it persists.`);
+    super(
+      `${method} at ${url} failed: ${reason}. The feed fails over to the chain's next endpoint and retries this one later; check the URL and the provider's status if it persists.`,
+    );
   }
 }
 
@@ -24,7 +26,9 @@ export class MalformedRpcResponseError extends Error {
     readonly method: string,
     readonly problem: string,
   ) {
-    super(`${method} at ${url} answered garbage: ${problem}. Its answer is ignored; if this persists, the endpoint is not a working JSON-RPC node for this chain.`);
+    super(
+      `${method} at ${url} answered garbage: ${problem}. Its answer is ignored; if this persists, the endpoint is not a working JSON-RPC node for this chain.`,
+    );
   }
 }
 
@@ -36,6 +40,8 @@ export class WrongChainError extends Error {
     readonly expectedChainId: number,
     readonly reportedChainId: number,
   ) {
-    super(`${url} serves chain ${reportedChainId}, not chain ${expectedChainId}; it is never used for chain ${expectedChainId}. Fix the chain's RPC URL in the settings.`);
+    super(
+      `${url} serves chain ${reportedChainId}, not chain ${expectedChainId}; it is never used for chain ${expectedChainId}. Fix the chain's RPC URL in the settings.`,
+    );
   }
 }

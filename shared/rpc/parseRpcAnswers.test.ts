@@ -35,7 +35,11 @@ test("fee history garbage is refused, never data", () => {
     [{ ...good, gasUsedRatio: [0.5, -1] }, /gasUsedRatio/],
   ];
   for (const [value, message] of cases) {
-    assert.throws(() => parseFeeHistory(value, 2, "latest", URL), (error: unknown) => error instanceof MalformedRpcResponseError && message.test(error.message), JSON.stringify(value));
+    assert.throws(
+      () => parseFeeHistory(value, 2, "latest", URL),
+      (error: unknown) => error instanceof MalformedRpcResponseError && message.test(error.message),
+      JSON.stringify(value),
+    );
   }
   assert.throws(() => parseFeeHistory(good, 1, "latest", URL), /2 blocks where 1 were asked/);
   assert.throws(() => parseFeeHistory(good, 2, 20n, URL), /ends at block 17 where block 20 was asked/);
@@ -53,7 +57,10 @@ test("fee history rewards: one row of tips per block at REWARD_PERCENTILES, when
     oldestBlock: "0x10",
     baseFeePerGas: ["0x64", "0x65", "0x66"],
     gasUsedRatio: [0.5, 0],
-    reward: [["0x1", "0x2", "0x3"], ["0x0", "0x0", "0x0"]],
+    reward: [
+      ["0x1", "0x2", "0x3"],
+      ["0x0", "0x0", "0x0"],
+    ],
   };
   assert.deepEqual(parseFeeHistory(answer, 2, "latest", "u", true).tips, [
     { block: 16n, minWei: 1n, p10Wei: 2n, maxWei: 3n },
@@ -63,7 +70,19 @@ test("fee history rewards: one row of tips per block at REWARD_PERCENTILES, when
   const { reward: _, ...withoutReward } = answer;
   assert.equal(parseFeeHistory(withoutReward, 2, "latest", "u", true).tips, undefined, "left out: no tips, the base fees still count");
   assert.deepEqual(parseFeeHistory(withoutReward, 2, "latest", "u", true).baseFeesWei, [100n, 101n]);
-  for (const reward of ["0x1", [["0x1", "0x2", "0x3"]], [["0x1", "0x2"], ["0x1", "0x2", "0x3"]], [["0x1", "0x2", "-1"], ["0x1", "0x2", "0x3"]], [null, ["0x1", "0x2", "0x3"]]]) {
+  for (const reward of [
+    "0x1",
+    [["0x1", "0x2", "0x3"]],
+    [
+      ["0x1", "0x2"],
+      ["0x1", "0x2", "0x3"],
+    ],
+    [
+      ["0x1", "0x2", "-1"],
+      ["0x1", "0x2", "0x3"],
+    ],
+    [null, ["0x1", "0x2", "0x3"]],
+  ]) {
     assert.throws(() => parseFeeHistory({ ...answer, reward }, 2, "latest", "u", true), MalformedRpcResponseError, JSON.stringify(reward));
   }
 });

@@ -86,7 +86,10 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
     if (!Array.isArray(row) || row.length !== REWARD_PERCENTILES.length) {
       throw fail(`reward[${i}] is ${describe(row)}, not ${REWARD_PERCENTILES.length} quantities`);
     }
-    return blockTipsOf(oldestBlock + BigInt(i), row.map((tip, j) => parseQuantity(tip, MAX_BASE_FEE_WEI, `reward[${i}][${j}]`, url, method)));
+    return blockTipsOf(
+      oldestBlock + BigInt(i),
+      row.map((tip, j) => parseQuantity(tip, MAX_BASE_FEE_WEI, `reward[${i}][${j}]`, url, method)),
+    );
   });
   return { ...answer, tips };
 }
@@ -96,6 +99,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function describe(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "missing" : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "missing" : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

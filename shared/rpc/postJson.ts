@@ -137,8 +137,17 @@ function tooLarge(maxBytes: number, size: number): HttpPostError {
 
 /** The body as sent, or decompressed when a server compressed it although the request did not offer to accept that. */
 function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "").trim().toLowerCase();
-  const decoder = encoding === "gzip" || encoding === "x-gzip" ? createGunzip() : encoding === "deflate" ? createInflate() : encoding === "br" ? createBrotliDecompress() : undefined;
+  const encoding = String(response.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
+  const decoder =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? createGunzip()
+      : encoding === "deflate"
+        ? createInflate()
+        : encoding === "br"
+          ? createBrotliDecompress()
+          : undefined;
   if (decoder === undefined) return response;
   response.on("error", (error) => decoder.destroy(error));
   return response.pipe(decoder);

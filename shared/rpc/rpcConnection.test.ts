@@ -91,7 +91,8 @@ test("http: non-2xx answers keep their status; 429 and 5xx are never size refusa
     assert.equal(error.reason, "HTTP 500 Internal Server Error");
     assert.equal(isTooManyBlocksError(error), false);
 
-    answer = (res) => json(res, 400, { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "requested block count 1024 exceeds the maximum of 128 blocks" } });
+    answer = (res) =>
+      json(res, 400, { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "requested block count 1024 exceeds the maximum of 128 blocks" } });
     error = await failure(connection.request("eth_feeHistory", []));
     assert.ok(error instanceof RpcEndpointError);
     assert.equal(error.httpStatus, 400);
@@ -120,7 +121,8 @@ test("http: garbage is a MalformedRpcResponseError; a gzipped answer is read eve
     assert.ok((await failure(connection.request("eth_feeHistory", []))) instanceof MalformedRpcResponseError);
     answer = (res) => json(res, 200, { jsonrpc: "2.0", id: 1 });
     assert.ok((await failure(connection.request("eth_feeHistory", []))) instanceof MalformedRpcResponseError);
-    answer = (res) => res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync('{"jsonrpc":"2.0","id":1,"result":"0x2a"}'));
+    answer = (res) =>
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync('{"jsonrpc":"2.0","id":1,"result":"0x2a"}'));
     assert.equal(await connection.request("eth_blockNumber", []), "0x2a");
   } finally {
     await endpoint.close();

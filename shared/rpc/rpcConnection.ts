@@ -60,7 +60,13 @@ function endpointError(error: unknown, url: string, method: string): Error {
       : status !== undefined
         ? `HTTP ${status}${viemError.details ? ` ${String(viemError.details).slice(0, 120)}` : ""}`
         : (viemError.details ?? viemError.shortMessage ?? viemError.message ?? String(error)).slice(0, 200);
-  return new RpcEndpointError(url, method, reason.replaceAll(/https?:\/\/\S+|wss?:\/\/\S+/g, (match) => redactUrl(match)), undefined, status);
+  return new RpcEndpointError(
+    url,
+    method,
+    reason.replaceAll(/https?:\/\/\S+|wss?:\/\/\S+/g, (match) => redactUrl(match)),
+    undefined,
+    status,
+  );
 }
 
 /**
@@ -80,7 +86,13 @@ function httpStatusError(answer: JsonHttpAnswer, url: string, method: string): R
   else if (error !== undefined) details = JSON.stringify(error);
   details ||= answer.statusText;
   const reason = `HTTP ${answer.status}${details ? ` ${details.slice(0, 120)}` : ""}`;
-  return new RpcEndpointError(url, method, reason.replaceAll(/https?:\/\/\S+|wss?:\/\/\S+/g, (match) => redactUrl(match)), undefined, answer.status);
+  return new RpcEndpointError(
+    url,
+    method,
+    reason.replaceAll(/https?:\/\/\S+|wss?:\/\/\S+/g, (match) => redactUrl(match)),
+    undefined,
+    answer.status,
+  );
 }
 
 /**

@@ -27,7 +27,5 @@ export function chainPlanFrom(chain: ChainSettings): ChainPlan {
 /** The chains of the settings, or the default chains through viem's public RPC endpoints when none are set. */
 export function chainPlansFrom(chains: readonly ChainSettings[] | undefined): ChainPlan[] {
   if (chains) return chains.map(chainPlanFrom);
-  return DEFAULT_CHAINS.map((chain) =>
-    chainPlanFrom({ chainId: chain.id, rpcUrls: defaultRpcUrls(chain), statsWindowBlocks: 500 }),
-  );
+  return DEFAULT_CHAINS.map((chain) => chainPlanFrom({ chainId: chain.id, rpcUrls: defaultRpcUrls(chain), statsWindowBlocks: 500 }));
 }

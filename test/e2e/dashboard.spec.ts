@@ -55,7 +55,10 @@ async function openDashboard(page: Page, chainId = LIVE_CHAIN_ID): Promise<void>
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [["1280x800", { width: 1280, height: 800 }], ["800x600", { width: 800, height: 600 }]] as const) {
+  for (const [size, viewport] of [
+    ["1280x800", { width: 1280, height: 800 }],
+    ["800x600", { width: 800, height: 600 }],
+  ] as const) {
     for (const colorScheme of ["light", "dark"] as const) {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme });
@@ -95,7 +98,9 @@ test("the chart has the 500 newest blocks, its two lines at the API's values, an
   // The numbers, exact on hover, about 4 significant digits on screen.
   await expect(page.getByTestId("base-fee-percentile")).toHaveAttribute("data-value", baseFeePercentile);
   await expect(page.getByTestId("base-fee-percentile")).toHaveAttribute("title", `${baseFeePercentile} Gwei`);
-  await expect(page.getByTestId("base-fee-percentile")).toContainText(new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4 }).format(Number(baseFeePercentile)));
+  await expect(page.getByTestId("base-fee-percentile")).toContainText(
+    new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4 }).format(Number(baseFeePercentile)),
+  );
   await expect(page.getByTestId("busy-threshold")).toHaveAttribute("data-value", busyThreshold);
   await expect(page.getByTestId("newest-base-fee")).toHaveAttribute("data-value", history[499]!);
   const [network] = await api<Array<{ newestBlock: string; busy: boolean; minBaseFee: string; maxBaseFee: string }>>("/networks");

@@ -33,8 +33,7 @@ function freePort(): Promise<number> {
   });
 }
 
-const desktopState = (app: ElectronApplication) =>
-  app.evaluate(() => (globalThis as unknown as { gasfeesDesktopState: DesktopState }).gasfeesDesktopState);
+const desktopState = (app: ElectronApplication) => app.evaluate(() => (globalThis as unknown as { gasfeesDesktopState: DesktopState }).gasfeesDesktopState);
 
 let chain: LocalChain;
 let app: ElectronApplication;
@@ -45,7 +44,10 @@ let configDir: string;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   for (const script of ["build:renderer", "build:electron"]) {
-    const built = spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "--silent", script], { stdio: "inherit", shell: process.platform === "win32" });
+    const built = spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "--silent", script], {
+      stdio: "inherit",
+      shell: process.platform === "win32",
+    });
     expect(built.status, `npm run ${script}`).toBe(0);
   }
   chain = await startLocalChain();

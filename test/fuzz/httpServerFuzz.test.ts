@@ -26,7 +26,12 @@ const unexpected: string[] = [];
 
 before(async () => {
   const source = new TestFeeSource([{ chainId: 1 }, { chainId: 8453 }, { chainId: 6000 }, { chainId: 56, noBaseFee: true }]);
-  source.write(1, 20_000_000n, Array.from({ length: 600 }, (_, i) => 1_000_000_000n + BigInt(i) * 7_919_000n), Date.now());
+  source.write(
+    1,
+    20_000_000n,
+    Array.from({ length: 600 }, (_, i) => 1_000_000_000n + BigInt(i) * 7_919_000n),
+    Date.now(),
+  );
   source.write(8453, 0n, [1n, 2n, 3_000_000_000n], Date.now());
   server = createApiServer({
     source,
@@ -51,19 +56,54 @@ const percentEncoded = fc.oneof(
   fc.constantFrom("%", "%z", "%zz", "%0", "%%", "%2F", "%2f", "%00", "%C0%AF", "%E0%A4%A", "%F0%9F%98%80", "%EF%BC%91", "%D9%A1"),
 );
 const segment = fc.oneof(
-  fc.constantFrom("networks", "v3", OPEN_KEY, SECRET_KEY, "busyThreshold", "baseFeePercentile", "baseFeeHistory", "suggestedGasFees", "healthz", "openapi.json", "events", "", "..", ".", "1", "8453", "6000", "56", "6001", "0x1", "-1", "01", "9007199254740993", "index.html", "assets"),
+  fc.constantFrom(
+    "networks",
+    "v3",
+    OPEN_KEY,
+    SECRET_KEY,
+    "busyThreshold",
+    "baseFeePercentile",
+    "baseFeeHistory",
+    "suggestedGasFees",
+    "healthz",
+    "openapi.json",
+    "events",
+    "",
+    "..",
+    ".",
+    "1",
+    "8453",
+    "6000",
+    "56",
+    "6001",
+    "0x1",
+    "-1",
+    "01",
+    "9007199254740993",
+    "index.html",
+    "assets",
+  ),
   fc.stringMatching(/^[A-Za-z0-9._~!$&'()*+,;=:@-]{0,12}$/),
   fc.array(fc.oneof(fc.stringMatching(/^[a-z0-9]{0,3}$/), percentEncoded), { maxLength: 4 }).map((parts) => parts.join("")),
 );
-const wellFormedRoute = fc.tuple(
-  fc.constantFrom("", `/v3/${OPEN_KEY}`, `/v3/${SECRET_KEY}`, "/v3/x"),
-  fc.oneof(fc.constantFrom("1", "8453", "6000", "56", "6001"), segment),
-  fc.constantFrom("busyThreshold", "baseFeePercentile", "baseFeeHistory", "suggestedGasFees", "nope"),
-).map(([prefix, chainId, name]) => `${prefix}/networks/${chainId}/${name}`);
+const wellFormedRoute = fc
+  .tuple(
+    fc.constantFrom("", `/v3/${OPEN_KEY}`, `/v3/${SECRET_KEY}`, "/v3/x"),
+    fc.oneof(fc.constantFrom("1", "8453", "6000", "56", "6001"), segment),
+    fc.constantFrom("busyThreshold", "baseFeePercentile", "baseFeeHistory", "suggestedGasFees", "nope"),
+  )
+  .map(([prefix, chainId, name]) => `${prefix}/networks/${chainId}/${name}`);
 const path = fc
   .tuple(
-    fc.oneof(wellFormedRoute, fc.array(segment, { maxLength: 8 }).map((segments) => `/${segments.join("/")}`), fc.constantFrom("/", "//", "/networks", "/healthz", "/openapi.json", "*")),
-    fc.option(fc.array(fc.oneof(segment, fc.constantFrom("=", "&", "?", "#")), { maxLength: 5 }).map((parts) => parts.join("")), { nil: undefined }),
+    fc.oneof(
+      wellFormedRoute,
+      fc.array(segment, { maxLength: 8 }).map((segments) => `/${segments.join("/")}`),
+      fc.constantFrom("/", "//", "/networks", "/healthz", "/openapi.json", "*"),
+    ),
+    fc.option(
+      fc.array(fc.oneof(segment, fc.constantFrom("=", "&", "?", "#")), { maxLength: 5 }).map((parts) => parts.join("")),
+      { nil: undefined },
+    ),
   )
   .map(([base, query]) => (query === undefined ? base : `${base}?${query}`));
 
@@ -72,13 +112,29 @@ const method = fc.oneof(
   fc.stringMatching(/^[A-Z]{1,10}$/),
 );
 /** Header values node's client lets through: visible latin-1 and spaces. */
-const headerValue = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength });
+const headerValue = (maxLength: number) =>
+  fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((c) => c !== 0x7f)
+      .map((c) => String.fromCharCode(c)),
+    maxLength,
+  });
 const base64Of = (arbitrary: fc.Arbitrary<string>) => arbitrary.map((text) => Buffer.from(text, "latin1").toString("base64"));
 const authorization = fc.oneof(
   fc.constant(undefined),
-  fc.constantFrom(`Basic ${Buffer.from(`${OPEN_KEY}:`).toString("base64")}`, `Basic ${Buffer.from(`${SECRET_KEY}:${SECRET}`).toString("base64")}`, `Basic ${Buffer.from(OPEN_KEY).toString("base64")}`),
+  fc.constantFrom(
+    `Basic ${Buffer.from(`${OPEN_KEY}:`).toString("base64")}`,
+    `Basic ${Buffer.from(`${SECRET_KEY}:${SECRET}`).toString("base64")}`,
+    `Basic ${Buffer.from(OPEN_KEY).toString("base64")}`,
+  ),
   base64Of(fc.tuple(fc.constantFrom(OPEN_KEY, SECRET_KEY, "", "x"), headerValue(40)).map(([key, rest]) => `${key}${rest}`)).map((token) => `Basic ${token}`),
-  fc.tuple(fc.constantFrom("Basic ", "basic ", "BASIC  ", "Bearer ", "", "Basic\t"), fc.oneof(headerValue(60), base64Of(headerValue(60)), fc.stringMatching(/^[A-Za-z0-9+/=]{0,3000}$/))).map(([scheme, token]) => `${scheme}${token}`),
+  fc
+    .tuple(
+      fc.constantFrom("Basic ", "basic ", "BASIC  ", "Bearer ", "", "Basic\t"),
+      fc.oneof(headerValue(60), base64Of(headerValue(60)), fc.stringMatching(/^[A-Za-z0-9+/=]{0,3000}$/)),
+    )
+    .map(([scheme, token]) => `${scheme}${token}`),
 );
 const host = fc.oneof(
   fc.constant("ok"),
@@ -98,7 +154,13 @@ const request = fc.record({
   extraHeaders: fc.array(
     fc.oneof(
       fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/), headerValue(200)),
-      fc.tuple(fc.constantFrom("Upgrade", "Connection", "Expect", "Accept", "Accept-Encoding", "Range", "Cookie", "X-Forwarded-Host", "Forwarded"), fc.oneof(fc.constantFrom("websocket", "h2c", "upgrade", "close", "keep-alive", "100-continue", "bytes=0-1", "text/event-stream", "gzip"), headerValue(40))),
+      fc.tuple(
+        fc.constantFrom("Upgrade", "Connection", "Expect", "Accept", "Accept-Encoding", "Range", "Cookie", "X-Forwarded-Host", "Forwarded"),
+        fc.oneof(
+          fc.constantFrom("websocket", "h2c", "upgrade", "close", "keep-alive", "100-continue", "bytes=0-1", "text/event-stream", "gzip"),
+          headerValue(40),
+        ),
+      ),
     ),
     { maxLength: 6 },
   ),
@@ -166,7 +228,16 @@ function rawExchange(bytes: Buffer): Promise<string> {
 }
 
 async function healthy(): Promise<void> {
-  const answer = await send({ method: "GET", path: "/healthz", host: "ok", authorization: undefined, origin: undefined, ifNoneMatch: undefined, extraHeaders: [], body: undefined });
+  const answer = await send({
+    method: "GET",
+    path: "/healthz",
+    host: "ok",
+    authorization: undefined,
+    origin: undefined,
+    ifNoneMatch: undefined,
+    extraHeaders: [],
+    body: undefined,
+  });
   assert.equal(answer.status, 200);
 }
 
@@ -212,7 +283,8 @@ test("random requests: never a 5xx (but NO_DATA), errors in the contract's shape
   assert.deepEqual(unexpected, [], "an unexpected throw was logged");
 });
 
-const validRequest = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nAuthorization: Basic ${Buffer.from(`${OPEN_KEY}:`).toString("base64")}\r\nIf-None-Match: "x"\r\n\r\n`;
+const validRequest = (path: string) =>
+  `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nAuthorization: Basic ${Buffer.from(`${OPEN_KEY}:`).toString("base64")}\r\nIf-None-Match: "x"\r\n\r\n`;
 const TEMPLATES = ["/networks/1/baseFeeHistory", "/networks/8453/busyThreshold", `/v3/${OPEN_KEY}/networks/1/baseFeePercentile`, "/healthz"].map(validRequest);
 
 /** A valid request with bytes replaced, inserted, deleted or repeated. */
@@ -223,7 +295,25 @@ const mutatedRequest = fc
       fc.record({
         at: fc.nat(),
         kind: fc.constantFrom("replace", "insert", "delete", "repeat"),
-        bytes: fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 4 }), fc.constantFrom(...["\r\n", "\n", "\r", "\0", ":", " ", "\t", "HTTP/1.1", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n", "Host: evil\r\n", "\r\n\r\n"].map((text) => new Uint8Array(Buffer.from(text))))),
+        bytes: fc.oneof(
+          fc.uint8Array({ minLength: 1, maxLength: 4 }),
+          fc.constantFrom(
+            ...[
+              "\r\n",
+              "\n",
+              "\r",
+              "\0",
+              ":",
+              " ",
+              "\t",
+              "HTTP/1.1",
+              "Content-Length: 5\r\n",
+              "Transfer-Encoding: chunked\r\n",
+              "Host: evil\r\n",
+              "\r\n\r\n",
+            ].map((text) => new Uint8Array(Buffer.from(text))),
+          ),
+        ),
       }),
       { minLength: 1, maxLength: 5 },
     ),
@@ -236,7 +326,18 @@ const mutatedRequest = fc
       if (kind === "replace") bytes = Buffer.concat([bytes.subarray(0, index), inserted, bytes.subarray(index + inserted.length)]);
       else if (kind === "insert") bytes = Buffer.concat([bytes.subarray(0, index), inserted, bytes.subarray(index)]);
       else if (kind === "delete") bytes = Buffer.concat([bytes.subarray(0, index), bytes.subarray(index + inserted.length)]);
-      else bytes = Buffer.concat([bytes.subarray(0, index), Buffer.from(bytes.subarray(index, index + 40).toString("latin1").repeat(1 + (inserted[0]! % 400)), "latin1"), bytes.subarray(index)]);
+      else
+        bytes = Buffer.concat([
+          bytes.subarray(0, index),
+          Buffer.from(
+            bytes
+              .subarray(index, index + 40)
+              .toString("latin1")
+              .repeat(1 + (inserted[0]! % 400)),
+            "latin1",
+          ),
+          bytes.subarray(index),
+        ]);
     }
     return bytes;
   });
@@ -247,11 +348,21 @@ const rawBytes = fc.oneof(
   fc.uint8Array({ maxLength: 600 }).map((array) => Buffer.from(array)),
   fc.string({ maxLength: 300 }).map((text) => Buffer.from(text, "utf8")),
   // Many or huge headers, around the 16 KiB limit.
-  fc.tuple(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 20_000 })).map(([count, size]) =>
-    Buffer.from(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n${Array.from({ length: count }, (_, i) => `X-${i}: y\r\n`).join("")}X-Big: ${"b".repeat(size)}\r\n\r\n`, "latin1"),
-  ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 20_000 }))
+    .map(([count, size]) =>
+      Buffer.from(
+        `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n${Array.from({ length: count }, (_, i) => `X-${i}: y\r\n`).join("")}X-Big: ${"b".repeat(size)}\r\n\r\n`,
+        "latin1",
+      ),
+    ),
   // Pipelined requests, some broken.
-  fc.array(fc.oneof(fc.constantFrom(...TEMPLATES.map((text) => Buffer.from(text.replace("PORT", "0"), "latin1"))), mutatedRequest), { minLength: 2, maxLength: 5 }).map((parts) => Buffer.concat(parts)),
+  fc
+    .array(fc.oneof(fc.constantFrom(...TEMPLATES.map((text) => Buffer.from(text.replace("PORT", "0"), "latin1"))), mutatedRequest), {
+      minLength: 2,
+      maxLength: 5,
+    })
+    .map((parts) => Buffer.concat(parts)),
 );
 
 test("malformed HTTP on raw sockets: every status line a client gets is below 500, and the server goes on", async () => {
@@ -272,8 +383,14 @@ test("malformed HTTP on raw sockets: every status line a client gets is below 50
 test("memory stays bounded: heap after GC grows by less than 8 MB over thousands of fuzzed requests", async () => {
   // Warm up first (JIT, caches), then measure the same kind of load again.
   const load = async (runs: number) => {
-    await fc.assert(fc.asyncProperty(request, async (input) => void (await send(input))), { numRuns: runs, seed: 42, includeErrorInReport: true });
-    await fc.assert(fc.asyncProperty(rawBytes, async (bytes) => void (await rawExchange(bytes))), { numRuns: Math.ceil(runs / 2), seed: 43, includeErrorInReport: true });
+    await fc.assert(
+      fc.asyncProperty(request, async (input) => void (await send(input))),
+      { numRuns: runs, seed: 42, includeErrorInReport: true },
+    );
+    await fc.assert(
+      fc.asyncProperty(rawBytes, async (bytes) => void (await rawExchange(bytes))),
+      { numRuns: Math.ceil(runs / 2), seed: 43, includeErrorInReport: true },
+    );
   };
   await load(RUNS);
   const before = heapAfterGc();

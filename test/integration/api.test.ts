@@ -79,10 +79,15 @@ describe("the API over a real Hardhat node carrying real mainnet base fees", () 
     const mined = await node.mineBlock(spikeWei);
     assert.equal(mined, newest + 1n);
     minedFeesWei.push(spikeWei);
-    const history = await waitFor(`block ${mined} in the history`, async () => {
-      const answer = await callApi<string[]>(service.url, "/networks/31337/baseFeeHistory", KEY);
-      return answer.headers.get("x-block-number") === mined.toString() ? answer : undefined;
-    }, 5000, 10);
+    const history = await waitFor(
+      `block ${mined} in the history`,
+      async () => {
+        const answer = await callApi<string[]>(service.url, "/networks/31337/baseFeeHistory", KEY);
+        return answer.headers.get("x-block-number") === mined.toString() ? answer : undefined;
+      },
+      5000,
+      10,
+    );
     const delayMs = Date.now() - minedAt;
     // One polling interval, plus what one poll and one API request take on a loaded 2-core machine.
     assert.ok(delayMs <= POLL_INTERVAL_MS + 300, `block reached the API after ${delayMs} ms (interval ${POLL_INTERVAL_MS} ms)`);

@@ -18,7 +18,10 @@ let service: RunningService;
 before(async () => {
   chain = await startTestChain(520);
   proxy = await startFaultProxy(chain.node.url);
-  service = await startLocalService([{ chainId: 31337, name: "Local", rpcUrls: [proxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS }], [{ key: KEY }]);
+  service = await startLocalService(
+    [{ chainId: 31337, name: "Local", rpcUrls: [proxy.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: POLL_INTERVAL_MS }],
+    [{ key: KEY }],
+  );
   await waitFor("data", async () => ((await callApi(service.url, "/networks/31337/baseFeeHistory", KEY)).status === 200 ? true : undefined));
 });
 
@@ -28,8 +31,7 @@ after(async () => {
   await chain?.node.stop();
 });
 
-const networkState = async () =>
-  (await callApi<Array<{ state: string; dataAgeMs: number }>>(service.url, "/networks", KEY)).body[0]!;
+const networkState = async () => (await callApi<Array<{ state: string; dataAgeMs: number }>>(service.url, "/networks", KEY)).body[0]!;
 
 for (const mode of ["down", "http500", "malformed"] as const) {
   test(`with the endpoint ${mode}, the API keeps the last data with its age, reports degraded, then catches up with no gap`, async () => {
@@ -48,10 +50,14 @@ for (const mode of ["down", "http500", "malformed"] as const) {
 
     proxy.reset();
     const newest = chain.newestBlock;
-    const caughtUp = await waitFor("catching up", async () => {
-      const answer = await callApi<string[]>(service.url, "/networks/31337/baseFeeHistory", KEY);
-      return answer.headers.get("x-block-number") === newest.toString() ? answer : undefined;
-    }, 15_000);
+    const caughtUp = await waitFor(
+      "catching up",
+      async () => {
+        const answer = await callApi<string[]>(service.url, "/networks/31337/baseFeeHistory", KEY);
+        return answer.headers.get("x-block-number") === newest.toString() ? answer : undefined;
+      },
+      15_000,
+    );
     assert.deepEqual(caughtUp.body, chain.fees(newest - 499n, newest).map(expectedGwei), "no gap, no duplicate");
     assert.equal((await networkState()).state, "ok");
   });

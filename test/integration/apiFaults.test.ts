@@ -107,7 +107,8 @@ function startWatcher(): { stop(): Promise<{ seen: Seen[]; calls: number }> } {
       }
       const networks = await callApi(service.url, "/networks", KEY);
       calls++;
-      if (networks.status !== 200) seen.set(`/networks ${networks.status} ${calls}`, { chainId: 0, path: "/networks", status: networks.status, blockNumber: null, body: networks.body });
+      if (networks.status !== 200)
+        seen.set(`/networks ${networks.status} ${calls}`, { chainId: 0, path: "/networks", status: networks.status, blockNumber: null, body: networks.body });
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   })();
@@ -132,7 +133,10 @@ function assertNeverMixedNorFailed(seen: readonly Seen[]): void {
       const newest = Number(answer.blockNumber);
       history.forEach((fee, i) => {
         const block = newest - history.length + 1 + i;
-        assert.ok(everMined.get(block)?.has(fee), `${answer.path} at block ${newest}: block ${block}'s fee ${fee} was never mined there on chain ${answer.chainId} (a gap, a duplicate, or another chain's fee)`);
+        assert.ok(
+          everMined.get(block)?.has(fee),
+          `${answer.path} at block ${newest}: block ${block}'s fee ${fee} was never mined there on chain ${answer.chainId} (a gap, a duplicate, or another chain's fee)`,
+        );
       });
     } else {
       const fee = Object.values(answer.body as Record<string, string>)[0]!;
@@ -171,10 +175,14 @@ const history = (chainId: number) => callApi<string[]>(service.url, `/networks/$
 async function caughtUp(chainId: number, timeoutMs = 15_000): Promise<void> {
   const { chain } = get(chainId);
   const newest = chain.newestBlock;
-  const answer = await waitFor(`chain ${chainId} to reach block ${newest}`, async () => {
-    const current = await history(chainId);
-    return current.status === 200 && current.headers.get("x-block-number") === newest.toString() ? current : undefined;
-  }, timeoutMs);
+  const answer = await waitFor(
+    `chain ${chainId} to reach block ${newest}`,
+    async () => {
+      const current = await history(chainId);
+      return current.status === 200 && current.headers.get("x-block-number") === newest.toString() ? current : undefined;
+    },
+    timeoutMs,
+  );
   assert.deepEqual(answer.body, chain.fees(newest - 499n, newest).map(expectedGwei), `chain ${chainId}: no gap, no duplicate, exact fees`);
 }
 
@@ -204,7 +212,10 @@ for (const { name, faults } of FAULTS) {
     assert.equal((await networkState(B)).state, "ok");
     const later = await callApi(service.url, `/networks/${A}/busyThreshold`, KEY);
     assert.equal(later.status, 200);
-    assert.ok(Number(later.headers.get("x-data-age-ms")) > ageBefore, `the age grows while the endpoint fails (${ageBefore} then ${later.headers.get("x-data-age-ms")})`);
+    assert.ok(
+      Number(later.headers.get("x-data-age-ms")) > ageBefore,
+      `the age grows while the endpoint fails (${ageBefore} then ${later.headers.get("x-data-age-ms")})`,
+    );
     const state = await networkState(A);
     assert.equal(state.state, "degraded");
     assert.equal(state.endpoints[0]!.state, "failing");

@@ -12,7 +12,10 @@ after(async () => {
 async function setup(blocks: number, chainId = 1): Promise<{ chain: TestChain; proxy: FaultProxy }> {
   const chain = await startTestChain(blocks, { chainId });
   const proxy = await startFaultProxy(chain.node.url);
-  cleanups.push(() => chain.node.stop(), () => proxy.close());
+  cleanups.push(
+    () => chain.node.stop(),
+    () => proxy.close(),
+  );
   return { chain, proxy };
 }
 

@@ -70,7 +70,10 @@ test("with only wrong-chain endpoints the chain holds no data and is degraded", 
   assert.equal(chainFeed.window.size, 0);
   assert.equal(chainFeed.confirmedAt, undefined);
   for (const proxy of proxies) assert.equal(proxy.count("eth_feeHistory") + proxy.count("eth_getBlockByNumber"), 0);
-  assert.deepEqual(chainFeed.endpoints().map((endpoint) => endpoint.state), ["wrong-chain", "wrong-chain"]);
+  assert.deepEqual(
+    chainFeed.endpoints().map((endpoint) => endpoint.state),
+    ["wrong-chain", "wrong-chain"],
+  );
 });
 
 for (const mode of ["down", "http500", "http429", "malformed", "wrong-shape", "absurd-fees"] satisfies FaultMode[]) {
@@ -115,7 +118,13 @@ test("failover: a timing-out primary hands over to the secondary with no gap, an
   primary.setFaults({ delayMs: 2000 });
   await chain.mine(3);
   await waitFor(() => chainFeed.window.newestBlock === 603n, "block 603 through the secondary", 3000);
-  assert.deepEqual(chainFeed.endpoints().map((endpoint) => [endpoint.state, endpoint.active]), [["failing", false], ["ok", true]]);
+  assert.deepEqual(
+    chainFeed.endpoints().map((endpoint) => [endpoint.state, endpoint.active]),
+    [
+      ["failing", false],
+      ["ok", true],
+    ],
+  );
   assert.match(chainFeed.endpoints()[0]!.lastError!, /timed out/);
   assert.equal(chainFeed.degraded, false, "one endpoint still answers");
   primary.reset();

@@ -12,7 +12,10 @@ after(async () => {
 async function setup(blocks: number, options: { hardfork?: string } = {}): Promise<{ chain: TestChain; proxy: FaultProxy }> {
   const chain = await startTestChain(blocks, { chainId: 1, ...options });
   const proxy = await startFaultProxy(chain.node.url);
-  cleanups.push(() => chain.node.stop(), () => proxy.close());
+  cleanups.push(
+    () => chain.node.stop(),
+    () => proxy.close(),
+  );
   return { chain, proxy };
 }
 
@@ -106,7 +109,10 @@ test("a ws endpoint is followed through newHeads: each block at once, one eth_fe
   }
   assert.deepEqual(chainFeed.window.baseFeesWei, chain.fees(105n, 604n));
   assert.equal(proxy.count("eth_feeHistory"), 1 + 4);
-  assert.deepEqual(chainFeed.endpoints().map((endpoint) => [endpoint.transport, endpoint.state, endpoint.active]), [["ws", "ok", true]]);
+  assert.deepEqual(
+    chainFeed.endpoints().map((endpoint) => [endpoint.transport, endpoint.state, endpoint.active]),
+    [["ws", "ok", true]],
+  );
 });
 
 test("a chain without EIP-1559 (berlin) is noBaseFee: no fee request, no data, health reported", async () => {

@@ -121,19 +121,27 @@ describe("npm run serve", () => {
     const serve = runServe(["--port", "0", "--demo", "--api-key", KEY], await temporaryConfigDir());
     try {
       const url = await listeningUrl(serve);
-      const first = await waitFor("demo data", async () => {
-        const answer = await callApi<string[]>(url, "/networks/31337/baseFeeHistory", KEY);
-        return answer.status === 200 && answer.body.length === 500 ? answer : undefined;
-      }, 20_000);
+      const first = await waitFor(
+        "demo data",
+        async () => {
+          const answer = await callApi<string[]>(url, "/networks/31337/baseFeeHistory", KEY);
+          return answer.status === 200 && answer.body.length === 500 ? answer : undefined;
+        },
+        20_000,
+      );
       const mainnetGwei = MAINNET.map(expectedGwei);
       const start = mainnetGwei.indexOf(first.body[0]!);
       assert.ok(start >= 0, "the history is a run of real mainnet base fees");
       assert.deepEqual(first.body, mainnetGwei.slice(start, start + 500));
       const newest = BigInt(first.headers.get("x-block-number")!);
-      await waitFor("a new demo block", async () => {
-        const answer = await callApi(url, "/networks/31337/busyThreshold", KEY);
-        return BigInt(answer.headers.get("x-block-number") ?? "0") > newest ? true : undefined;
-      }, 6000);
+      await waitFor(
+        "a new demo block",
+        async () => {
+          const answer = await callApi(url, "/networks/31337/busyThreshold", KEY);
+          return BigInt(answer.headers.get("x-block-number") ?? "0") > newest ? true : undefined;
+        },
+        6000,
+      );
     } finally {
       serve.child.kill("SIGTERM");
       await serve.exited;

@@ -49,7 +49,11 @@ describe("suggestedGasFees over a Hardhat chain with varied tips", () => {
 
   test("the answer equals the method applied here to the node's blocks: exact Gwei strings, in the hosted shape", async () => {
     const { node, service, tipsWeiByBlock, newestBlock } = chain;
-    const history = await node.request<{ oldestBlock: string; baseFeePerGas: string[] }>("eth_feeHistory", [`0x${(newestBlock + 1n).toString(16)}`, "latest", []]);
+    const history = await node.request<{ oldestBlock: string; baseFeePerGas: string[] }>("eth_feeHistory", [
+      `0x${(newestBlock + 1n).toString(16)}`,
+      "latest",
+      [],
+    ]);
     assert.equal(history.oldestBlock, "0x0");
     const baseFeesWei = history.baseFeePerGas.map(BigInt);
     const nextBaseFeeWei = baseFeesWei.pop()!;

@@ -15,13 +15,23 @@ async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}):
   const source = new TestFeeSource([{ chainId: 1 }]);
   source.write(1, 100n, [1_000_000_000n, 2_000_000_000n, 3_000_000_000n], Date.now());
   const logs: string[] = [];
-  const server = createApiServer({ source, keyring: new ApiKeyring([{ key: KEY }]), logger: createLogger("debug", (line) => logs.push(line)), port: 0, ...overrides });
+  const server = createApiServer({
+    source,
+    keyring: new ApiKeyring([{ key: KEY }]),
+    logger: createLogger("debug", (line) => logs.push(line)),
+    port: 0,
+    ...overrides,
+  });
   const { port } = await server.listen();
   t.after(() => server.close());
   return { port, logs };
 }
 
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: "127.0.0.1", port, path, headers: { Host: `127.0.0.1:${port}`, ...headers }, setHost: false, agent: false }, (res) => {
       let body = "";
@@ -154,7 +164,15 @@ test("CORS is closed by default: no origin is given Access-Control-Allow-Origin,
 
 test("DNS rebinding: a page whose name now resolves to 127.0.0.1 gets 403 and no data, even holding a key", async (t) => {
   const { port } = await start(t);
-  for (const host of [`attacker.example:${port}`, `127.0.0.1.nip.io:${port}`, `localtest.me:${port}`, "attacker.example", `0.0.0.0:${port}`, `127.1:${port}`, `2130706433:${port}`]) {
+  for (const host of [
+    `attacker.example:${port}`,
+    `127.0.0.1.nip.io:${port}`,
+    `localtest.me:${port}`,
+    "attacker.example",
+    `0.0.0.0:${port}`,
+    `127.1:${port}`,
+    `2130706433:${port}`,
+  ]) {
     const origin = `http://${host}`;
     for (const path of [`/v3/${KEY}/networks/1/baseFeeHistory`, "/networks", "/healthz"]) {
       const answer = await get(port, path, { Host: host, Origin: origin, Authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` });

@@ -71,7 +71,13 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
 
   const forward = (body: string, response: ServerResponse, rewrite?: (json: unknown) => unknown) => {
     const outgoing = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
       (upstream) => {
         const chunks: Buffer[] = [];
         upstream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -122,7 +128,11 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     if (single?.method === "eth_feeHistory" && Array.isArray(single.params)) {
       const blocks = Number(BigInt(String(single.params[0])));
       if (faults.feeHistoryMaxBlocks !== undefined && blocks > faults.feeHistoryMaxBlocks) {
-        return reply(200, { jsonrpc: "2.0", id: single.id, error: { code: -32602, message: `requested block count ${blocks} exceeds the maximum of ${faults.feeHistoryMaxBlocks} blocks` } });
+        return reply(200, {
+          jsonrpc: "2.0",
+          id: single.id,
+          error: { code: -32602, message: `requested block count ${blocks} exceeds the maximum of ${faults.feeHistoryMaxBlocks} blocks` },
+        });
       }
       if (faults.feeHistoryTruncateTo !== undefined && blocks > faults.feeHistoryTruncateTo) {
         single.params[0] = `0x${faults.feeHistoryTruncateTo.toString(16)}`;
@@ -152,8 +162,7 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
           handle(body, response);
         }, delay);
         delayed.add(timer);
-      }
-      else handle(body, response);
+      } else handle(body, response);
     });
   });
   server.on("connection", (socket: Socket) => {
@@ -169,7 +178,9 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     if (faults.mode === "down") return client.destroy();
     const upstream = httpRequest({ host: target.hostname, port: target.port, path: incoming.url, method: "GET", headers: incoming.headers });
     upstream.on("upgrade", (answer: IncomingMessage, server: Socket, upstreamHead: Buffer) => {
-      const headerLines = Object.entries(answer.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value}`]));
+      const headerLines = Object.entries(answer.headers).flatMap(([name, value]) =>
+        Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value}`],
+      );
       client.write(`HTTP/1.1 101 Switching Protocols\r\n${headerLines.join("\r\n")}\r\n\r\n`);
       if (upstreamHead.length > 0) client.write(upstreamHead);
       if (head.length > 0) server.write(head);

@@ -29,16 +29,22 @@ export async function sendTips(node: EvmNode, accounts: readonly string[], tipsW
   for (const [i, tipWei] of tipsWei.entries()) {
     const from = accounts[i % accounts.length]!;
     const to = accounts[(i + 1) % accounts.length]!;
-    await node.request("eth_sendTransaction", [{ from, to, value: "0x1", gas: hex(21_000n), maxPriorityFeePerGas: hex(tipWei), maxFeePerGas: hex(500n * GWEI) }]);
+    await node.request("eth_sendTransaction", [
+      { from, to, value: "0x1", gas: hex(21_000n), maxPriorityFeePerGas: hex(tipWei), maxFeePerGas: hex(500n * GWEI) },
+    ]);
   }
 }
 
 /** Waits until the service serves `block` as its newest (X-Block-Number of suggestedGasFees). */
 export async function servedBlock(service: RunningService, block: bigint): Promise<void> {
-  await waitFor(`block ${block} to be served`, async () => {
-    const answer = await callApi(service.url, `/networks/${CHAIN_ID}/suggestedGasFees`, KEY);
-    return answer.status === 200 && answer.headers.get("x-block-number") === block.toString() ? true : undefined;
-  }, 20_000);
+  await waitFor(
+    `block ${block} to be served`,
+    async () => {
+      const answer = await callApi(service.url, `/networks/${CHAIN_ID}/suggestedGasFees`, KEY);
+      return answer.status === 200 && answer.headers.get("x-block-number") === block.toString() ? true : undefined;
+    },
+    20_000,
+  );
 }
 
 /**
@@ -55,11 +61,18 @@ export async function startTippedChain(): Promise<TippedChain> {
     let newestBlock = 30n;
     for (let i = 0; i < 25; i++) {
       const tipWei = BigInt(((i * 7) % 20) + 1) * 100_000_000n + 1n;
-      await sendTips(node, accounts, Array.from({ length: 1 + (i % 3) }, () => tipWei));
+      await sendTips(
+        node,
+        accounts,
+        Array.from({ length: 1 + (i % 3) }, () => tipWei),
+      );
       newestBlock = await node.mineBlock((25n + BigInt((i * 5) % 11)) * GWEI + 123n);
       tipsWeiByBlock.set(newestBlock, tipWei);
     }
-    const service = await startLocalService([{ chainId: CHAIN_ID, name: "Local", rpcUrls: [node.url], blockTimeMs: BLOCK_TIME_MS, statsWindowBlocks: 500, pollIntervalMs: 300 }], [{ key: KEY }]);
+    const service = await startLocalService(
+      [{ chainId: CHAIN_ID, name: "Local", rpcUrls: [node.url], blockTimeMs: BLOCK_TIME_MS, statsWindowBlocks: 500, pollIntervalMs: 300 }],
+      [{ key: KEY }],
+    );
     await servedBlock(service, newestBlock);
     return {
       node,

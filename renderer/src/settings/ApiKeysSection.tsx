@@ -4,12 +4,7 @@ import { unwrap } from "./settingsClient.ts";
 
 const STORAGE_WORDS = { plaintext: "plain text", encrypted: "encrypted", unreadable: "cannot be decrypted here" } as const;
 
-export function ApiKeysSection({
-  view,
-  bridge,
-  onView,
-  onError,
-}: SettingsSectionProps) {
+export function ApiKeysSection({ view, bridge, onView, onError }: SettingsSectionProps) {
   const [label, setLabel] = useState("");
   const [requireSecret, setRequireSecret] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | undefined>();
@@ -79,7 +74,12 @@ export function ApiKeysSection({
                   <button type="button" disabled={apiKey.storage === "unreadable"} onClick={() => void copy(apiKey.id)}>
                     {copied === apiKey.id ? "Copied" : apiKey.requiresSecret ? "Copy key:secret" : "Copy"}
                   </button>
-                  <button type="button" className="settings-danger" onClick={() => void revoke(apiKey.id, apiKey.label ?? apiKey.hint)} data-testid="key-revoke">
+                  <button
+                    type="button"
+                    className="settings-danger"
+                    onClick={() => void revoke(apiKey.id, apiKey.label ?? apiKey.hint)}
+                    data-testid="key-revoke"
+                  >
                     Revoke
                   </button>
                 </td>

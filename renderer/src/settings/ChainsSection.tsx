@@ -60,7 +60,12 @@ export function ChainsSection({ view, onSave }: { view: SettingsView; onSave: (c
           </label>
           <label className="settings-wide">
             RPC URLs, one per line
-            <textarea rows={Math.max(2, draft.rpcUrls.split("\n").length)} spellCheck={false} value={draft.rpcUrls} onChange={(event) => change(index, "rpcUrls", event.target.value)} />
+            <textarea
+              rows={Math.max(2, draft.rpcUrls.split("\n").length)}
+              spellCheck={false}
+              value={draft.rpcUrls}
+              onChange={(event) => change(index, "rpcUrls", event.target.value)}
+            />
           </label>
           <label>
             Statistics window (blocks)

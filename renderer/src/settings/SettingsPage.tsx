@@ -12,7 +12,10 @@ export function SettingsPage({ bridge, onClose }: { bridge: SettingsBridge; onCl
 
   useEffect(() => {
     let live = true;
-    bridge.get().then((initial) => live && setView(initial), (failure: Error) => setError(failure.message));
+    bridge.get().then(
+      (initial) => live && setView(initial),
+      (failure: Error) => setError(failure.message),
+    );
     const stop = bridge.onChange((next) => setView(next));
     return () => {
       live = false;
@@ -70,12 +73,7 @@ export function SettingsPage({ bridge, onClose }: { bridge: SettingsBridge; onCl
   );
 }
 
-function ServiceBanner({
-  view,
-  bridge,
-  onView,
-  onError,
-}: SettingsSectionProps) {
+function ServiceBanner({ view, bridge, onView, onError }: SettingsSectionProps) {
   const { service } = view;
   const useFreePort = async () => {
     try {
@@ -177,7 +175,12 @@ function NotificationsSection({ view, onSave }: { view: SettingsView; onSave: (p
     <section className="settings-section" data-testid="settings-notifications">
       <h3>Notifications</h3>
       <label className="settings-check">
-        <input type="checkbox" checked={notifications.enabled} onChange={(event) => set({ enabled: event.target.checked })} data-testid="notifications-enabled" />
+        <input
+          type="checkbox"
+          checked={notifications.enabled}
+          onChange={(event) => set({ enabled: event.target.checked })}
+          data-testid="notifications-enabled"
+        />
         Tell me when a chain gets busy (its base fee above its busy threshold) and when it calms down
       </label>
       <div className="settings-chain-toggles">
@@ -202,19 +205,43 @@ function NotificationsSection({ view, onSave }: { view: SettingsView; onSave: (p
       <div className="settings-actions">
         <label>
           Busy after (blocks in a row)
-          <input type="number" min={1} max={100} defaultValue={notifications.enterAfterBlocks} onBlur={(event) => number("enterAfterBlocks", event.target.value)} />
+          <input
+            type="number"
+            min={1}
+            max={100}
+            defaultValue={notifications.enterAfterBlocks}
+            onBlur={(event) => number("enterAfterBlocks", event.target.value)}
+          />
         </label>
         <label>
           …or at once above the threshold by (%)
-          <input type="number" min={0} max={1000} defaultValue={notifications.enterMarginPercent} onBlur={(event) => number("enterMarginPercent", event.target.value)} />
+          <input
+            type="number"
+            min={0}
+            max={1000}
+            defaultValue={notifications.enterMarginPercent}
+            onBlur={(event) => number("enterMarginPercent", event.target.value)}
+          />
         </label>
         <label>
           Calm after (blocks in a row)
-          <input type="number" min={1} max={1000} defaultValue={notifications.calmAfterBlocks} onBlur={(event) => number("calmAfterBlocks", event.target.value)} />
+          <input
+            type="number"
+            min={1}
+            max={1000}
+            defaultValue={notifications.calmAfterBlocks}
+            onBlur={(event) => number("calmAfterBlocks", event.target.value)}
+          />
         </label>
         <label>
           At most one per chain every (minutes)
-          <input type="number" min={0} max={1440} defaultValue={notifications.cooldownMinutes} onBlur={(event) => number("cooldownMinutes", event.target.value)} />
+          <input
+            type="number"
+            min={0}
+            max={1440}
+            defaultValue={notifications.cooldownMinutes}
+            onBlur={(event) => number("cooldownMinutes", event.target.value)}
+          />
         </label>
       </div>
     </section>

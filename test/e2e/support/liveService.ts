@@ -7,7 +7,6 @@ import { startTestChain } from "../../support/feedHarness.ts";
 import { DOWN_CHAIN_ID, E2E_KEY, LIVE_CHAIN_ID } from "./stackConstants.ts";
 import { startLocalService } from "../../support/startLocalService.ts";
 
-
 export type LiveCommand =
   | { readonly id: number; readonly type: "mine"; readonly count: number }
   | { readonly id: number; readonly type: "mineFee"; readonly feeWei: string }
