@@ -7,7 +7,7 @@ import { alertText, type BusyAlert } from "../../shared/alerts/busyAlerts.ts";
 import { settingsPath, userConfigDir } from "../../shared/config/configDir.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import { SettingsStore } from "../../shared/config/settingsStore.ts";
-import { createLogger, type LogLevel } from "../../shared/service/logger.ts";
+import { createLogger, type LogLevel } from "../../shared/log/logger.ts";
 import { IPC } from "../preload/bridge.ts";
 import { registerAppScheme, serveRendererFiles } from "./appProtocol.ts";
 import { registerIpc } from "./ipc.ts";

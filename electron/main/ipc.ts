@@ -3,7 +3,7 @@ import { SettingsError } from "../../shared/config/settings.ts";
 import type { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { ApiKeyNotFoundError } from "../../shared/keys/storedApiKeys.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
-import type { Logger } from "../../shared/service/logger.ts";
+import type { Logger } from "../../shared/log/logger.ts";
 import { type BridgeResult, IPC, type SettingsView } from "../preload/bridge.ts";
 import { isAppUrl } from "./security.ts";
 import { findFreePort, type ServiceHost } from "./serviceHost.ts";

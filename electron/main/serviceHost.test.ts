@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { plaintextCipher } from "../../shared/keys/secretCipher.ts";
-import { silentLogger } from "../../shared/service/logger.ts";
+import { silentLogger } from "../../shared/log/logger.ts";
 import { findFreePort, ServiceHost } from "./serviceHost.ts";
 
 async function storeWith(settings: Record<string, unknown>): Promise<SettingsStore> {

@@ -9,7 +9,7 @@ import { generateApiKey } from "../../shared/keys/generateApiKey.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
 import { addNewApiKey, apiKeyIdOf, type NewApiKeyOptions, removeApiKey, revealApiKey, usableApiKeys } from "../../shared/keys/storedApiKeys.ts";
 import { chainPlansFrom } from "../../shared/service/chainPlan.ts";
-import type { Logger } from "../../shared/service/logger.ts";
+import type { Logger } from "../../shared/log/logger.ts";
 import { type RunningService, startService } from "../../shared/service/startService.ts";
 import type { ServiceState } from "../preload/bridge.ts";
 

@@ -1,6 +1,6 @@
 // The settings page's view of the settings and the changes it may make, as pure functions (ipc.ts wires them).
 import type { Settings } from "../../shared/config/settings.ts";
-import { DEFAULT_CHAINS, defaultRpcUrls } from "../../shared/chains/defaultChains.ts";
+import { DEFAULT_CHAINS, defaultRpcUrls } from "../../shared/core/chains/defaultChains.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
 import { listApiKeys } from "../../shared/keys/storedApiKeys.ts";
 import type { EditableSettings, ServiceState, SettingsPatch, SettingsView } from "../preload/bridge.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { clipboard, Menu, nativeImage, type NativeImage, Tray } from "electron";
-import type { NetworkStatus } from "../../shared/service/networkStatus.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import type { ServiceState } from "../preload/bridge.ts";
 import { type Congestion, type TrayModel, trayModelOf } from "./trayModel.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { NetworkStatus } from "../../shared/service/networkStatus.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { shortGwei, trayModelOf } from "./trayModel.ts";
 
 const running = { state: "running", url: "http://127.0.0.1:8950", port: 8950 } as const;

@@ -1,5 +1,5 @@
 // What the tray shows, as a pure function of the service's state (tray.ts draws it).
-import type { NetworkStatus } from "../../shared/service/networkStatus.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import type { ServiceState } from "../preload/bridge.ts";
 
 export type Congestion = "normal" | "busy" | "unknown";

@@ -1,4 +1,4 @@
-import type { NetworkStatus } from "../../shared/service/networkStatus.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
 /** What a chain looks like at a glance: one word, one colour (see styles.css, `.state-*`). */
 export type GlanceState = "busy" | "normal" | "degraded" | "syncing" | "no-base-fee";

@@ -1,10 +1,10 @@
 // The one way the dashboard talks to the service: typed calls over fetch and Server-Sent Events.
-import type { NetworkEvent } from "../../shared/http/networkEvent.ts";
-import type { NetworkStatus } from "../../shared/service/networkStatus.ts";
+import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import type { Connection } from "./connection.ts";
 
-export type { BlockRun, NetworkEvent } from "../../shared/http/networkEvent.ts";
-export type { EndpointStatus, NetworkStatus } from "../../shared/service/networkStatus.ts";
+export type { BlockRun, NetworkEvent } from "../../shared/wire/networkEvent.ts";
+export type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
 /** A refused or failed call, with the contract's error code when the service gave one. */
 export class ApiCallError extends Error {

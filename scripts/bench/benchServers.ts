@@ -7,7 +7,7 @@ import { MAINNET_BASE_FEES_FOR_BENCH, BENCH_KEY, BENCH_PATHS } from "./benchServ
 import { createApiServer } from "../../shared/http/server.ts";
 import { TestFeeSource } from "../../shared/http/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
-import { silentLogger } from "../../shared/service/logger.ts";
+import { silentLogger } from "../../shared/log/logger.ts";
 
 const source = new TestFeeSource([{ chainId: 1, name: "Ethereum" }]);
 source.write(1, 17_180_000n, MAINNET_BASE_FEES_FOR_BENCH(), Date.now());

@@ -6,12 +6,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type CDPSession, type Page } from "@playwright/test";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
-import { toGweiString } from "../../shared/fees/gwei.ts";
+import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { DEFAULT_DASHBOARD_DIR } from "../../shared/http/dashboardFiles.ts";
 import { createApiServer } from "../../shared/http/server.ts";
 import { TestFeeSource } from "../../shared/http/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
-import { silentLogger } from "../../shared/service/logger.ts";
+import { silentLogger } from "../../shared/log/logger.ts";
 import { CHROMIUM } from "../../test/e2e/playwright.config.ts";
 import type { BenchRow } from "./benchRow.ts";
 

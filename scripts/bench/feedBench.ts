@@ -3,7 +3,7 @@
 import { createPublicClient, http } from "viem";
 import { hardhat } from "viem/chains";
 import { ChainFeed } from "../../shared/rpc/chainFeed.ts";
-import { silentLogger } from "../../shared/service/logger.ts";
+import { silentLogger } from "../../shared/log/logger.ts";
 import { startFaultProxy } from "../../test/support/faultProxy.ts";
 import { startTestChain } from "../../test/support/feedHarness.ts";
 import type { BenchRow } from "./benchRow.ts";

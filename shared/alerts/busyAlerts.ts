@@ -1,4 +1,4 @@
-import { toGweiString } from "../fees/gwei.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
 
 /**
  * When a chain's crossing of its busy threshold is worth a desktop notification. Pure: it is fed one observation per

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { notificationSettingsSchema } from "../config/settings.ts";
-import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
-import type { NetworkStatus } from "../service/networkStatus.ts";
+import type { NetworkStatus } from "../wire/networkStatus.ts";
 import type { BusyAlert } from "./busyAlerts.ts";
 import { watchBusyAlerts } from "./watchBusyAlerts.ts";
 

@@ -2,7 +2,7 @@ import { loadMainnetBaseFees } from "../demo/mainnetBaseFees.ts";
 import { startDemoReplay } from "../demo/startDemoReplay.ts";
 import { startEvmNode } from "../demo/startEvmNode.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
-import type { Logger } from "../service/logger.ts";
+import type { Logger } from "../log/logger.ts";
 
 export const DEMO_CHAIN_ID = 31337;
 const DEMO_BLOCK_TIME_MS = 2000;

@@ -5,7 +5,7 @@ import { DEFAULT_DASHBOARD_DIR } from "../http/dashboardFiles.ts";
 import { SettingsError } from "../config/settings.ts";
 import { readSettingsFile, readUserSettings } from "../config/settingsFile.ts";
 import { type ChainPlan, chainPlansFrom } from "../service/chainPlan.ts";
-import { createLogger, type LogLevel } from "../service/logger.ts";
+import { createLogger, type LogLevel } from "../log/logger.ts";
 import { type RunningService, startService } from "../service/startService.ts";
 import { startDemoChain } from "./demoChain.ts";
 import { parseServeOptions, SERVE_USAGE, UsageError } from "./serveOptions.ts";

@@ -1,7 +1,7 @@
 import type { ApiKeySettings, Settings } from "../config/settings.ts";
 import { readUserSettings, writeUserSettings } from "../config/settingsFile.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
-import type { Logger } from "../service/logger.ts";
+import type { Logger } from "../log/logger.ts";
 
 /** A key as it may appear in logs: enough to recognise it, not enough to use it. */
 export function maskApiKey(key: string): string {

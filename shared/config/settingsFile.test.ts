@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { createLogger } from "../service/logger.ts";
+import { createLogger } from "../log/logger.ts";
 import { parseSettings, SettingsError } from "./settings.ts";
 import { readSettingsFile, readUserSettings, writeUserSettings } from "./settingsFile.ts";
 

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Logger } from "../service/logger.ts";
+import type { Logger } from "../log/logger.ts";
 import { parseSettings, type Settings, SettingsError, UnknownSettingsVersionError } from "./settings.ts";
 
 /** Reads a settings file the user named (`--config FILE`): anything wrong is an error that says what and where. */

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
-import { silentLogger } from "../service/logger.ts";
+import { silentLogger } from "../log/logger.ts";
 import { DASHBOARD_CSP } from "./dashboardFiles.ts";
 import { dashboardRoutes, ROUTES } from "./routes.ts";
 import { createApiServer } from "./server.ts";

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { test, type TestContext } from "node:test";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
-import { silentLogger } from "../service/logger.ts";
+import { silentLogger } from "../log/logger.ts";
 import { eventStreamsOf, type EventStreams } from "./eventStreams.ts";
-import type { NetworkEvent } from "./networkEvent.ts";
+import type { NetworkEvent } from "../wire/networkEvent.ts";
 import { createApiServer } from "./server.ts";
 import { TestFeeSource } from "./testFeeSource.ts";
 

@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
-import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
-import { toGweiString } from "../fees/gwei.ts";
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
 import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
 import { ApiError } from "./apiErrors.ts";
-import { NETWORK_EVENT_NAME, type BlockRun, type NetworkEvent } from "./networkEvent.ts";
+import { NETWORK_EVENT_NAME, type BlockRun, type NetworkEvent } from "../wire/networkEvent.ts";
 
 export interface EventStreamLimits {
   /** Streams open at once over all chains; one more is refused with 429 RATE_LIMITED. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BlockWindow } from "../fees/blockWindow.ts";
-import { snapshotOf } from "../fees/feeSnapshot.ts";
-import { blockTipsOf } from "../fees/recentTips.ts";
+import { BlockWindow } from "../core/fees/blockWindow.ts";
+import { snapshotOf } from "../core/fees/feeSnapshot.ts";
+import { blockTipsOf } from "../core/fees/recentTips.ts";
 import { preparedResponsesOf } from "./preparedResponses.ts";
 
 function snapshotOfFees(feesWei: bigint[]) {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
-import { toGweiString } from "../fees/gwei.ts";
-import { RECENT_BLOCKS, suggestedGasFeesBody, suggestGasFees, type SuggestionInput } from "../fees/suggestedGasFees.ts";
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
+import { RECENT_BLOCKS, suggestedGasFeesBody, suggestGasFees, type SuggestionInput } from "../core/fees/suggestedGasFees.ts";
 
 /** A response body serialised once, with its strong ETag. */
 export interface PreparedBody {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
 import { ApiError, type ApiErrorCode } from "./apiErrors.ts";
 import { DEFAULT_DASHBOARD_DIR, serveDashboardFile } from "./dashboardFiles.ts";

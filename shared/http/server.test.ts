@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { test, type TestContext } from "node:test";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { FeeSource } from "../service/feeSource.ts";
-import { createLogger, type Logger } from "../service/logger.ts";
+import { createLogger, type Logger } from "../log/logger.ts";
 import { API_ERRORS } from "./apiErrors.ts";
 import { createApiServer, type ApiServerOptions } from "./server.ts";
 import { TestFeeSource } from "./testFeeSource.ts";

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { settingsSchema } from "../config/settings.ts";
 import type { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { FeeSource } from "../service/feeSource.ts";
-import type { Logger } from "../service/logger.ts";
+import type { Logger } from "../log/logger.ts";
 import { ALLOWED_METHODS, ApiError, writeApiError } from "./apiErrors.ts";
 import { createConnectionAuth } from "./connectionAuth.ts";
 import { createCors } from "./cors.ts";

@@ -1,9 +1,9 @@
-import { BlockWindow } from "../fees/blockWindow.ts";
-import { snapshotOf, type FeeSnapshot } from "../fees/feeSnapshot.ts";
-import { toGweiString } from "../fees/gwei.ts";
-import type { BlockTips } from "../fees/recentTips.ts";
+import { BlockWindow } from "../core/fees/blockWindow.ts";
+import { snapshotOf, type FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
+import type { BlockTips } from "../core/fees/recentTips.ts";
 import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
-import type { NetworkStatus } from "../service/networkStatus.ts";
+import type { NetworkStatus } from "../wire/networkStatus.ts";
 
 /** How a test describes one chain. */
 export interface TestChain {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { silentLogger } from "../service/logger.ts";
+import { silentLogger } from "../log/logger.ts";
 import { ChainFeed, pollIntervalFor } from "./chainFeed.ts";
 import { RpcEndpointError } from "./errors.ts";
 import { isTooManyBlocksError } from "./fetchBaseFees.ts";

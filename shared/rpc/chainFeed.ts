@@ -1,9 +1,9 @@
-import { BlockWindow } from "../fees/blockWindow.ts";
-import { HISTORY_BLOCKS } from "../fees/feeSnapshot.ts";
-import { TipWindow } from "../fees/recentTips.ts";
-import { RECENT_BLOCKS } from "../fees/suggestedGasFees.ts";
-import type { Logger } from "../service/logger.ts";
-import type { EndpointStatus } from "../service/networkStatus.ts";
+import { BlockWindow } from "../core/fees/blockWindow.ts";
+import { HISTORY_BLOCKS } from "../core/fees/feeSnapshot.ts";
+import { TipWindow } from "../core/fees/recentTips.ts";
+import { RECENT_BLOCKS } from "../core/fees/suggestedGasFees.ts";
+import type { Logger } from "../log/logger.ts";
+import type { EndpointStatus } from "../wire/networkStatus.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
 import { WrongChainError } from "./errors.ts";
 import { fetchBaseFees } from "./fetchBaseFees.ts";

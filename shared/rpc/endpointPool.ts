@@ -1,4 +1,4 @@
-import type { EndpointStatus } from "../service/networkStatus.ts";
+import type { EndpointStatus } from "../wire/networkStatus.ts";
 import type { FeeHistoryLimit } from "./fetchBaseFees.ts";
 import { createRpcConnection, type RpcConnection } from "./rpcConnection.ts";
 

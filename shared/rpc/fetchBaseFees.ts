@@ -1,4 +1,4 @@
-import { REWARD_PERCENTILES } from "../fees/recentTips.ts";
+import { REWARD_PERCENTILES } from "../core/fees/recentTips.ts";
 import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
 import { parseFeeHistory, type FeeHistoryAnswer } from "./parseRpcAnswers.ts";
 import type { RpcConnection } from "./rpcConnection.ts";

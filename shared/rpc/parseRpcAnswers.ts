@@ -1,4 +1,4 @@
-import { blockTipsOf, REWARD_PERCENTILES, type BlockTips } from "../fees/recentTips.ts";
+import { blockTipsOf, REWARD_PERCENTILES, type BlockTips } from "../core/fees/recentTips.ts";
 import { MalformedRpcResponseError } from "./errors.ts";
 
 /** Nothing real comes near these; an answer beyond them is garbage, not data. */

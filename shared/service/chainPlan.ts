@@ -1,4 +1,4 @@
-import { DEFAULT_CHAINS, defaultBlockTimeMs, defaultChainName, defaultRpcUrls } from "../chains/defaultChains.ts";
+import { DEFAULT_CHAINS, defaultBlockTimeMs, defaultChainName, defaultRpcUrls } from "../core/chains/defaultChains.ts";
 import type { ChainSettings } from "../config/settings.ts";
 
 /** One chain the service follows, with every default resolved. */

@@ -1,10 +1,10 @@
-import { type FeeSnapshot, HISTORY_BLOCKS, snapshotOf } from "../fees/feeSnapshot.ts";
-import { toGweiString } from "../fees/gwei.ts";
+import { type FeeSnapshot, HISTORY_BLOCKS, snapshotOf } from "../core/fees/feeSnapshot.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
 import { ChainFeed, type ChainFeedOptions } from "../rpc/chainFeed.ts";
 import type { ChainPlan } from "./chainPlan.ts";
 import type { ChainEntry, FeeSource } from "./feeSource.ts";
-import type { Logger } from "./logger.ts";
-import type { NetworkStatus } from "./networkStatus.ts";
+import type { Logger } from "../log/logger.ts";
+import type { NetworkStatus } from "../wire/networkStatus.ts";
 
 type Listener = (chainId: number) => void;
 

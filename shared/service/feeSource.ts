@@ -1,5 +1,5 @@
-import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
-import type { NetworkStatus } from "./networkStatus.ts";
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import type { NetworkStatus } from "../wire/networkStatus.ts";
 
 /** One configured chain as the HTTP server reads it. */
 export interface ChainEntry {

@@ -4,7 +4,7 @@ import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
 import type { ChainPlan } from "./chainPlan.ts";
 import { FeeService } from "./feeService.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../log/logger.ts";
 
 export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> & {
   readonly chains: readonly ChainPlan[];

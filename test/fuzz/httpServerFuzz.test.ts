@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { createApiServer, type ApiServer } from "../../shared/http/server.ts";
 import { TestFeeSource } from "../../shared/http/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
-import { createLogger } from "../../shared/service/logger.ts";
+import { createLogger } from "../../shared/log/logger.ts";
 
 const RUNS = Number(process.env.GASFEES_FUZZ_RUNS ?? 500);
 const OPEN_KEY = "0123456789abcdef0123456789abcdef";

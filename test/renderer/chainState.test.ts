@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { endpointsSummary } from "../../renderer/src/chainState.ts";
-import type { EndpointStatus } from "../../shared/service/networkStatus.ts";
+import type { EndpointStatus } from "../../shared/wire/networkStatus.ts";
 
 const endpoint = (state: EndpointStatus["state"], active = false) => ({ url: `http://rpc/${state}`, state, active }) as EndpointStatus;
 

@@ -7,7 +7,7 @@ import { test, type TestContext } from "node:test";
 import { createApiServer, type ApiServerOptions } from "../../shared/http/server.ts";
 import { TestFeeSource } from "../../shared/http/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
-import { createLogger } from "../../shared/service/logger.ts";
+import { createLogger } from "../../shared/log/logger.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 

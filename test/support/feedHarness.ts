@@ -1,6 +1,6 @@
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { startEvmNode, type EvmNode, type EvmNodeOptions } from "../../shared/demo/startEvmNode.ts";
-import { createLogger, type Logger } from "../../shared/service/logger.ts";
+import { createLogger, type Logger } from "../../shared/log/logger.ts";
 
 /** Real mainnet base fees (block 17,180,000 onwards), the fees the test chains' blocks carry. */
 export const MAINNET_FEES_WEI: readonly bigint[] = loadMainnetBaseFees().baseFeesWei;

@@ -1,6 +1,6 @@
 import type { ApiKeySettings } from "../../shared/config/settings.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
-import { silentLogger } from "../../shared/service/logger.ts";
+import { silentLogger } from "../../shared/log/logger.ts";
 import { type RunningService, startService } from "../../shared/service/startService.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { NetworkStatus } from "../service/networkStatus.ts";
+import type { NetworkStatus } from "./networkStatus.ts";
 
 /**
  * One Server-Sent Event of `GET /networks/{chainId}/events` (event name `network`, this object as JSON data).
