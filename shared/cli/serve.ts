@@ -9,7 +9,7 @@ import { createLogger, type LogLevel } from "../log/logger.ts";
 import { type RunningService, startService } from "../service/startService.ts";
 import { startDemoChain } from "./demoChain.ts";
 import { parseServeOptions, SERVE_USAGE, UsageError } from "./serveOptions.ts";
-import { resolveServeKeys } from "./serveKeys.ts";
+import { resolveDashboardToken, resolveServeKeys } from "./serveKeys.ts";
 
 const STOP_DEADLINE_MS = 1000;
 
@@ -24,6 +24,7 @@ async function serve(argv: readonly string[]): Promise<void> {
   const userSettingsPath = settingsPath(userConfigDir());
   const settings = options.configFile ? await readSettingsFile(options.configFile) : await readUserSettings(userSettingsPath, logger);
   const apiKeys = await resolveServeKeys(options.apiKeys, settings, userSettingsPath, logger);
+  const dashboardToken = await resolveDashboardToken(userSettingsPath, logger);
 
   const cleanups: Array<() => Promise<void>> = [];
   let chains: ChainPlan[] = options.chains.length > 0 ? chainPlansFrom(options.chains) : options.demo ? [] : chainPlansFrom(settings.chains);
@@ -39,7 +40,7 @@ async function serve(argv: readonly string[]): Promise<void> {
   }
   let running: RunningService;
   try {
-    running = await startService({ ...settings, host, port: options.port ?? settings.port, chains, apiKeys }, logger);
+    running = await startService({ ...settings, host, port: options.port ?? settings.port, chains, apiKeys, dashboardToken }, logger);
   } catch (error) {
     await Promise.all(cleanups.map((cleanup) => cleanup()));
     throw error;
@@ -47,7 +48,8 @@ async function serve(argv: readonly string[]): Promise<void> {
   cleanups.unshift(running.stop);
   logger.info(`following ${chains.map((chain) => `${chain.name} (${chain.chainId})`).join(", ")}`);
   process.stdout.write(`gasfees listening on ${running.url}\n`);
-  // Like Jupyter's: the page's address with a token for this run only, on stderr (stdout stays one line).
+  // Like Jupyter's: the page's address with its token, on stderr (stdout stays one line). The token is kept in the
+  // settings file, so the address stays valid across restarts.
   process.stderr.write(`dashboard: ${running.dashboardUrl}\n`);
   if (!existsSync(join(DEFAULT_DASHBOARD_DIR, "index.html"))) {
     logger.warn("the dashboard is not built, so / answers 404: run `npm run build:renderer` once");

@@ -1,5 +1,6 @@
 import type { ApiKeySettings, Settings } from "../config/settings.ts";
 import { readUserSettings, writeUserSettings } from "../config/settingsFile.ts";
+import { withDashboardToken } from "../config/dashboardToken.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
 import type { Logger } from "../log/logger.ts";
 
@@ -34,4 +35,16 @@ export async function resolveServeKeys(
   await writeUserSettings(userSettingsPath, { ...userSettings, apiKeys: [created] });
   logger.info(`created an API key and stored it in ${userSettingsPath}: ${created.key}  (use it as: curl -u ${created.key}: <url>)`);
   return [created];
+}
+
+/**
+ * The dashboard's token, kept in the user's settings file so that the dashboard's address stays valid across
+ * restarts: read from there, or made and stored there on the first run.
+ */
+export async function resolveDashboardToken(userSettingsPath: string, logger: Logger): Promise<string> {
+  const userSettings = await readUserSettings(userSettingsPath, logger);
+  if (userSettings.dashboardToken !== undefined) return userSettings.dashboardToken;
+  const updated = withDashboardToken(userSettings);
+  await writeUserSettings(userSettingsPath, updated);
+  return updated.dashboardToken!;
 }

@@ -102,6 +102,11 @@ export const settingsSchema = z.strictObject({
       burst: z.number().int().min(1).default(200),
     })
     .default({ requestsPerSecond: 100, burst: 200 }),
+  /**
+   * The dashboard's own credential (not a user key): the page opens with it (`/?token=...`), so that its address stays
+   * valid across restarts. Made on first start; replaced to rotate it (the old one is refused at once).
+   */
+  dashboardToken: apiKeyValueSchema.optional(),
   /** Keys sealed with the system key store by the desktop app; `npm run serve` cannot read these. */
   sealedApiKeys: z.array(sealedApiKeySchema).default([]),
   notifications: notificationSettingsSchema.prefault({}),

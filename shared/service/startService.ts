@@ -9,6 +9,8 @@ import type { Logger } from "../log/logger.ts";
 export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> & {
   readonly chains: readonly ChainPlan[];
   readonly apiKeys: readonly ApiKeySettings[];
+  /** The dashboard's token (settings' `dashboardToken`); without one, a token is made for this run only. */
+  readonly dashboardToken?: string;
 };
 
 export interface RunningService {
@@ -17,7 +19,7 @@ export interface RunningService {
   readonly port: number;
   readonly service: FeeService;
   readonly keyring: ApiKeyring;
-  /** A key made for this run only, for the dashboard (in the keyring beside the user's keys, never stored). */
+  /** The dashboard's token: in the keyring beside the user's keys. */
   readonly dashboardToken: string;
   /** The dashboard's address with the session token: `<url>/?token=<token>`. */
   readonly dashboardUrl: string;
@@ -31,7 +33,7 @@ export interface RunningService {
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
   const service = new FeeService(config.chains, { logger });
   const keyring = new ApiKeyring(config.apiKeys);
-  const dashboardToken = generateApiKey();
+  const dashboardToken = config.dashboardToken ?? generateApiKey();
   keyring.add(dashboardToken);
   const server = createApiServer({
     source: service,

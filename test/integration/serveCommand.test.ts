@@ -94,6 +94,25 @@ describe("npm run serve", () => {
     await second.exited;
   });
 
+  test("the dashboard's address stays valid across restarts: its token is kept in the settings file", async () => {
+    const configDir = await temporaryConfigDir();
+    const dashboardToken = (serve: ServeProcess) => /^dashboard: http:\/\/127\.0\.0\.1:\d+\/\?token=([0-9a-f]{32})$/m.exec(serve.stderr())?.[1];
+    const first = runServe(["--port", "0", "--chain", `31337=${node.url}`, "--api-key", KEY], configDir);
+    await listeningUrl(first);
+    const token = await waitFor("the dashboard line", async () => dashboardToken(first));
+    const stored = JSON.parse(await readFile(join(configDir, "settings.json"), "utf8")) as { dashboardToken?: string };
+    assert.equal(stored.dashboardToken, token);
+    first.child.kill("SIGINT");
+    await first.exited;
+
+    const second = runServe(["--port", "0", "--chain", `31337=${node.url}`, "--api-key", KEY], configDir);
+    const secondUrl = await listeningUrl(second);
+    assert.equal(await waitFor("the dashboard line", async () => dashboardToken(second)), token);
+    assert.equal((await callApi(secondUrl, "/networks", token)).status, 200);
+    second.child.kill("SIGINT");
+    await second.exited;
+  });
+
   test("a bad command line exits 2 with what to type, and nothing on stdout", async () => {
     const serve = runServe(["--chain", "0x1=https://rpc.example"], await temporaryConfigDir());
     const { code } = await serve.exited;

@@ -1,0 +1,29 @@
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import type { EndpointStatus } from "../wire/networkStatus.ts";
+
+/**
+ * Where a feed stands with its chain:
+ * - syncing: no data yet, and no endpoint has been found failing everywhere;
+ * - unreachable: no data yet, and every endpoint was tried and fails (or serves another chain);
+ * - ok: following the chain;
+ * - degraded: data arrived once, but every endpoint is failing now: the data held is served with its age;
+ * - no-base-fee: the chain has no EIP-1559 base fee, so it is not followed.
+ */
+export type FeedPhase = "syncing" | "unreachable" | "ok" | "degraded" | "no-base-fee";
+
+/**
+ * Everything a chain feed knows at one moment, handed to its listener as one immutable value on each change. Readers
+ * never ask the feed anything else: what is not here, they do not need.
+ */
+export interface FeedReport {
+  readonly chainId: number;
+  /** The statistics of the blocks held; undefined until the first blocks arrive. Replaced, never mutated. */
+  readonly snapshot: FeeSnapshot | undefined;
+  /** Epoch ms when an RPC endpoint last confirmed the data (a poll or a new head, even one that brought nothing new). */
+  readonly confirmedAt: number | undefined;
+  readonly phase: FeedPhase;
+  /** Every endpoint of the chain, in the configured order (URLs redacted). */
+  readonly endpoints: readonly EndpointStatus[];
+  /** What changed since the feed's previous report; both false when only `confirmedAt` moved. */
+  readonly changed: { readonly blocks: boolean; readonly health: boolean };
+}
