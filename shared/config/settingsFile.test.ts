@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createLogger } from "../log/logger.ts";
 import { parseSettings, SettingsError } from "./settings.ts";
-import { readSettingsFile, readUserSettings, writeUserSettings } from "./settingsFile.ts";
+import { loadUserSettings, readSettingsFile, readUserSettings, writeUserSettings } from "./settingsFile.ts";
 
 const temporaryDir = () => mkdtemp(join(tmpdir(), "gasfees-settings-"));
 
@@ -60,4 +60,74 @@ test("a --config file with problems names each problem by its path", async () =>
 
 test("CORS is never open to every origin", () => {
   assert.throws(() => parseSettings({ corsOrigins: ["*"] }), SettingsError);
+});
+
+// File modes: the settings hold API keys, so the file is 0600 and its folder 0700, whatever they were before.
+const POSIX = { skip: process.platform === "win32" ? "file modes are POSIX only" : false };
+const modeOf = async (path: string) => (await stat(path)).mode & 0o7777;
+
+test("an existing settings file readable by others is made private on read, with a warning", POSIX, async () => {
+  const dir = await temporaryDir();
+  const path = join(dir, "settings.json");
+  await writeFile(path, JSON.stringify({ apiKeys: [{ key: "0123456789abcdef0123456789abcdef" }] }));
+  await chmod(path, 0o644);
+  const lines: string[] = [];
+  const settings = await readUserSettings(
+    path,
+    createLogger("info", (line) => lines.push(line)),
+  );
+  assert.equal(settings.apiKeys.length, 1);
+  assert.equal(await modeOf(path), 0o600);
+  assert.match(lines.join(""), /warn .*settings\.json was readable by other users \(mode 0644\).*now 0600/);
+});
+
+test("an existing config folder open to others is made private on load, with a warning", POSIX, async () => {
+  const dir = await temporaryDir();
+  const path = join(dir, "settings.json");
+  await writeFile(path, "{}", { mode: 0o600 });
+  await chmod(dir, 0o755);
+  const loaded = await loadUserSettings(path);
+  assert.equal(await modeOf(dir), 0o700);
+  assert.equal(loaded.warnings.length, 1);
+  assert.match(loaded.warnings[0]!, /folder .* was open to other users \(mode 0755\).*now 0700/);
+});
+
+test("a corrupt file's backup is readable by the user only, even when the file was not", POSIX, async () => {
+  const dir = await temporaryDir();
+  const path = join(dir, "settings.json");
+  await writeFile(path, '{"apiKeys": [{"key": "0123456789abcdef0123456789abcdef"}], "port": "eighty"}');
+  await chmod(path, 0o644);
+  const loaded = await loadUserSettings(path);
+  assert.equal(loaded.notice?.kind, "corrupt");
+  assert.equal(await modeOf(loaded.notice.backupPath), 0o600);
+});
+
+test("a write makes an open folder private and leaves the file 0600 whatever the old file's mode", POSIX, async () => {
+  const dir = await temporaryDir();
+  const path = join(dir, "settings.json");
+  await writeFile(path, "{}");
+  await chmod(path, 0o666);
+  await chmod(dir, 0o775);
+  const warnings = await writeUserSettings(path, parseSettings({ port: 9001 }));
+  assert.equal(await modeOf(path), 0o600);
+  assert.equal(await modeOf(dir), 0o700);
+  assert.match(warnings.join("\n"), /was open to other users \(mode 0775\)/);
+  assert.deepEqual(await readdir(dir), ["settings.json"]);
+});
+
+test("a folder shared on purpose (sticky, like /tmp) is left as it is, and the warning says why", POSIX, async () => {
+  const dir = await temporaryDir();
+  await chmod(dir, 0o1777);
+  const path = join(dir, "settings.json");
+  const warnings = await writeUserSettings(path, parseSettings({}));
+  assert.equal(await modeOf(dir), 0o1777);
+  assert.equal(await modeOf(path), 0o600);
+  assert.match(warnings.join("\n"), /shared with other users \(mode 1777\).*GASFEES_CONFIG_DIR/);
+});
+
+test("a private file in a private folder gives no warning", POSIX, async () => {
+  const path = join(await temporaryDir(), "nested", "settings.json");
+  assert.deepEqual(await writeUserSettings(path, parseSettings({})), []);
+  assert.deepEqual((await loadUserSettings(path)).warnings, []);
+  assert.equal(await modeOf(join(path, "..")), 0o700);
 });

@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { migrateSettings, parseSettings, SETTINGS_VERSION, SettingsError, UnknownSettingsVersionError } from "./settings.ts";
+import { migrateSettings, parseSettings, type Settings, SETTINGS_VERSION, SettingsError, UnknownSettingsVersionError } from "./settings.ts";
 import { loadUserSettings } from "./settingsFile.ts";
 import { SettingsStore } from "./settingsStore.ts";
 
 const settingsFileIn = async () => join(await mkdtemp(join(tmpdir(), "gasfees-store-")), "settings.json");
 const at = () => new Date("2026-03-04T05:06:07.089Z");
+/** The file as written, for checks of what reached the disk. */
+const fileOn = async (path: string) => JSON.parse(await readFile(path, "utf8")) as { version: number } & Partial<Settings>;
 
 /** A version 1 file as the first release wrote it (the README's example). */
 const VERSION_1_FILE = {
@@ -22,7 +24,7 @@ const VERSION_1_FILE = {
 test("a version 1 file is migrated: what it held is kept, the desktop settings get their defaults", async () => {
   const path = await settingsFileIn();
   await writeFile(path, JSON.stringify(VERSION_1_FILE));
-  const store = await SettingsStore.open(path, at);
+  const store = await SettingsStore.open(path, { now: at });
   assert.equal(store.notice, undefined);
   const settings = store.current;
   assert.equal(settings.version, SETTINGS_VERSION);
@@ -40,9 +42,9 @@ test("a version 1 file is migrated: what it held is kept, the desktop settings g
   assert.equal(settings.theme, "system");
   assert.equal(settings.startAtLogin, false);
   // The file itself is rewritten only by the next change, then as the current version.
-  assert.equal(JSON.parse(await readFile(path, "utf8")).version, 1);
+  assert.equal((await fileOn(path)).version, 1);
   await store.update((current) => ({ ...current, theme: "dark" }));
-  const written = JSON.parse(await readFile(path, "utf8"));
+  const written = await fileOn(path);
   assert.equal(written.version, SETTINGS_VERSION);
   assert.equal(written.theme, "dark");
   assert.equal(written.port, 9123);
@@ -59,14 +61,14 @@ test("a file from a newer gasfees is kept as a backup and replaced by defaults, 
   const newer = JSON.stringify({ version: SETTINGS_VERSION + 1, port: 1, somethingNew: { a: 1 } });
   await writeFile(path, newer);
   assert.throws(() => parseSettings(JSON.parse(newer)), UnknownSettingsVersionError);
-  const store = await SettingsStore.open(path, at);
+  const store = await SettingsStore.open(path, { now: at });
   assert.equal(store.current.port, 8950);
   assert.equal(store.notice?.kind, "unknown-version");
   assert.match(
     store.notice?.message ?? "",
     /newer version of gasfees, so defaults are used; the old file is kept as .*settings\.json\.corrupt-2026-03-04T05-06-07-089Z/,
   );
-  assert.equal(await readFile(store.notice!.backupPath, "utf8"), newer);
+  assert.equal(await readFile(store.notice.backupPath, "utf8"), newer);
 });
 
 test("a corrupt file (bad JSON, a bad value, an unknown field, not an object) is kept as a backup with a notice", async () => {
@@ -77,7 +79,7 @@ test("a corrupt file (bad JSON, a bad value, an unknown field, not an object) is
     assert.equal(loaded.settings.port, 8950, text);
     assert.equal(loaded.notice?.kind, "corrupt", text);
     assert.match(loaded.notice?.message ?? "", /were not valid, so defaults are used; the old file is kept as/);
-    assert.equal(await readFile(loaded.notice!.backupPath, "utf8"), text);
+    assert.equal(await readFile(loaded.notice.backupPath, "utf8"), text);
     assert.deepEqual(await readdir(join(path, "..")), ["settings.json.corrupt-2026-03-04T05-06-07-089Z"]);
   }
 });
@@ -114,7 +116,33 @@ test("quick updates run one after another and none is lost; listeners hear each"
     ),
   );
   assert.deepEqual(store.current.notifications.mutedChainIds, [1, 10, 8453, 42161]);
-  assert.deepEqual(JSON.parse(await readFile(path, "utf8")).notifications.mutedChainIds, [1, 10, 8453, 42161]);
+  assert.deepEqual((await fileOn(path)).notifications?.mutedChainIds, [1, 10, 8453, 42161]);
   assert.deepEqual(heard, [1, 1, 1, 1]);
   assert.deepEqual(await readdir(join(path, "..")), ["settings.json"], "no temporary file is left behind");
 });
+
+test(
+  "the store makes an open settings file and folder private when it opens them, and on each write, saying so each time",
+  { skip: process.platform === "win32" ? "file modes are POSIX only" : false },
+  async () => {
+    const path = await settingsFileIn();
+    const folder = join(path, "..");
+    await writeFile(path, JSON.stringify(VERSION_1_FILE));
+    await chmod(path, 0o644);
+    await chmod(folder, 0o755);
+    const warnings: string[] = [];
+    const store = await SettingsStore.open(path, { onWarning: (message) => warnings.push(message) });
+    assert.equal((await stat(path)).mode & 0o777, 0o600);
+    assert.equal((await stat(folder)).mode & 0o777, 0o700);
+    assert.equal(warnings.length, 2);
+    assert.match(warnings.join("\n"), /folder .* was open to other users \(mode 0755\)/);
+    assert.match(warnings.join("\n"), /settings\.json was readable by other users \(mode 0644\)/);
+
+    // Opened up again behind the app's back (a backup tool restoring modes, say): the next write closes it again.
+    await chmod(folder, 0o750);
+    await store.update((current) => ({ ...current, theme: "dark" }));
+    assert.equal((await stat(folder)).mode & 0o777, 0o700);
+    assert.match(warnings[2] ?? "", /was open to other users \(mode 0750\)/);
+    assert.equal((await stat(path)).mode & 0o777, 0o600);
+  },
+);

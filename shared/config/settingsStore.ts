@@ -3,6 +3,13 @@ import { loadUserSettings, type SettingsNotice, writeUserSettings } from "./sett
 
 type Listener = (settings: Settings, previous: Settings) => void;
 
+export interface SettingsStoreOptions {
+  /** The clock for the name of a corrupt file's backup. */
+  readonly now?: () => Date;
+  /** Told each time the file or its folder had to be made private again (the desktop app logs it). */
+  readonly onWarning?: (message: string) => void;
+}
+
 /**
  * The settings file as the desktop app holds it: read (and migrated, or replaced by defaults with a notice) once,
  * then changed only through `update`, which validates the whole result with the schema and writes it atomically
@@ -18,13 +25,17 @@ export class SettingsStore {
     loaded: Settings,
     /** Set when the file was corrupt or unknown: what happened and where the old file is. */
     readonly notice: SettingsNotice | undefined,
+    private readonly onWarning: (message: string) => void,
   ) {
     this.#settings = loaded;
   }
 
-  static async open(path: string, now: () => Date = () => new Date()): Promise<SettingsStore> {
-    const { settings, notice } = await loadUserSettings(path, now);
-    return new SettingsStore(path, settings, notice);
+  /** Reads the file once (making it and its folder private to the user, with a warning for each fix). */
+  static async open(path: string, options: SettingsStoreOptions = {}): Promise<SettingsStore> {
+    const onWarning = options.onWarning ?? (() => {});
+    const { settings, notice, warnings } = await loadUserSettings(path, options.now);
+    for (const warning of warnings) onWarning(warning);
+    return new SettingsStore(path, settings, notice, onWarning);
   }
 
   get current(): Settings {
@@ -39,7 +50,7 @@ export class SettingsStore {
     const run = this.#queue.then(async () => {
       const previous = this.#settings;
       const next = parseSettings(change(previous));
-      await writeUserSettings(this.path, next);
+      for (const warning of await writeUserSettings(this.path, next)) this.onWarning(warning);
       this.#settings = next;
       for (const listener of this.#listeners) listener(next, previous);
       return next;
