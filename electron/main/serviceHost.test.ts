@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { EventEmitter } from "node:events";
 import { mkdtemp } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -7,6 +8,7 @@ import { test } from "node:test";
 import { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { plaintextCipher } from "../../shared/keys/secretCipher.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
+import { startService } from "../../shared/service/startService.ts";
 import { findFreePort, ServiceHost } from "./serviceHost.ts";
 
 async function storeWith(settings: Record<string, unknown>): Promise<SettingsStore> {
@@ -83,4 +85,88 @@ test("pause frees the port and stops serving; start resumes on the same port; st
   await host.stop();
   assert.deepEqual(host.state, { state: "stopped" });
   await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+});
+
+/** A start of the service that waits, once asked to, until released: a key change can then land in the middle of it. */
+function holdableStart() {
+  let hold: Promise<void> | undefined;
+  return {
+    startService: (async (config, logger) => {
+      await hold;
+      return startService(config, logger);
+    }) satisfies typeof startService,
+    /** The next start waits in startService (after the settings were read) until `release` is called. */
+    holdNext(): () => void {
+      let release!: () => void;
+      hold = new Promise((resolve) => (release = resolve));
+      return () => {
+        hold = undefined;
+        release();
+      };
+    },
+  };
+}
+
+/** Resolves when `host` enters `state` (hosts made with `stateEvents.onChange`). */
+function stateEvents() {
+  const events = new EventEmitter();
+  let host: ServiceHost | undefined;
+  return {
+    onChange: () => events.emit("change", host?.state.state),
+    watch: (watched: ServiceHost) => (host = watched),
+    next: (state: string) => new Promise<void>((resolve) => events.on("change", (now: string) => now === state && resolve())),
+  };
+}
+
+/** Resolves once the stored settings satisfy `condition`. */
+const storedWhen = (store: SettingsStore, condition: (settings: SettingsStore["current"]) => boolean) =>
+  new Promise<void>((resolve) => store.subscribe((settings) => condition(settings) && resolve()));
+
+test("a key revoked while the service is restarting is refused once the restart is over", async (t) => {
+  const store = await storeWith({ port: await findFreePort() });
+  const start = holdableStart();
+  const states = stateEvents();
+  const host = new ServiceHost({ store, cipher: plaintextCipher, logger: silentLogger, onChange: states.onChange, startService: start.startService });
+  states.watch(host);
+  t.after(() => host.stop());
+  await host.start();
+  const created = await host.createApiKey({ label: "revoked during a restart" });
+  assert.equal((await get(`${urlOf(host)}/networks`, created.key)).status, 200);
+
+  // The restart reads the settings (the key still in them) and waits in startService...
+  const release = start.holdNext();
+  const starting = states.next("starting");
+  const restarted = host.restart();
+  await starting;
+  // ...while the key is revoked and the settings lose it; only then does the service come up.
+  const stored = storedWhen(store, (settings) => settings.apiKeys.length === 0);
+  const revoked = host.revokeApiKey(created.id);
+  await stored;
+  release();
+  await Promise.all([restarted, revoked]);
+
+  assert.equal(host.state.state, "running");
+  assert.equal((await get(`${urlOf(host)}/networks`, created.key)).status, 401, "the revoked key must not be valid after the restart");
+});
+
+test("a key created while the service is restarting is accepted once the restart is over", async (t) => {
+  const store = await storeWith({ port: await findFreePort() });
+  const start = holdableStart();
+  const states = stateEvents();
+  const host = new ServiceHost({ store, cipher: plaintextCipher, logger: silentLogger, onChange: states.onChange, startService: start.startService });
+  states.watch(host);
+  t.after(() => host.stop());
+  await host.start();
+
+  const release = start.holdNext();
+  const starting = states.next("starting");
+  const restarted = host.restart();
+  await starting;
+  const stored = storedWhen(store, (settings) => settings.apiKeys.length === 1);
+  const creating = host.createApiKey({ label: "created during a restart" });
+  await stored;
+  release();
+  const [, created] = await Promise.all([restarted, creating]);
+
+  assert.equal((await get(`${urlOf(host)}/networks`, created.key)).status, 200, "the new key must work after the restart");
 });

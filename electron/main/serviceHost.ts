@@ -23,6 +23,8 @@ export interface ServiceHostOptions {
   readonly onAlert?: (alert: BusyAlert) => void;
   /** Called whenever the state changes (started, stopped, paused, failed) and on every chain update while running. */
   readonly onChange?: () => void;
+  /** How the service is started: `startService` unless a test holds a start half-way to change keys meanwhile. */
+  readonly startService?: typeof startService;
 }
 
 /** The settings that shape the running service; any change to these restarts it. */
@@ -129,21 +131,35 @@ export class ServiceHost {
       created = result.created;
       return result.settings;
     });
-    this.#running?.keyring.add(created!.key, created!.secret);
-    this.#liveKeys.set(created!.id, created!.key);
+    const { id, key, secret } = created!;
+    await this.#changeLiveKeys((running) => {
+      running?.keyring.add(key, secret);
+      this.#liveKeys.set(id, key);
+    });
     return created!;
   }
 
   /** Removes a key from the settings and refuses it at once. */
   async revokeApiKey(id: string): Promise<void> {
     await this.options.store.update((settings) => removeApiKey(settings, id));
-    const key = this.#liveKeys.get(id);
-    if (key !== undefined) this.#running?.keyring.remove(key);
-    this.#liveKeys.delete(id);
+    await this.#changeLiveKeys((running) => {
+      const key = this.#liveKeys.get(id);
+      if (key !== undefined) running?.keyring.remove(key);
+      this.#liveKeys.delete(id);
+    });
   }
 
   revealApiKey(id: string): { key: string; secret?: string } | undefined {
     return revealApiKey(this.options.store.current, id, this.options.cipher);
+  }
+
+  /**
+   * Applies a key change, already stored in the settings, to the live keyring. It waits its turn behind any start or
+   * restart in progress: such a start may have read the settings before the change, and would otherwise bring up a
+   * service that still accepts a revoked key (or refuses a new one). A start queued after it reads the new settings.
+   */
+  #changeLiveKeys(change: (running: RunningService | undefined) => void): Promise<void> {
+    return this.#serially(() => Promise.resolve(change(this.#running)));
   }
 
   #serially<T>(step: () => Promise<T>): Promise<T> {
@@ -166,7 +182,7 @@ export class ServiceHost {
     if (unreadable > 0) logger.warn(`${unreadable} API key(s) are sealed by a key store this app cannot open; they are not accepted until created again`);
     this.#setState({ state: "starting", port: settings.port });
     try {
-      const running = await startService(
+      const running = await (this.options.startService ?? startService)(
         {
           host: settings.host,
           port: settings.port,
