@@ -1,47 +1,72 @@
-/** Errors of the RPC layer. Messages name the endpoint by its redacted URL and say what to do next. */
+/**
+ * Errors of the RPC layer. Messages name the endpoint by its redacted URL and say what to do next. Their texts may
+ * quote what an endpoint sent: the connection redacts its own secrets from them first (UrlRedactor), and each
+ * constructor redacts any URL left, whoever made the error.
+ */
+import { redactUrlsIn } from "./redactUrl.ts";
 
 /** An endpoint failed: unreachable, an HTTP error, a timeout or a JSON-RPC error. */
 export class RpcEndpointError extends Error {
   override name = "RpcEndpointError";
+  /** The endpoint's redacted URL. */
+  readonly url: string;
+  /** What went wrong, as the endpoint or the transport said it (URLs and the endpoint's secrets redacted). */
+  readonly reason: string;
   constructor(
-    readonly url: string,
+    url: string,
     readonly method: string,
-    readonly reason: string,
+    reason: string,
     /** The JSON-RPC error code, when the endpoint answered with one. */
     readonly rpcCode?: number,
     /** The HTTP status, when the endpoint answered with one other than 2xx. */
     readonly httpStatus?: number,
   ) {
+    const shownUrl = redactUrlsIn(url);
+    const shownReason = redactUrlsIn(reason);
     super(
-      `${method} at ${url} failed: ${reason}. The feed fails over to the chain's next endpoint and retries this one later; check the URL and the provider's status if it persists.`,
+      `${method} at ${shownUrl} failed: ${shownReason}. The feed fails over to the chain's next endpoint and retries this one later; check the URL and the provider's status if it persists.`,
     );
+    this.url = shownUrl;
+    this.reason = shownReason;
   }
 }
 
 /** An endpoint answered something that is not a valid answer (malformed JSON, wrong shape, absurd values). */
 export class MalformedRpcResponseError extends Error {
   override name = "MalformedRpcResponseError";
+  /** The endpoint's redacted URL. */
+  readonly url: string;
+  /** What is wrong with the answer (URLs and the endpoint's secrets redacted). */
+  readonly problem: string;
   constructor(
-    readonly url: string,
+    url: string,
     readonly method: string,
-    readonly problem: string,
+    problem: string,
   ) {
+    const shownUrl = redactUrlsIn(url);
+    const shownProblem = redactUrlsIn(problem);
     super(
-      `${method} at ${url} answered garbage: ${problem}. Its answer is ignored; if this persists, the endpoint is not a working JSON-RPC node for this chain.`,
+      `${method} at ${shownUrl} answered garbage: ${shownProblem}. Its answer is ignored; if this persists, the endpoint is not a working JSON-RPC node for this chain.`,
     );
+    this.url = shownUrl;
+    this.problem = shownProblem;
   }
 }
 
 /** An endpoint serves another chain than the one it is configured for. */
 export class WrongChainError extends Error {
   override name = "WrongChainError";
+  /** The endpoint's redacted URL. */
+  readonly url: string;
   constructor(
-    readonly url: string,
+    url: string,
     readonly expectedChainId: number,
     readonly reportedChainId: number,
   ) {
+    const shownUrl = redactUrlsIn(url);
     super(
-      `${url} serves chain ${reportedChainId}, not chain ${expectedChainId}; it is never used for chain ${expectedChainId}. Fix the chain's RPC URL in the settings.`,
+      `${shownUrl} serves chain ${reportedChainId}, not chain ${expectedChainId}; it is never used for chain ${expectedChainId}. Fix the chain's RPC URL in the settings.`,
     );
+    this.url = shownUrl;
   }
 }

@@ -1,26 +1,91 @@
 import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
-import { test } from "node:test";
-import { WebSocketServer } from "ws";
+import { test, type TestContext } from "node:test";
+import { WebSocketServer, type WebSocket } from "ws";
+import { MAX_RPC_ANSWER_BYTES } from "./answerLimits.ts";
 import { openWebSocket } from "./openWebSocket.ts";
+import { startHostileRpcServer } from "../../test/support/hostileRpcServer.ts";
 
-test("keep-alive sends WebSocket ping frames while the socket is open, and stops once it is closed", { timeout: 5000 }, async (t) => {
-  const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+/** A WebSocket server on 127.0.0.1 that offers per-message compression, as `ws`'s does by default for clients that ask. */
+async function server(t: TestContext): Promise<{ url: string; server: WebSocketServer }> {
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: true });
   t.after(() => {
     // ws's close() waits for its clients: end them, so that a failed test does not hang the run.
-    for (const socket of server.clients) socket.terminate();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of wss.clients) socket.terminate();
+    return new Promise<void>((resolve) => wss.close(() => resolve()));
   });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  let pings = 0;
-  server.on("connection", (socket) => socket.on("ping", () => pings++));
+  await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
+  return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, server: wss };
+}
 
-  const client = await openWebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`, 40);
+/** Answers each JSON-RPC request on `socket` with `answer(id)`. */
+function answerEach(socket: WebSocket, answer: (id: unknown) => void): void {
+  socket.on("message", (data: Buffer) => answer((JSON.parse(data.toString("utf8")) as { id: unknown }).id));
+}
+
+// First in the file, before any other test opened a socket: a class chosen once and kept would be chosen here.
+test("the ws package is used even where the runtime has a global WebSocket (undici's cannot cap a message)", { timeout: 30_000 }, async (t) => {
+  const { url, server: wss } = await server(t);
+  wss.on("connection", (socket) => answerEach(socket, (id) => socket.send(JSON.stringify({ jsonrpc: "2.0", id, result: "0x1" }))));
+  const global = globalThis as { WebSocket?: unknown };
+  const previous = global.WebSocket;
+  global.WebSocket = class RuntimeWebSocket {
+    constructor() {
+      throw new Error("the runtime's WebSocket was used");
+    }
+  };
+  t.after(() => {
+    if (previous === undefined) delete global.WebSocket;
+    else global.WebSocket = previous;
+  });
+  const client = await openWebSocket(url);
   t.after(() => client.close());
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  assert.ok(pings >= 3, `${pings} pings in 300 ms at one per 40 ms`);
+  assert.deepEqual(await client.requestAsync({ body: { id: 1, method: "eth_chainId" }, timeout: 10_000 }), { jsonrpc: "2.0", id: 1, result: "0x1" });
+});
+
+test("keep-alive sends WebSocket ping frames while the socket is open, and none once it is closed", { timeout: 30_000 }, async (t) => {
+  const { url, server: wss } = await server(t);
+  let pings = 0;
+  let threePings: () => void = () => {};
+  const gotThree = new Promise<void>((resolve) => (threePings = resolve));
+  const serverSide = new Promise<WebSocket>((resolve) => wss.once("connection", resolve));
+  wss.on("connection", (socket) =>
+    socket.on("ping", () => {
+      if (++pings === 3) threePings();
+    }),
+  );
+
+  const client = await openWebSocket(url, { keepAliveMs: 40 });
+  t.after(() => client.close());
+  await gotThree;
+  const closedOnServer = new Promise<void>((resolve) => void serverSide.then((socket) => socket.once("close", () => resolve())));
   client.close();
+  await closedOnServer;
   const afterClose = pings;
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  // Ten keep-alive intervals at least: a loaded machine can only fit fewer, which cannot make this fail.
+  await new Promise((resolve) => setTimeout(resolve, 400));
   assert.equal(pings, afterClose);
+});
+
+test("a message over the HTTP answer cap closes the socket and fails the request as a size refusal", { timeout: 30_000 }, async (t) => {
+  const { url, server: wss } = await server(t);
+  const oversized = `{"jsonrpc":"2.0","id":1,"result":"0x${"0".repeat(MAX_RPC_ANSWER_BYTES)}"}`;
+  wss.on("connection", (socket) => answerEach(socket, () => socket.send(oversized)));
+  const client = await openWebSocket(url);
+  t.after(() => client.close());
+  await assert.rejects(client.requestAsync({ body: { id: 1, method: "eth_feeHistory" }, timeout: 10_000 }), /exceeded the size limit/);
+});
+
+test("per-message compression is not offered, and a compressed frame sent anyway is refused, not inflated", { timeout: 30_000 }, async (t) => {
+  const hostile = await startHostileRpcServer({ wsBombBytes: 3 * MAX_RPC_ANSWER_BYTES });
+  t.after(() => hostile.close());
+  const client = await openWebSocket(hostile.wsUrl);
+  t.after(() => client.close());
+  assert.deepEqual(await client.requestAsync({ body: { id: 1, method: "eth_chainId" }, timeout: 10_000 }), { jsonrpc: "2.0", id: 1, result: "0x7a69" });
+  assert.equal(hostile.upgradeHeaders.length, 1);
+  assert.equal(hostile.upgradeHeaders[0]!["sec-websocket-extensions"], undefined, "the upgrade offers no permessage-deflate");
+
+  hostile.turn("ws-deflate-bomb");
+  await assert.rejects(client.requestAsync({ body: { id: 2, method: "eth_feeHistory" }, timeout: 10_000 }), /RSV1 must be clear/);
+  assert.equal(hostile.hostileAnswers, 1);
 });

@@ -1,89 +1,113 @@
-import { createRequire } from "node:module";
-import { getSocketRpcClient, type GetSocketRpcClientParameters } from "viem/utils";
+import { randomUUID } from "node:crypto";
+import { getSocketRpcClient } from "viem/utils";
+import { WebSocket, type RawData } from "ws";
+import { MAX_RPC_ANSWER_BYTES } from "./answerLimits.ts";
 
-/** The few members of a WebSocket (the `ws` package's or a native one) used here. */
-interface WebSocketLike {
+/** What viem's socket client drives: our socket, reduced to the calls it makes. */
+interface RpcSocket {
   readonly readyState: number;
-  send(data: string): void;
   close(): void;
-  ping?: () => void;
-  addEventListener(type: "open" | "close" | "error" | "message", listener: (event: { data?: unknown }) => void): void;
-}
-type WebSocketConstructor = new (url: string) => WebSocketLike;
-
-const OPEN = 1;
-const CONNECTING = 0;
-
-let constructor: WebSocketConstructor | undefined;
-
-/**
- * The WebSocket class: the runtime's own (Node 22+, Electron) or the `ws` package's (Node 20), required directly
- * rather than through viem's isows import, which breaks whenever npm hoists hardhat's `ws` 7 instead of `ws` 8.
- */
-function webSocketClass(): WebSocketConstructor {
-  if (constructor) return constructor;
-  const native = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  if (native) return (constructor = native);
-  const require = createRequire(import.meta.url);
-  return (constructor = require("ws") as WebSocketConstructor);
+  ping(): void;
+  request(params: { body: unknown }): void;
 }
 
-export type SocketClient = Awaited<ReturnType<typeof getSocketRpcClient<WebSocketLike>>>;
+export type SocketClient = Awaited<ReturnType<typeof getSocketRpcClient<RpcSocket>>>;
+
+export interface WebSocketOptions {
+  /** Between WebSocket ping frames. Default 15 s. */
+  readonly keepAliveMs?: number;
+  /** The largest message accepted; a larger one closes the socket (1009). Default: the HTTP answer cap. */
+  readonly maxMessageBytes?: number;
+  /** The opening handshake's bound; without one, `ws`'s own (none). */
+  readonly openTimeoutMs?: number;
+}
 
 /**
- * viem's socket JSON-RPC client (request/response matching, subscriptions) over our WebSocket, without viem's
- * reconnection (the feed reconnects, with its backoff). Keep-alive uses WebSocket ping frames, not JSON-RPC
- * calls, so that it costs no request at the provider.
+ * viem's socket JSON-RPC client (request/response matching, subscriptions) over a `ws` WebSocket, without viem's
+ * reconnection (the feed reconnects, with its backoff). Keep-alive uses WebSocket ping frames, not JSON-RPC calls, so
+ * that it costs no request at the provider.
+ *
+ * Always the `ws` package, never a runtime's global WebSocket (Node 22+, Electron: undici's, which cannot bound a
+ * message's size): messages are capped at the HTTP answer cap and per-message compression is not offered, so a
+ * compressed frame (RSV1) is a protocol error rather than ~100 KB on the wire inflating to a 90 MB message.
  */
-export function openWebSocket(url: string, keepAliveMs = 15_000): Promise<SocketClient> {
-  const getSocket: GetSocketRpcClientParameters<WebSocketLike>["getSocket"] = async ({ onClose, onError, onOpen, onResponse }) => {
-    const WebSocket = webSocketClass();
-    const socket = new WebSocket(url);
+export function openWebSocket(url: string, options: WebSocketOptions = {}): Promise<SocketClient> {
+  const maxMessageBytes = options.maxMessageBytes ?? MAX_RPC_ANSWER_BYTES;
+  const getSocket = async ({ onClose, onError, onOpen, onResponse }: GetSocketCallbacks): Promise<RpcSocket> => {
+    const socket = new WebSocket(url, {
+      maxPayload: maxMessageBytes,
+      perMessageDeflate: false,
+      followRedirects: false,
+      ...(options.openTimeoutMs === undefined ? {} : { handshakeTimeout: options.openTimeoutMs }),
+    });
     let closed = false;
     const closeOnce = () => {
       if (closed) return;
       closed = true;
       onClose();
     };
-    socket.addEventListener("close", closeOnce);
-    socket.addEventListener("message", ({ data }) => {
-      const text = typeof data === "string" ? data : Buffer.isBuffer(data) ? data.toString("utf8") : String(data);
+    socket.on("close", closeOnce);
+    socket.on("message", (data: RawData) => {
+      if (closed) return;
+      const text = textOf(data);
       if (text.trim().length === 0) return;
       try {
-        onResponse(JSON.parse(text));
+        onResponse(JSON.parse(text) as Parameters<GetSocketCallbacks["onResponse"]>[0]);
       } catch (error) {
         onError(error as Error);
       }
     });
-    if (socket.readyState === CONNECTING) {
+    if (socket.readyState === WebSocket.CONNECTING) {
       await new Promise<void>((resolve, reject) => {
-        socket.addEventListener("open", () => resolve());
-        socket.addEventListener("error", () => reject(new Error(`could not open a WebSocket to the endpoint`)));
-        socket.addEventListener("close", () => reject(new Error(`the WebSocket closed while opening`)));
+        socket.once("open", () => resolve());
+        socket.once("error", (error: Error) => reject(new Error(`could not open a WebSocket to the endpoint: ${error.message}`)));
+        socket.once("close", () => reject(new Error(`the WebSocket closed while opening`)));
       });
     }
-    socket.addEventListener("error", () => onError(new Error("WebSocket error")));
+    socket.on("error", (error: Error & { code?: string }) => onError(socketError(error, maxMessageBytes)));
     onOpen();
-    // The socket's own methods, taken before Object.assign replaces them with the ones viem calls: a replacement
-    // that called socket.ping would call itself.
-    const closeSocket = socket.close.bind(socket);
-    const sendPing = socket.ping?.bind(socket);
-    return Object.assign(socket, {
+    return {
+      get readyState() {
+        return socket.readyState;
+      },
       close() {
         try {
-          closeSocket();
+          socket.close();
         } finally {
           closeOnce();
         }
       },
       ping() {
-        if (socket.readyState === OPEN) sendPing?.();
+        if (socket.readyState === WebSocket.OPEN) socket.ping();
       },
-      request({ body }: { body: unknown }) {
-        if (socket.readyState !== OPEN) throw new Error("the WebSocket is closed");
+      request({ body }) {
+        if (socket.readyState !== WebSocket.OPEN) throw new Error("the WebSocket is closed");
         socket.send(JSON.stringify(body));
       },
-    });
+    };
   };
-  return getSocketRpcClient({ getSocket, key: "gasfees", keepAlive: { interval: keepAliveMs }, reconnect: false, url });
+  // A key of its own: viem caches clients by key and URL, and a connection that reopens must never be handed the socket
+  // it is closing.
+  return getSocketRpcClient({
+    getSocket,
+    key: `gasfees:${randomUUID()}`,
+    keepAlive: { interval: options.keepAliveMs ?? 15_000 },
+    reconnect: false,
+    url,
+  });
+}
+
+type GetSocketCallbacks = Parameters<Parameters<typeof getSocketRpcClient<RpcSocket>>[0]["getSocket"]>[0];
+
+function textOf(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+  return Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
+}
+
+/** `ws`'s error as the feed reports it; a message over the cap reads as a size refusal (as over HTTP). */
+function socketError(error: Error & { code?: string }, maxMessageBytes: number): Error {
+  if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+    return new Error(`a WebSocket message exceeded the size limit (at most ${maxMessageBytes} bytes); the socket was closed`);
+  }
+  return new Error(`WebSocket error: ${error.message}`);
 }

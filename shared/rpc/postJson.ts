@@ -1,10 +1,16 @@
 // The HTTP side of an RPC connection: one JSON POST over node:http(s) with a keep-alive agent. It replaces viem's
 // HTTP client, which calls Node's built-in fetch: the first fetch loads undici, and a process that made a few hundred
 // fetch calls holds ~30 MB more resident memory than one that made the same requests through node:http.
+//
+// The endpoint may be hostile: its answer is read up to MAX_RPC_ANSWER_BYTES (decoded), and the moment it passes that,
+// reading stops and the socket is dropped. Requests ask for no compression; gzip and deflate (32 KiB windows) are still
+// read from servers that compress anyway, under the same cap, and every other coding (brotli, whose 16 MiB window and
+// ratio of millions make a 1.6 KB answer decode to a GiB) is refused unread.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { createGunzip, createInflate } from "node:zlib";
+import { MAX_RPC_ANSWER_BYTES } from "./answerLimits.ts";
 
 /** What the endpoint answered: its status and body, whatever they are (the caller judges them). */
 export interface JsonHttpAnswer {
@@ -14,28 +20,34 @@ export interface JsonHttpAnswer {
   readonly body: string;
 }
 
-/** Why a POST got no answer. `kind` is what the caller needs to tell apart; `message` says what happened. */
+/**
+ * Why a POST got no answer. `kind` is what the caller needs to tell apart; `message` says what happened.
+ * encoding: the answer came in a content coding that is refused (only identity, gzip and deflate are read).
+ */
 export class HttpPostError extends Error {
   override name = "HttpPostError";
   constructor(
-    readonly kind: "timeout" | "aborted" | "too-large" | "network",
+    readonly kind: "timeout" | "aborted" | "too-large" | "encoding" | "network",
     message: string,
   ) {
     super(message);
   }
 }
 
-/** As viem's HTTP client: an answer larger than this is refused rather than held. */
-export const MAX_RESPONSE_BYTES = 10_485_760;
-
-// Shared by every endpoint: sockets are kept per host and port, reused while the server keeps them open (Node honours
-// the server's Keep-Alive timeout hint), and closed after a minute unused.
-const agentOptions = { keepAlive: true, maxFreeSockets: 4, timeout: 60_000, scheduling: "lifo" as const };
-const httpAgent = new HttpAgent(agentOptions);
-const httpsAgent = new HttpsAgent(agentOptions);
+/**
+ * A keep-alive agent for one endpoint (its connection owns it and destroys it on close): sockets are reused while the
+ * server keeps them open (Node honours the server's Keep-Alive timeout hint) and closed after a minute unused.
+ */
+export function createKeepAliveAgent(target: PostTarget): HttpAgent {
+  const options = { keepAlive: true, maxFreeSockets: 4, timeout: 60_000, scheduling: "lifo" as const };
+  return target.url.protocol === "https:" ? new HttpsAgent(options) : new HttpAgent(options);
+}
 
 export interface JsonPostOptions {
+  /** From the request's start to its answer's end. */
   readonly timeoutMs: number;
+  /** The endpoint's keep-alive agent (createKeepAliveAgent). */
+  readonly agent: HttpAgent;
   /** Aborts the request (e.g. the feed stopped). */
   readonly signal?: AbortSignal;
   readonly maxResponseBytes?: number;
@@ -59,72 +71,100 @@ export function postTarget(url: string): PostTarget {
 
 /**
  * POSTs `json` (already serialised) and resolves with the answer, of any status. Rejects with HttpPostError when
- * there is none: timed out (from the request's start to its body's end), aborted, too large, or a network failure.
+ * there is none: timed out (from the request's start to its body's end), aborted, too large, in a refused coding, or
+ * a network failure. Once settled, nothing the endpoint still sends is read: the socket is destroyed.
  */
 export function postJson(target: PostTarget, json: string, options: JsonPostOptions): Promise<JsonHttpAnswer> {
-  const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const maxBytes = options.maxResponseBytes ?? MAX_RPC_ANSWER_BYTES;
   return new Promise<JsonHttpAnswer>((resolve, reject) => {
     const { signal } = options;
     if (signal?.aborted) return reject(new HttpPostError("aborted", "aborted"));
     const body = Buffer.from(json, "utf8");
-    const https = target.url.protocol === "https:";
     const headers: Record<string, string | number> = {
       "content-type": "application/json",
       "content-length": body.length,
       accept: "application/json",
+      "accept-encoding": "identity",
     };
     if (target.authorization !== undefined) headers.authorization = target.authorization;
     const url = target.url;
-    const request = (https ? httpsRequest : httpRequest)({
+    const request = (url.protocol === "https:" ? httpsRequest : httpRequest)({
       protocol: url.protocol,
       hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
       port: url.port === "" ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
       method: "POST",
       headers,
-      agent: https ? httpsAgent : httpAgent,
+      agent: options.agent,
     });
 
     let settled = false;
-    const finish = (error: HttpPostError | undefined, answer?: JsonHttpAnswer) => {
-      if (settled) return;
+    let reading: Readable | undefined;
+    let chunks: Buffer[] = [];
+    const settle = () => {
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      if (error) {
-        // The socket is not reused: a half-read answer would corrupt the next one.
-        request.destroy();
-        reject(error);
-      } else resolve(answer!);
     };
-    const onAbort = () => finish(new HttpPostError("aborted", "aborted"));
-    const timer = setTimeout(() => finish(new HttpPostError("timeout", "timed out")), options.timeoutMs);
+    const fail = (error: HttpPostError) => {
+      if (settled) return;
+      settle();
+      chunks = [];
+      // Stop decoding at once and drop the socket: a half-read answer would corrupt the next one, and whatever the
+      // endpoint still sends is neither read nor decoded.
+      reading?.destroy();
+      request.destroy();
+      reject(error);
+    };
+    const onAbort = () => fail(new HttpPostError("aborted", "aborted"));
+    const timer = setTimeout(() => fail(new HttpPostError("timeout", "timed out")), options.timeoutMs);
     signal?.addEventListener("abort", onAbort, { once: true });
 
-    request.on("error", (error: Error) => finish(new HttpPostError("network", error.message || String(error))));
+    // Kept for the request's whole life: a socket error after settling is ignored, never thrown.
+    request.on("error", (error: Error) => fail(new HttpPostError("network", error.message || String(error))));
     request.on("response", (response: IncomingMessage) => {
+      response.on("error", (error: Error) => fail(new HttpPostError("network", error.message || String(error))));
+      if (settled) {
+        response.destroy();
+        return;
+      }
       const declared = Number(response.headers["content-length"]);
-      if (Number.isFinite(declared) && declared > maxBytes) return finish(tooLarge(maxBytes, declared));
-      const stream = decoded(response);
-      const chunks: Buffer[] = [];
+      if (Number.isFinite(declared) && declared > maxBytes) return fail(tooLarge(maxBytes, declared));
+      const encoding = contentEncodingOf(response);
+      const decoder = encoding === "gzip" || encoding === "x-gzip" ? createGunzip() : encoding === "deflate" ? createInflate() : undefined;
+      if (decoder === undefined && encoding !== "" && encoding !== "identity") {
+        return fail(
+          new HttpPostError(
+            "encoding",
+            `the answer is compressed with "${encoding.slice(0, 40)}" although the request asked for none; only gzip and deflate are read`,
+          ),
+        );
+      }
+      const stream: Readable = decoder === undefined ? response : response.pipe(decoder);
+      reading = decoder;
       let size = 0;
       stream.on("data", (chunk: Buffer) => {
+        if (settled) return;
         size += chunk.length;
-        if (size > maxBytes) return finish(tooLarge(maxBytes, size));
+        if (size > maxBytes) return fail(tooLarge(maxBytes, size));
         chunks.push(chunk);
       });
-      stream.on("error", (error: Error) => finish(new HttpPostError("network", error.message || String(error))));
+      stream.on("error", (error: Error) => fail(new HttpPostError("network", error.message || String(error))));
       response.on("close", () => {
-        if (!response.complete) finish(new HttpPostError("network", "the connection closed before the answer ended"));
+        if (!response.complete) fail(new HttpPostError("network", "the connection closed before the answer ended"));
       });
-      stream.on("end", () =>
-        finish(undefined, {
+      stream.on("end", () => {
+        if (settled) return;
+        const text = Buffer.concat(chunks, size).toString("utf8");
+        settle();
+        chunks = [];
+        resolve({
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? "",
           contentType: String(response.headers["content-type"] ?? ""),
-          body: Buffer.concat(chunks, size).toString("utf8"),
-        }),
-      );
+          body: text,
+        });
+      });
     });
     request.end(body);
   });
@@ -135,20 +175,8 @@ function tooLarge(maxBytes: number, size: number): HttpPostError {
   return new HttpPostError("too-large", `HTTP response body exceeded the size limit (${size} bytes, at most ${maxBytes})`);
 }
 
-/** The body as sent, or decompressed when a server compressed it although the request did not offer to accept that. */
-function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "")
+function contentEncodingOf(response: IncomingMessage): string {
+  return String(response.headers["content-encoding"] ?? "")
     .trim()
     .toLowerCase();
-  const decoder =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? createGunzip()
-      : encoding === "deflate"
-        ? createInflate()
-        : encoding === "br"
-          ? createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined) return response;
-  response.on("error", (error) => decoder.destroy(error));
-  return response.pipe(decoder);
 }

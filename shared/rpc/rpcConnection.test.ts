@@ -6,6 +6,10 @@ import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
 import { isTooManyBlocksError } from "./fetchBaseFees.ts";
 import { createRpcConnection } from "./rpcConnection.ts";
 import { gzipSync } from "node:zlib";
+import { once } from "node:events";
+import type { Socket } from "node:net";
+import { startHostileRpcServer } from "../../test/support/hostileRpcServer.ts";
+import { parseChainId } from "./parseRpcAnswers.ts";
 
 /** A server answering each POST with `answer(body, req, res)`; its URL, and a way to close it. */
 async function server(answer: (body: string, req: IncomingMessage, res: ServerResponse) => void) {
@@ -174,6 +178,110 @@ test("http: an answer beyond the size bound is refused, as a size refusal (askin
     assert.ok(error instanceof RpcEndpointError);
     assert.match(error.reason, /exceeded the size limit/);
     assert.equal(isTooManyBlocksError(error), true);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+// A provider's URL as users paste it: a key in the path, another in the query, credentials in the user info.
+const PATH_KEY = "9aa3d95b3bc440fa88ea12eaa4456161";
+const QUERY_KEY = "Q1w2e3r4t5y6u7i8";
+const PASSWORD = "s3cr3t-pa55";
+const SECRETS = [PATH_KEY, QUERY_KEY, PASSWORD, "s3cr3t%2Dpa55"];
+const keyedUrl = (base: string) => base.replace("://", `://alice:${PASSWORD}@`) + `/v3/${PATH_KEY}?apikey=${QUERY_KEY}`;
+/** What hostile or careless endpoints put in their error messages: the URL whole, or in part. */
+const quotes = (base: string) => [
+  `invalid request to ${keyedUrl(base)}`,
+  `unknown project id ${PATH_KEY}`,
+  `apikey=${QUERY_KEY} is over its daily quota`,
+  `the URL (${base}/v3/${PATH_KEY}).`,
+  `bad credentials alice:${PASSWORD}`,
+  // A message longer than the part kept: the key must not survive the cut either.
+  `${"x".repeat(280)} ${keyedUrl(base)}`,
+];
+
+function assertNoSecret(text: string): void {
+  for (const secret of SECRETS) assert.ok(!text.includes(secret), `leaks ${secret}: ${text}`);
+  // Not even a part of the key long enough to look it up.
+  assert.ok(!text.includes(PATH_KEY.slice(0, 12)), `leaks part of the key: ${text}`);
+}
+
+test("http: an endpoint's error message quoting its URL, key, query or password shows none of them", async () => {
+  let message = "";
+  let status = 200;
+  const endpoint = await server((_body, _req, res) =>
+    status === 200
+      ? json(res, 200, { jsonrpc: "2.0", id: 1, error: { code: -32000, message } })
+      : res.writeHead(status, message.slice(0, 200).replaceAll(/[^\x20-\x7e]/g, "")).end(JSON.stringify({ error: message })),
+  );
+  try {
+    const connection = createRpcConnection(keyedUrl(endpoint.url), { timeoutMs: 2000 });
+    assertNoSecret(connection.redactedUrl);
+    for (status of [200, 401]) {
+      for (message of quotes(endpoint.url)) {
+        const error = await failure(connection.request("eth_chainId", []));
+        assert.ok(error instanceof RpcEndpointError);
+        assertNoSecret(error.message);
+        assertNoSecret(error.reason);
+        assert.match(error.message, /\*\*\*/);
+      }
+    }
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("ws: an endpoint's error message quoting its URL, key, query or password shows none of them", async (t) => {
+  const hostile = await startHostileRpcServer();
+  t.after(() => hostile.close());
+  const connection = createRpcConnection(keyedUrl(hostile.wsUrl), { timeoutMs: 5000 });
+  t.after(() => connection.close());
+  assert.equal(await connection.request("eth_chainId", []), "0x7a69");
+  for (const message of quotes(hostile.wsUrl)) {
+    hostile.turn("rpc-error", { errorMessage: message });
+    const error = await failure(connection.request("eth_chainId", []));
+    assert.ok(error instanceof RpcEndpointError);
+    assertNoSecret(error.message);
+  }
+});
+
+test("a result quoting the endpoint's key is redacted before a parser quotes it in its error", async () => {
+  let result = "";
+  const endpoint = await server((_body, _req, res) => json(res, 200, { jsonrpc: "2.0", id: 1, result }));
+  try {
+    const connection = createRpcConnection(keyedUrl(endpoint.url), { timeoutMs: 2000 });
+    // The parser quotes 57 characters: enough for a cut URL to carry most of a key.
+    for (result of [keyedUrl(endpoint.url), `${PATH_KEY}`, `0x${PATH_KEY}${QUERY_KEY}`]) {
+      const error = await failure(Promise.resolve(connection.request("eth_chainId", [])).then((value) => parseChainId(value, connection.redactedUrl)));
+      assert.ok(error instanceof MalformedRpcResponseError);
+      assertNoSecret(error.message);
+    }
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: each connection numbers its own requests, and close() closes its kept-alive socket", async () => {
+  const ids: unknown[] = [];
+  const sockets: Socket[] = [];
+  const endpoint = await server((body, req, res) => {
+    ids.push((JSON.parse(body) as { id: unknown }).id);
+    if (!sockets.includes(req.socket)) sockets.push(req.socket);
+    json(res, 200, { jsonrpc: "2.0", id: 1, result: "0x1" });
+  });
+  try {
+    const first = createRpcConnection(endpoint.url, { timeoutMs: 2000 });
+    const second = createRpcConnection(endpoint.url, { timeoutMs: 2000 });
+    await first.request("eth_chainId", []);
+    await first.request("eth_chainId", []);
+    await second.request("eth_chainId", []);
+    assert.deepEqual(ids, [1, 2, 1]);
+    assert.equal(sockets.length, 2, "one kept-alive socket per connection");
+    const closed = once(sockets[0]!, "close");
+    first.close();
+    await closed;
+    assert.equal(await first.request("eth_chainId", []), "0x1", "a closed connection connects again on its next request");
+    second.close();
   } finally {
     await endpoint.close();
   }
