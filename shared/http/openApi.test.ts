@@ -8,7 +8,7 @@ import { API_ERRORS } from "./apiErrors.ts";
 import { openApiDocument, pathParameters } from "./openApi.ts";
 import { ROUTES } from "./routes.ts";
 import { createApiServer } from "./server.ts";
-import { TestFeeSource } from "./testFeeSource.ts";
+import { TestFeeSource } from "../service/testFeeSource.ts";
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -113,7 +113,10 @@ function schemaProblems(doc: Json, schema: Json, value: Json, at = "$"): string[
   if ("const" in schema && value !== schema.const) out.push(`${at}: not ${JSON.stringify(schema.const)}`);
   if (schema.enum && !schema.enum.includes(value)) out.push(`${at}: ${JSON.stringify(value)} not in enum`);
   const type = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
-  if (schema.type && !(schema.type === type || (schema.type === "number" && type === "integer"))) return [...out, `${at}: ${type}, not ${schema.type}`];
+  if (schema.anyOf && !schema.anyOf.some((part: Json) => schemaProblems(doc, part, value, at).length === 0)) out.push(`${at}: none of anyOf`);
+  const types: string[] | undefined = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types && !types.some((allowed) => allowed === type || (allowed === "number" && type === "integer")))
+    return [...out, `${at}: ${type}, not ${types.join(" or ")}`];
   if (typeof value === "string" && schema.pattern && !new RegExp(schema.pattern).test(value)) out.push(`${at}: ${value} does not match ${schema.pattern}`);
   if (typeof value === "number" && ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)))
     out.push(`${at}: ${value} out of range`);

@@ -1,6 +1,6 @@
 import { API_ERRORS, type ApiErrorCode, type ApiErrorDetail } from "./apiErrors.ts";
-import { OPENAPI_SCHEMAS, type JsonSchema } from "./openApiSchemas.ts";
-import type { Route } from "./routes.ts";
+import { openApiSchemas, type JsonSchema } from "./openApiSchemas.ts";
+import { type Route, servedEndpoints } from "./routes.ts";
 
 export const OPENAPI_VERSION = "3.1.0";
 
@@ -61,7 +61,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
   const paths: Record<string, unknown> = {};
   for (const route of routes) {
     if (paths[route.path] !== undefined) throw new Error(`two routes share the path ${route.path}`);
-    paths[route.path] = { get: operationOf(route) };
+    paths[route.path] = { get: operationOf(route, routes) };
   }
   return {
     openapi: OPENAPI_VERSION,
@@ -82,7 +82,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     servers: [{ url: "http://127.0.0.1:8950", description: "The default address; the port is configurable." }],
     paths,
     components: {
-      schemas: OPENAPI_SCHEMAS,
+      schemas: openApiSchemas(),
       parameters: PARAMETERS,
       securitySchemes: {
         basicAuth: {
@@ -91,12 +91,12 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
           description: "base64(<API_KEY>:<API_KEY_SECRET>); the secret may be empty for a key that does not require it.",
         },
       },
-      responses: Object.fromEntries((Object.keys(API_ERRORS) as ApiErrorCode[]).map((code) => [code, errorResponse([code])])),
+      responses: Object.fromEntries((Object.keys(API_ERRORS) as ApiErrorCode[]).map((code) => [code, errorResponse([code], routes)])),
     },
   };
 }
 
-function operationOf(route: Route): Record<string, unknown> {
+function operationOf(route: Route, routes: readonly Route[]): Record<string, unknown> {
   const params = pathParameters(route.path);
   const responses: Record<string, unknown> = { "200": successResponse(route) };
   if (route.response?.fresh) responses["304"] = { description: "Not modified: the If-None-Match tag is the current ETag." };
@@ -105,7 +105,7 @@ function operationOf(route: Route): Record<string, unknown> {
     const status = API_ERRORS[code].statusCode;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(codes);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(codes, routes);
   return {
     operationId: route.name,
     summary: route.summary,
@@ -138,13 +138,13 @@ function successResponse(route: Route): Record<string, unknown> {
   };
 }
 
-function errorResponse(codes: readonly ApiErrorCode[]): Record<string, unknown> {
+function errorResponse(codes: readonly ApiErrorCode[], routes: readonly Route[]): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
   const examples: Record<string, unknown> = {};
   for (const code of codes) {
     const row: { statusCode: number; message: (detail: ApiErrorDetail) => string; headers?: (detail: ApiErrorDetail) => Readonly<Record<string, string>> } =
       API_ERRORS[code];
-    const detail = EXAMPLE_CHAIN_ID_DETAIL[code] ?? EXAMPLE_DETAIL;
+    const detail = EXAMPLE_CHAIN_ID_DETAIL[code] ?? (code === "NOT_FOUND" ? { endpoints: servedEndpoints(routes) } : EXAMPLE_DETAIL);
     for (const name of Object.keys(row.headers?.(detail) ?? {})) headers[name] = { schema: { type: "string" } };
     examples[code] = { value: { statusCode: row.statusCode, code, message: row.message(detail) } };
   }

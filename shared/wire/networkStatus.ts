@@ -1,36 +1,52 @@
-/** One RPC endpoint of a chain, as `/networks` and the dashboard show it (URL redacted). */
-export interface EndpointStatus {
-  readonly url: string;
-  readonly transport: "http" | "ws";
-  /** unknown: not tried yet; ok: answering; failing: backing off until retryAt; wrong-chain: reports another chain id, never used. */
-  readonly state: "unknown" | "ok" | "failing" | "wrong-chain";
-  readonly active: boolean;
-  readonly lastError?: string;
-  readonly reportedChainId?: number;
-  /** Epoch ms of the next attempt while failing. */
-  readonly retryAt?: number;
-}
+// The state of the followed chains as `GET /networks`, the event streams and the dashboard carry it.
+import { z } from "zod";
+import { gweiStringSchema } from "./apiBodies.ts";
+
+export const endpointStatusSchema = z
+  .strictObject({
+    url: z.string().describe("Redacted: no credentials, no path secrets."),
+    transport: z.enum(["http", "ws"]),
+    state: z
+      .enum(["unknown", "ok", "failing", "wrong-chain"])
+      .describe("unknown: not tried yet; ok: answering; failing: backing off until retryAt; wrong-chain: reports another chain id, never used."),
+    active: z.boolean(),
+    lastError: z.string().optional(),
+    reportedChainId: z.number().int().optional(),
+    retryAt: z.number().int().optional().describe("Epoch ms of the next attempt while failing."),
+  })
+  .readonly();
 
 /**
- * The state of one configured chain, the element type of `GET /networks` (JSON: fees as Gwei strings).
- * syncing: no data yet; ok: following; degraded: every endpoint failing, serving the last data held;
- * no-base-fee: the chain has no EIP-1559 base fee.
+ * syncing: no data yet; unreachable: no data yet and every endpoint fails; ok: following; degraded: every endpoint
+ * failing after data arrived, the last data served with its age; no-base-fee: the chain has no EIP-1559 base fee.
  */
-export interface NetworkStatus {
-  readonly chainId: number;
-  readonly name: string;
-  readonly state: "syncing" | "ok" | "degraded" | "no-base-fee";
-  readonly newestBlock: string | null;
-  readonly currentBaseFee: string | null;
-  readonly baseFeePercentile: string | null;
-  readonly busyThreshold: string | null;
-  readonly minBaseFee: string | null;
-  readonly maxBaseFee: string | null;
-  readonly busy: boolean | null;
-  readonly historyBlocks: number;
-  readonly statsWindowBlocks: number;
-  readonly blockTimeMs: number;
-  /** Milliseconds since the data was last confirmed by an RPC endpoint; null without data. */
-  readonly dataAgeMs: number | null;
-  readonly endpoints: readonly EndpointStatus[];
-}
+export const chainStateSchema = z.enum(["syncing", "unreachable", "ok", "degraded", "no-base-fee"]);
+
+export const networkStatusSchema = z
+  .strictObject({
+    chainId: z.number().int().min(1),
+    name: z.string(),
+    state: chainStateSchema,
+    newestBlock: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .nullable(),
+    currentBaseFee: gweiStringSchema.nullable().describe("The next block's base fee as the RPC reports it, else the newest block's."),
+    baseFeePercentile: gweiStringSchema.nullable(),
+    busyThreshold: gweiStringSchema.nullable(),
+    minBaseFee: gweiStringSchema.nullable(),
+    maxBaseFee: gweiStringSchema.nullable(),
+    busy: z.boolean().nullable().describe("The current base fee is above the busy threshold; null without data."),
+    historyBlocks: z.number().int().min(0),
+    statsWindowBlocks: z.number().int().min(1),
+    blockTimeMs: z.number().int().min(1),
+    dataAgeMs: z.number().int().min(0).nullable().describe("Milliseconds since an RPC endpoint last confirmed the data; null without data."),
+    endpoints: z.array(endpointStatusSchema).readonly(),
+  })
+  .readonly();
+
+export const networksSchema = z.array(networkStatusSchema).readonly();
+
+export type EndpointStatus = z.infer<typeof endpointStatusSchema>;
+export type ChainState = z.infer<typeof chainStateSchema>;
+export type NetworkStatus = z.infer<typeof networkStatusSchema>;
