@@ -1,13 +1,9 @@
 import type { ApiKeySettings, Settings } from "../config/settings.ts";
 import { readUserSettings, writeUserSettings } from "../config/settingsFile.ts";
+import { maskApiKey } from "../core/text/maskApiKey.ts";
 import { withDashboardToken } from "../config/dashboardToken.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
 import type { Logger } from "../log/logger.ts";
-
-/** A key as it may appear in logs: enough to recognise it, not enough to use it. */
-export function maskApiKey(key: string): string {
-  return `${key.slice(0, 4)}…${key.slice(-4)}`;
-}
 
 /**
  * The keys the headless service accepts: those given with --api-key if any (for this run only), else those

@@ -1,10 +1,12 @@
-import { createHash } from "node:crypto";
 import type { ApiKeySettings, SealedApiKey, Settings } from "../config/settings.ts";
+import { maskApiKey } from "../core/text/maskApiKey.ts";
+import { apiKeyIdOf } from "./apiKeyId.ts";
 import { generateApiKey } from "./generateApiKey.ts";
 import type { ApiKeyView } from "./apiKeyView.ts";
 import type { SecretCipher } from "./secretCipher.ts";
 
 export type { ApiKeyView } from "./apiKeyView.ts";
+export { apiKeyIdOf } from "./apiKeyId.ts";
 
 /**
  * The API keys of the settings file, as the settings page manages them: plain keys (`apiKeys`, which `npm run serve`
@@ -22,14 +24,6 @@ export class ApiKeyNotFoundError extends Error {
   override name = "ApiKeyNotFoundError";
 }
 
-export function apiKeyIdOf(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex").slice(0, 12);
-}
-
-export function apiKeyHint(key: string): string {
-  return `${key.slice(0, 4)}…${key.slice(-4)}`;
-}
-
 function openSealed(sealed: SealedApiKey, cipher: SecretCipher): ApiKeyCredentials | undefined {
   if (!cipher.encrypts) return undefined;
   try {
@@ -44,7 +38,7 @@ function openSealed(sealed: SealedApiKey, cipher: SecretCipher): ApiKeyCredentia
 export function listApiKeys(settings: Settings, cipher: SecretCipher): ApiKeyView[] {
   const plain = settings.apiKeys.map((apiKey): ApiKeyView => ({
     id: apiKeyIdOf(apiKey.key),
-    hint: apiKeyHint(apiKey.key),
+    hint: maskApiKey(apiKey.key),
     label: apiKey.label,
     createdAt: apiKey.createdAt,
     requiresSecret: apiKey.secret !== undefined,
@@ -98,7 +92,7 @@ export function addNewApiKey(
   if (cipher.encrypts) {
     const sealed: SealedApiKey = {
       id,
-      hint: apiKeyHint(key),
+      hint: maskApiKey(key),
       requiresSecret: secret !== undefined,
       cipher: "os-keystore",
       sealed: cipher.seal(JSON.stringify(secret === undefined ? { key } : { key, secret })),

@@ -39,15 +39,6 @@ test("blocks older than the window are ignored, so a lagging endpoint cannot era
   assert.deepEqual(window.baseFeesWei, [7n, 2n, 3n]);
 });
 
-test("prepend fills backwards up to capacity", () => {
-  const window = new BlockWindow(4);
-  window.write(10n, [10n, 11n]);
-  window.prepend(7n, [7n, 8n, 9n]);
-  assert.equal(window.oldestBlock, 8n);
-  assert.deepEqual(window.baseFeesWei, [8n, 9n, 10n, 11n]);
-  assert.throws(() => window.prepend(3n, [1n]), /do not end right before/);
-});
-
 test("newest(n) returns the newest n oldest first", () => {
   const window = new BlockWindow(1000);
   window.write(

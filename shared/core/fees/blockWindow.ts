@@ -66,23 +66,6 @@ export class BlockWindow {
     this.#trim();
   }
 
-  /**
-   * Prepends blocks older than the oldest held (a backfill running backwards), up to capacity.
-   * The range must end right before the oldest held block.
-   */
-  prepend(firstBlock: bigint, baseFeesWei: readonly bigint[]): void {
-    const oldest = this.oldestBlock;
-    if (oldest === undefined) return this.write(firstBlock, baseFeesWei);
-    if (firstBlock + BigInt(baseFeesWei.length) !== oldest) {
-      throw new RangeError(`blocks ${firstBlock}.. do not end right before block ${oldest}`);
-    }
-    const room = this.capacityBlocks - this.size;
-    const kept = room <= 0 ? [] : baseFeesWei.slice(Math.max(0, baseFeesWei.length - room));
-    for (const fee of kept) this.#sorted.insert(fee);
-    this.#baseFeesWei = [...kept, ...this.#baseFeesWei];
-    this.#oldestBlock = oldest - BigInt(kept.length);
-  }
-
   #reset(firstBlock: bigint): void {
     this.#oldestBlock = firstBlock;
     this.#baseFeesWei = [];

@@ -17,7 +17,6 @@ test("history is the newest 500 while statistics cover the whole window", () => 
   const snapshot = snapshotOf(1, window, 2000n)!;
   assert.equal(snapshot.historyWei.length, 500);
   assert.equal(snapshot.historyWei[0], 501n);
-  assert.equal(snapshot.statsBlocks, 1000);
   assert.equal(snapshot.baseFeePercentileWei, 500n);
   assert.equal(snapshot.busyThresholdWei, 900n);
   assert.equal(snapshot.minWei, 1n);

@@ -1,7 +1,7 @@
 import type { BlockWindow } from "./blockWindow.ts";
 import { nearestRank } from "./percentile.ts";
 import type { BlockTips } from "./recentTips.ts";
-import { networkCongestionOf } from "./suggestedGasFees.ts";
+import { networkCongestionOf } from "./networkCongestion.ts";
 
 /** The history endpoint always covers this many blocks (the specification's "previous 500 blocks"). */
 export const HISTORY_BLOCKS = 500;
@@ -15,8 +15,6 @@ export interface FeeSnapshot {
   readonly newestBlock: bigint;
   /** The history: base fees of the newest HISTORY_BLOCKS blocks (fewer on a young chain), oldest first. */
   readonly historyWei: readonly bigint[];
-  /** How many blocks the statistics below were computed over (the statistics window; >= history length). */
-  readonly statsBlocks: number;
   readonly baseFeePercentileWei: bigint;
   readonly busyThresholdWei: bigint;
   readonly minWei: bigint;
@@ -54,7 +52,6 @@ export function snapshotOf(chainId: number, window: BlockWindow, nextBaseFeeWei:
     chainId,
     newestBlock,
     historyWei: Object.freeze([...historyWei]),
-    statsBlocks: sorted.length,
     baseFeePercentileWei: nearestRank(sorted, BASE_FEE_PERCENTILE),
     busyThresholdWei,
     minWei: sorted[0]!,

@@ -11,12 +11,12 @@ export class SortedBigints {
   }
 
   insert(value: bigint): void {
-    this.#values.splice(this.#lowerBound(value), 0, value);
+    this.#values.splice(lowerBound(this.#values, value), 0, value);
   }
 
   /** Removes one occurrence; returns false when the value is not held. */
   remove(value: bigint): boolean {
-    const index = this.#lowerBound(value);
+    const index = lowerBound(this.#values, value);
     if (this.#values[index] !== value) return false;
     this.#values.splice(index, 1);
     return true;
@@ -25,15 +25,16 @@ export class SortedBigints {
   clear(): void {
     this.#values.length = 0;
   }
+}
 
-  #lowerBound(value: bigint): number {
-    let low = 0;
-    let high = this.#values.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.#values[middle]! < value) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+/** The index of the first value not below `value` in an ascending array (its length when every value is below). */
+export function lowerBound(sortedAscending: readonly bigint[], value: bigint): number {
+  let low = 0;
+  let high = sortedAscending.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sortedAscending[middle]! < value) low = middle + 1;
+    else high = middle;
   }
+  return low;
 }

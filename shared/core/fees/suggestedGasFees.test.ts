@@ -3,7 +3,8 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { parseGwei } from "viem";
 import { blockTipsOf, type BlockTips } from "./recentTips.ts";
-import { networkCongestionOf, RECENT_BLOCKS, suggestedGasFeesBody, suggestGasFees, trendOf, type SuggestionInput } from "./suggestedGasFees.ts";
+import { networkCongestionOf } from "./networkCongestion.ts";
+import { RECENT_BLOCKS, suggestedGasFeesBody, suggestGasFees, trendOf, type SuggestionInput } from "./suggestedGasFees.ts";
 
 const GWEI = 1_000_000_000n;
 /** One block's tips: [min, p10, max]. */

@@ -1,12 +1,12 @@
 import type { BlockTips } from "./recentTips.ts";
 import { toGweiString } from "./gwei.ts";
 import { nearestRank } from "./percentile.ts";
+import type { LevelBody, SuggestedGasFeesBody, Trend } from "../../wire/apiBodies.ts";
 
 /** Blocks the tips, the priority-fee ranges and both trends are read from: the newest 20 (4 minutes of Ethereum). */
 export const RECENT_BLOCKS = 20;
 
 export type FeeLevel = "low" | "medium" | "high";
-export type Trend = "up" | "down" | "level";
 
 /**
  * How each level is made (see suggestGasFees):
@@ -59,41 +59,6 @@ export interface GasFeeSuggestionWei {
 }
 
 /** The hosted Gas API's `suggestedGasFees` body: fees as Gwei strings, waits in ms. */
-export interface SuggestedGasFeesBody {
-  readonly low: LevelBody;
-  readonly medium: LevelBody;
-  readonly high: LevelBody;
-  readonly estimatedBaseFee: string;
-  readonly networkCongestion: number;
-  readonly latestPriorityFeeRange: [string, string];
-  readonly historicalPriorityFeeRange: [string, string];
-  readonly historicalBaseFeeRange: [string, string];
-  readonly priorityFeeTrend: Trend;
-  readonly baseFeeTrend: Trend;
-}
-
-export interface LevelBody {
-  readonly suggestedMaxPriorityFeePerGas: string;
-  readonly suggestedMaxFeePerGas: string;
-  readonly minWaitTimeEstimate: number;
-  readonly maxWaitTimeEstimate: number;
-}
-
-/**
- * Where the current base fee stands among the statistics window's base fees, from 0 (below every one) to 1 (above
- * every one): its mid-rank, (below + equal / 2) / N, rounded to 4 decimals as the hosted service writes it.
- * A current base fee equal to every base fee of the window is 0.5.
- */
-export function networkCongestionOf(sortedBaseFeesWei: readonly bigint[], currentBaseFeeWei: bigint): number {
-  const n = sortedBaseFeesWei.length;
-  if (n === 0) throw new RangeError("need at least one base fee");
-  const below = lowerBound(sortedBaseFeesWei, currentBaseFeeWei);
-  let notAbove = below;
-  while (notAbove < n && sortedBaseFeesWei[notAbove] === currentBaseFeeWei) notAbove++;
-  // (2 * below + equal) / (2n), as an integer count of ten-thousandths, rounded half up.
-  const tenThousandths = Math.floor(((below + notAbove) * 10_000 + n) / (2 * n));
-  return tenThousandths / 10_000;
-}
 
 /**
  * Suggested tips and max fees for three levels from the reward percentiles of recent blocks (all on bigint wei).
@@ -180,17 +145,6 @@ function recentOf(tips: readonly BlockTips[]): readonly BlockTips[] {
   if (newest === undefined) return [];
   const floor = newest.block - BigInt(RECENT_BLOCKS) + 1n;
   return tips.filter((row) => row.block >= floor);
-}
-
-function lowerBound(sorted: readonly bigint[], value: bigint): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 const ascending = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
