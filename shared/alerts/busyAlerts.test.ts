@@ -26,7 +26,7 @@ function run(alerts: BusyAlerts, feesGwei: readonly number[], options: { chainId
 test("busy only after N blocks in a row above the threshold; a single spike is not busy", () => {
   const alerts = new BusyAlerts(policy);
   assert.deepEqual(run(alerts, [90, 105, 104, 99, 105, 105, 100]), []);
-  assert.equal(alerts.stateOf(1), "calm");
+  assert.equal(alerts.stateOf(1), "normal");
   assert.deepEqual(run(alerts, [101, 102, 103], { startBlock: 2000 }), [["busy", 2002]]);
 });
 
@@ -40,7 +40,7 @@ test("calm only after M blocks in a row at or below the threshold, so a fee hove
   const hovering = [120, 99, 101, 98, 102, 97, 101, 100, 100, 100, 100, 100];
   assert.deepEqual(run(alerts, hovering), [
     ["busy", 1000],
-    ["calm", 1011],
+    ["normal", 1011],
   ]);
 });
 
@@ -49,7 +49,7 @@ test("repeated updates of the same block count once", () => {
   for (let i = 0; i < 10; i++) {
     assert.equal(alerts.observe({ chainId: 1, name: "x", blockNumber: 5n, currentBaseFeeWei: 105n, busyThresholdWei: 100n, atMs: i }), undefined);
   }
-  assert.equal(alerts.stateOf(1), "calm");
+  assert.equal(alerts.stateOf(1), "normal");
 });
 
 test("the cooldown keeps a chain from nagging: a crossing that came and went inside it is never announced", () => {
@@ -57,7 +57,7 @@ test("the cooldown keeps a chain from nagging: a crossing that came and went ins
   // busy at 0 s (told), calm at 12 s (cooldown: not told), busy at 24 s: the user still believes it busy, nothing to say.
   assert.deepEqual(run(alerts, [101, 100, 101, 100, 101]), [["busy", 1000]]);
   // ...and a calm still holding when the cooldown ends is told then, once.
-  assert.deepEqual(run(alerts, [90, 90, 90], { startBlock: 2000, startMs: 9 * 60_000, stepMs: 60_000 }), [["calm", 2001]]);
+  assert.deepEqual(run(alerts, [90, 90, 90], { startBlock: 2000, startMs: 9 * 60_000, stepMs: 60_000 }), [["normal", 2001]]);
 });
 
 test("each chain has its own state and cooldown", () => {
@@ -99,5 +99,5 @@ test("the notification text names the chain, the fee and the threshold in gwei",
     title: "Ethereum is busy",
     body: "Base fee 40.000000001 gwei, above the busy threshold of 37.378956101 gwei (block 17).",
   });
-  assert.match(alertText({ ...alert, kind: "calm" }).title, /calmed down/);
+  assert.match(alertText({ ...alert, kind: "normal" }).title, /calmed down/);
 });

@@ -1,4 +1,5 @@
 import { toGweiString } from "../core/fees/gwei.ts";
+import type { Congestion } from "../wire/congestion.ts";
 
 /**
  * When a chain's crossing of its busy threshold is worth a desktop notification. Pure: it is fed one observation per
@@ -32,16 +33,17 @@ export interface ChainObservation {
 
 /** A crossing to announce: the observation that completed it, and which way it went. */
 export interface BusyAlert extends ChainObservation {
-  readonly kind: "busy" | "calm";
+  readonly kind: KnownCongestion;
 }
 
-type Congestion = "busy" | "calm";
+/** The hysteresis only ever knows a chain busy or normal (calm until it sees otherwise). */
+type KnownCongestion = Exclude<Congestion, "unknown">;
 
 interface ChainState {
   lastBlock: bigint | undefined;
-  state: Congestion;
-  /** What the user was last told (calm until told otherwise). */
-  announced: Congestion;
+  state: KnownCongestion;
+  /** What the user was last told (normal until told otherwise). */
+  announced: KnownCongestion;
   blocksAbove: number;
   blocksAtOrBelow: number;
   lastAlertAtMs: number | undefined;
@@ -64,15 +66,15 @@ export class BusyAlerts {
     this.#policy = policy;
   }
 
-  /** The congestion state of a chain as the hysteresis sees it (calm before any observation). */
-  stateOf(chainId: number): Congestion {
-    return this.#chains.get(chainId)?.state ?? "calm";
+  /** The congestion state of a chain as the hysteresis sees it (normal before any observation). */
+  stateOf(chainId: number): KnownCongestion {
+    return this.#chains.get(chainId)?.state ?? "normal";
   }
 
   observe(observation: ChainObservation): BusyAlert | undefined {
     let chain = this.#chains.get(observation.chainId);
     if (chain === undefined) {
-      chain = { lastBlock: undefined, state: "calm", announced: "calm", blocksAbove: 0, blocksAtOrBelow: 0, lastAlertAtMs: undefined };
+      chain = { lastBlock: undefined, state: "normal", announced: "normal", blocksAbove: 0, blocksAtOrBelow: 0, lastAlertAtMs: undefined };
       this.#chains.set(observation.chainId, chain);
     }
     if (chain.lastBlock !== observation.blockNumber) {
@@ -89,11 +91,11 @@ export class BusyAlerts {
       chain.blocksAtOrBelow = 0;
       const marginBasisPoints = BigInt(Math.round(policy.enterMarginPercent * 100));
       const farAbove = currentBaseFeeWei * BASIS_POINTS > busyThresholdWei * (BASIS_POINTS + marginBasisPoints);
-      if (chain.state === "calm" && (chain.blocksAbove >= policy.enterAfterBlocks || farAbove)) chain.state = "busy";
+      if (chain.state === "normal" && (chain.blocksAbove >= policy.enterAfterBlocks || farAbove)) chain.state = "busy";
     } else {
       chain.blocksAtOrBelow++;
       chain.blocksAbove = 0;
-      if (chain.state === "busy" && chain.blocksAtOrBelow >= policy.calmAfterBlocks) chain.state = "calm";
+      if (chain.state === "busy" && chain.blocksAtOrBelow >= policy.calmAfterBlocks) chain.state = "normal";
     }
   }
 

@@ -18,9 +18,9 @@ export interface BusyAlertWatch {
 }
 
 /**
- * Feeds every chain update of the fee service to the hysteresis and hands each alert to `notify`
- * (the desktop app shows it as a notification). With notifications off (or the chain muted), the state is still
- * followed, so that turning them on announces the chain's state as it is then, not crossings long past.
+ * Feeds every publication of a chain with data to the hysteresis and hands each alert to `notify` (the desktop app
+ * shows it as a notification). With notifications off (or the chain muted), the state is still followed, so that
+ * turning them on announces the chain's state as it is then, not crossings long past.
  */
 export function watchBusyAlerts(
   source: FeeSource,
@@ -30,13 +30,12 @@ export function watchBusyAlerts(
 ): BusyAlertWatch {
   let current = settings;
   const alerts = new BusyAlerts(alertPolicyOf(settings), (chainId) => !current.enabled || current.mutedChainIds.includes(chainId));
-  const unsubscribe = source.subscribe((chainId) => {
-    const entry = source.chain(chainId);
-    const snapshot = entry?.snapshot;
-    if (entry === undefined || snapshot === undefined) return;
+  const unsubscribe = source.subscribe((publication) => {
+    const { snapshot } = publication;
+    if (snapshot === undefined) return;
     const alert = alerts.observe({
-      chainId,
-      name: entry.status().name,
+      chainId: publication.chainId,
+      name: publication.name,
       blockNumber: snapshot.newestBlock,
       currentBaseFeeWei: snapshot.currentBaseFeeWei,
       busyThresholdWei: snapshot.busyThresholdWei,

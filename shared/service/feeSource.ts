@@ -1,23 +1,11 @@
-import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
-import type { NetworkStatus } from "../wire/networkStatus.ts";
+import type { ChainPublication } from "./chainPublication.ts";
 
-/** One configured chain as the HTTP server reads it. */
-export interface ChainEntry {
-  readonly chainId: number;
-  /** The newest statistics, or undefined while the chain has no data. Replaced (never mutated) on each new block. */
-  readonly snapshot: FeeSnapshot | undefined;
-  /** Epoch ms when an RPC endpoint last confirmed the data (a poll or a new head), for the age headers. */
-  readonly confirmedAt: number | undefined;
-  /** The chain has no EIP-1559 base fee (its blocks carry no baseFeePerGas). */
-  readonly noBaseFee: boolean;
-  readonly blockTimeMs: number;
-  status(): NetworkStatus;
-}
-
-/** What the HTTP server needs from the service: the configured chains and word of each change. */
+/** The followed chains as their readers (the HTTP server, event streams, alerts, tray, metrics) see them. */
 export interface FeeSource {
-  chain(chainId: number): ChainEntry | undefined;
-  networks(): NetworkStatus[];
-  /** Calls `listener` after a chain's snapshot changed; returns the unsubscribe function. */
-  subscribe(listener: (chainId: number) => void): () => void;
+  /** The newest publication of a configured chain; undefined for a chain that is not configured. */
+  get(chainId: number): ChainPublication | undefined;
+  /** The newest publication of every configured chain, in the configured order. */
+  list(): readonly ChainPublication[];
+  /** Calls `listener` with each new publication of any chain; returns the unsubscribe function. */
+  subscribe(listener: (publication: ChainPublication) => void): () => void;
 }

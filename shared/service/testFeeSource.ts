@@ -1,9 +1,10 @@
 import { BlockWindow } from "../core/fees/blockWindow.ts";
-import { snapshotOf, type FeeSnapshot } from "../core/fees/feeSnapshot.ts";
-import { toGweiString } from "../core/fees/gwei.ts";
+import { DEFAULT_BLOCK_TIME_MS, HISTORY_BLOCKS, snapshotOf, type FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import type { BlockTips } from "../core/fees/recentTips.ts";
-import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
-import type { NetworkStatus } from "../wire/networkStatus.ts";
+import type { FeedPhase } from "../rpc/feedReport.ts";
+import type { ChainPlan } from "./chainPlan.ts";
+import { type ChainPublication, publish } from "./chainPublication.ts";
+import type { FeeSource } from "./feeSource.ts";
 
 /** How a test describes one chain. */
 export interface TestChain {
@@ -15,16 +16,32 @@ export interface TestChain {
   readonly noBaseFee?: boolean;
 }
 
-/** A real FeeSource over real BlockWindows, for the server's tests: tests write blocks, subscribers hear of it. */
+interface HeldChain {
+  readonly plan: ChainPlan;
+  readonly window: BlockWindow;
+  publication: ChainPublication;
+}
+
+/**
+ * A FeeSource for the server's tests and benchmarks: tests write blocks into real BlockWindows, and each write is
+ * published exactly as the service publishes a feed's report (the same `publish`), without any RPC.
+ */
 export class TestFeeSource implements FeeSource {
-  readonly #chains = new Map<number, { entry: MutableEntry; window: BlockWindow }>();
-  readonly #listeners = new Set<(chainId: number) => void>();
+  readonly #chains = new Map<number, HeldChain>();
+  readonly #listeners = new Set<(publication: ChainPublication) => void>();
 
   constructor(chains: readonly TestChain[]) {
     for (const chain of chains) {
-      const window = new BlockWindow(chain.statsWindowBlocks ?? 500);
-      const entry = new MutableEntry(chain, window);
-      this.#chains.set(chain.chainId, { entry, window });
+      const plan: ChainPlan = {
+        chainId: chain.chainId,
+        name: chain.name ?? `Chain ${chain.chainId}`,
+        rpcUrls: [],
+        blockTimeMs: chain.blockTimeMs ?? DEFAULT_BLOCK_TIME_MS,
+        statsWindowBlocks: chain.statsWindowBlocks ?? HISTORY_BLOCKS,
+      };
+      const phase: FeedPhase = chain.noBaseFee ? "no-base-fee" : "syncing";
+      const report = { chainId: chain.chainId, snapshot: undefined, confirmedAt: undefined, phase, endpoints: [], changed: { blocks: false, health: false } };
+      this.#chains.set(chain.chainId, { plan, window: new BlockWindow(plan.statsWindowBlocks), publication: publish(plan, report, undefined) });
     }
   }
 
@@ -32,21 +49,21 @@ export class TestFeeSource implements FeeSource {
     return this.#listeners.size;
   }
 
-  chain(chainId: number): ChainEntry | undefined {
-    return this.#chains.get(chainId)?.entry;
+  get(chainId: number): ChainPublication | undefined {
+    return this.#chains.get(chainId)?.publication;
   }
 
-  networks(): NetworkStatus[] {
-    return [...this.#chains.values()].map(({ entry }) => entry.status());
+  list(): readonly ChainPublication[] {
+    return [...this.#chains.values()].map((chain) => chain.publication);
   }
 
-  subscribe(listener: (chainId: number) => void): () => void {
+  subscribe(listener: (publication: ChainPublication) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
   /**
-   * Writes blocks from `firstBlock` into the chain's window, makes a new snapshot and tells the subscribers.
+   * Writes blocks from `firstBlock` into the chain's window, publishes the new snapshot and tells the subscribers.
    * `recentTips` are the snapshot's tips as they are (not merged with earlier ones).
    */
   write(
@@ -57,52 +74,32 @@ export class TestFeeSource implements FeeSource {
     nextBaseFeeWei?: bigint,
     recentTips?: readonly BlockTips[],
   ): FeeSnapshot {
+    const chain = this.#held(chainId);
+    chain.window.write(firstBlock, baseFeesWei);
+    const snapshot = snapshotOf(chainId, chain.window, nextBaseFeeWei, { blockTimeMs: chain.plan.blockTimeMs, ...(recentTips ? { recentTips } : {}) })!;
+    const health = chain.publication.status.state !== "ok";
+    this.#publish(chain, { snapshot, confirmedAt, phase: "ok", changed: { blocks: true, health } });
+    return snapshot;
+  }
+
+  /** Publishes a new phase (an endpoint outage, say) with the data held. */
+  setPhase(chainId: number, phase: FeedPhase, confirmedAt?: number): void {
+    const chain = this.#held(chainId);
+    const { snapshot } = chain.publication;
+    this.#publish(chain, { snapshot, confirmedAt: confirmedAt ?? chain.publication.confirmedAt, phase, changed: { blocks: false, health: true } });
+  }
+
+  #held(chainId: number): HeldChain {
     const chain = this.#chains.get(chainId);
     if (chain === undefined) throw new Error(`test chain ${chainId} is not configured`);
-    chain.window.write(firstBlock, baseFeesWei);
-    chain.entry.snapshot = snapshotOf(chainId, chain.window, nextBaseFeeWei, { blockTimeMs: chain.entry.blockTimeMs, ...(recentTips ? { recentTips } : {}) });
-    chain.entry.confirmedAt = confirmedAt;
-    for (const listener of this.#listeners) listener(chainId);
-    return chain.entry.snapshot!;
-  }
-}
-
-class MutableEntry implements ChainEntry {
-  readonly chainId: number;
-  readonly noBaseFee: boolean;
-  readonly blockTimeMs: number;
-  snapshot: FeeSnapshot | undefined;
-  confirmedAt: number | undefined;
-  readonly #name: string;
-  readonly #window: BlockWindow;
-
-  constructor(chain: TestChain, window: BlockWindow) {
-    this.chainId = chain.chainId;
-    this.noBaseFee = chain.noBaseFee ?? false;
-    this.blockTimeMs = chain.blockTimeMs ?? 12_000;
-    this.#name = chain.name ?? `Chain ${chain.chainId}`;
-    this.#window = window;
+    return chain;
   }
 
-  status(): NetworkStatus {
-    const snapshot = this.snapshot;
-    const gwei = (wei: bigint | undefined) => (wei === undefined ? null : toGweiString(wei));
-    return {
-      chainId: this.chainId,
-      name: this.#name,
-      state: this.noBaseFee ? "no-base-fee" : snapshot === undefined ? "syncing" : "ok",
-      newestBlock: snapshot?.newestBlock.toString() ?? null,
-      currentBaseFee: gwei(snapshot?.currentBaseFeeWei),
-      baseFeePercentile: gwei(snapshot?.baseFeePercentileWei),
-      busyThreshold: gwei(snapshot?.busyThresholdWei),
-      minBaseFee: gwei(snapshot?.minWei),
-      maxBaseFee: gwei(snapshot?.maxWei),
-      busy: snapshot?.busy ?? null,
-      historyBlocks: snapshot?.historyWei.length ?? 0,
-      statsWindowBlocks: this.#window.capacityBlocks,
-      blockTimeMs: this.blockTimeMs,
-      dataAgeMs: null,
-      endpoints: [],
-    };
+  #publish(
+    chain: HeldChain,
+    report: { snapshot: FeeSnapshot | undefined; confirmedAt: number | undefined; phase: FeedPhase; changed: { blocks: boolean; health: boolean } },
+  ): void {
+    chain.publication = publish(chain.plan, { chainId: chain.plan.chainId, endpoints: [], ...report }, chain.publication);
+    for (const listener of this.#listeners) listener(chain.publication);
   }
 }

@@ -1,0 +1,77 @@
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
+import type { FeedReport } from "../rpc/feedReport.ts";
+import { type Congestion, congestionOf } from "../wire/congestion.ts";
+import type { NetworkStatus } from "../wire/networkStatus.ts";
+import type { ChainPlan } from "./chainPlan.ts";
+import { type PreparedAnswers, prepareAnswers } from "./preparedAnswers.ts";
+
+/**
+ * Everything the service says about one chain at one moment, made once per change of its feed and then only read:
+ * the API's answers and headers, the event streams, the alerts, the tray and the metrics all read the same value, and
+ * none of them asks the feed anything.
+ */
+export interface ChainPublication {
+  readonly chainId: number;
+  readonly name: string;
+  readonly blockTimeMs: number;
+  /** The statistics, or undefined while the chain has no data. */
+  readonly snapshot: FeeSnapshot | undefined;
+  /** Epoch ms when an RPC endpoint last confirmed the data. */
+  readonly confirmedAt: number | undefined;
+  /** `Last-Modified`: confirmedAt as an HTTP date. */
+  readonly lastModified: string | undefined;
+  readonly congestion: Congestion;
+  /** The chain's `GET /networks` entry as of its data; `networkStatusAt` adds the data's age at the time of asking. */
+  readonly status: NetworkStatus;
+  /** The fee endpoints' bodies and headers, prepared once per snapshot; undefined without data. */
+  readonly answers: PreparedAnswers | undefined;
+  /** What changed since the chain's previous publication; both false when only the confirmation time moved. */
+  readonly changed: FeedReport["changed"];
+}
+
+/**
+ * The publication of a feed's report. Answers are prepared again only when the snapshot changed, so that a poll that
+ * found nothing new (it only confirms the data) costs no serialisation.
+ */
+export function publish(plan: ChainPlan, report: FeedReport, previous: ChainPublication | undefined): ChainPublication {
+  const { snapshot, confirmedAt } = report;
+  const answers = snapshot === undefined ? undefined : previous?.snapshot === snapshot ? previous.answers : prepareAnswers(snapshot);
+  const gwei = (wei: bigint | undefined) => (wei === undefined ? null : toGweiString(wei));
+  const status: NetworkStatus = Object.freeze({
+    chainId: plan.chainId,
+    name: plan.name,
+    state: report.phase,
+    newestBlock: answers?.blockNumber ?? null,
+    currentBaseFee: gwei(snapshot?.currentBaseFeeWei),
+    baseFeePercentile: gwei(snapshot?.baseFeePercentileWei),
+    busyThreshold: gwei(snapshot?.busyThresholdWei),
+    minBaseFee: gwei(snapshot?.minWei),
+    maxBaseFee: gwei(snapshot?.maxWei),
+    busy: snapshot ? snapshot.busy : null,
+    historyBlocks: snapshot ? snapshot.historyWei.length : 0,
+    statsWindowBlocks: plan.statsWindowBlocks,
+    blockTimeMs: plan.blockTimeMs,
+    dataAgeMs: snapshot && confirmedAt !== undefined ? 0 : null,
+    endpoints: report.endpoints,
+  });
+  return Object.freeze({
+    chainId: plan.chainId,
+    name: plan.name,
+    blockTimeMs: plan.blockTimeMs,
+    snapshot,
+    confirmedAt,
+    lastModified: confirmedAt === undefined ? undefined : previous?.confirmedAt === confirmedAt ? previous.lastModified : new Date(confirmedAt).toUTCString(),
+    congestion: congestionOf(status),
+    status,
+    answers,
+    changed: report.changed,
+  });
+}
+
+/** The chain's `GET /networks` entry at `nowMs`: its status with the data's age then. */
+export function networkStatusAt(publication: ChainPublication, nowMs: number): NetworkStatus {
+  const { status, confirmedAt } = publication;
+  if (status.dataAgeMs === null || confirmedAt === undefined) return status;
+  return { ...status, dataAgeMs: Math.max(0, Math.round(nowMs - confirmedAt)) };
+}

@@ -1,0 +1,45 @@
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
+import { RECENT_BLOCKS, suggestedGasFeesBody, suggestGasFees, type SuggestionInput } from "../core/fees/suggestedGasFees.ts";
+import type { BaseFeePercentile, BusyThreshold } from "../wire/apiBodies.ts";
+import { type PreparedBody, preparedJson } from "./preparedBody.ts";
+
+/** What the fee endpoints answer for one snapshot: their bodies in the contract's exact shapes, and their headers. */
+export interface PreparedAnswers {
+  readonly busyThreshold: PreparedBody;
+  readonly baseFeePercentile: PreparedBody;
+  readonly baseFeeHistory: PreparedBody;
+  /** The hosted Gas API's suggestedGasFees (beyond the specification). */
+  readonly suggestedGasFees: PreparedBody;
+  /** `X-Block-Number`: the newest block in the window. */
+  readonly blockNumber: string;
+}
+
+/** The endpoints that answer a PreparedBody of a snapshot. */
+export type FeeAnswerName = Exclude<keyof PreparedAnswers, "blockNumber">;
+
+/** Serialises every answer of a snapshot once, when the snapshot is made, so that requests only authenticate and write. */
+export function prepareAnswers(snapshot: FeeSnapshot): PreparedAnswers {
+  const busyThreshold: BusyThreshold = { busyThreshold: toGweiString(snapshot.busyThresholdWei) };
+  const baseFeePercentile: BaseFeePercentile = { baseFeePercentile: toGweiString(snapshot.baseFeePercentileWei) };
+  return Object.freeze({
+    busyThreshold: preparedJson(busyThreshold),
+    baseFeePercentile: preparedJson(baseFeePercentile),
+    baseFeeHistory: preparedJson(snapshot.historyWei.map(toGweiString)),
+    suggestedGasFees: preparedJson(suggestedGasFeesBody(suggestGasFees(suggestionInputOf(snapshot)))),
+    blockNumber: snapshot.newestBlock.toString(),
+  });
+}
+
+/** What the estimation reads from a snapshot. */
+export function suggestionInputOf(snapshot: FeeSnapshot): SuggestionInput {
+  return {
+    estimatedBaseFeeWei: snapshot.currentBaseFeeWei,
+    recentTips: snapshot.recentTips,
+    recentBaseFeesWei: snapshot.historyWei.slice(-RECENT_BLOCKS),
+    windowMinWei: snapshot.minWei,
+    windowMaxWei: snapshot.maxWei,
+    networkCongestion: snapshot.networkCongestion,
+    blockTimeMs: snapshot.blockTimeMs,
+  };
+}
