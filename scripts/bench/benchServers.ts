@@ -5,7 +5,7 @@ import { createServer, request, type OutgoingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MAINNET_BASE_FEES_FOR_BENCH, BENCH_KEY, BENCH_PATHS } from "./benchServersData.ts";
 import { createApiServer } from "../../shared/http/server.ts";
-import { TestFeeSource } from "../../shared/http/testFeeSource.ts";
+import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 

@@ -9,7 +9,7 @@ import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { DEFAULT_DASHBOARD_DIR } from "../../shared/http/dashboardFiles.ts";
 import { createApiServer } from "../../shared/http/server.ts";
-import { TestFeeSource } from "../../shared/http/testFeeSource.ts";
+import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { CHROMIUM } from "../../test/e2e/playwright.config.ts";

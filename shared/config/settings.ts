@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../http/serverDefaults.ts";
 
 /**
  * The settings file, shared by the desktop app and the headless service: the single source of the
@@ -85,9 +86,9 @@ export const SETTINGS_VERSION = 2;
 
 export const settingsSchema = z.strictObject({
   version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
-  port: z.number().int().min(0).max(65_535).default(8950),
+  port: z.number().int().min(0).max(65_535).default(DEFAULT_PORT),
   /** 127.0.0.1 unless the user opts in to another interface. */
-  host: z.string().trim().min(1).default("127.0.0.1"),
+  host: z.string().trim().min(1).default(DEFAULT_HOST),
   /** Extra Host header names (besides 127.0.0.1, localhost and [::1] with the port) that may call the API. */
   allowedHosts: z.array(z.string().trim().toLowerCase().min(1)).default([]),
   /** Origins allowed by CORS; empty means closed. Never "*". */
@@ -98,10 +99,10 @@ export const settingsSchema = z.strictObject({
   rateLimit: z
     .strictObject({
       /** Sustained requests per second per key; 0 turns the limit off. */
-      requestsPerSecond: z.number().min(0).default(100),
-      burst: z.number().int().min(1).default(200),
+      requestsPerSecond: z.number().min(0).default(DEFAULT_RATE_LIMIT.requestsPerSecond),
+      burst: z.number().int().min(1).default(DEFAULT_RATE_LIMIT.burst),
     })
-    .default({ requestsPerSecond: 100, burst: 200 }),
+    .default({ ...DEFAULT_RATE_LIMIT }),
   /**
    * The dashboard's own credential (not a user key): the page opens with it (`/?token=...`), so that its address stays
    * valid across restarts. Made on first start; replaced to rotate it (the old one is refused at once).

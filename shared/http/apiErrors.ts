@@ -7,6 +7,10 @@ export interface ApiErrorDetail {
   readonly method?: string;
   readonly host?: string;
   readonly retryAfterSeconds?: number;
+  /** RATE_LIMITED by a limit other than the key's request rate: what is limited, and to how many. */
+  readonly limit?: { readonly what: string; readonly max: number };
+  /** NOT_FOUND: the endpoints the server does serve, as a sentence's list (made from its routes). */
+  readonly endpoints?: string;
 }
 
 interface ApiErrorRow {
@@ -56,8 +60,7 @@ export const API_ERRORS = {
   },
   NOT_FOUND: {
     statusCode: 404,
-    message: () =>
-      "No such endpoint: the API serves /networks, /networks/{chainId}/busyThreshold, /networks/{chainId}/baseFeePercentile, /networks/{chainId}/baseFeeHistory and /networks/{chainId}/suggestedGasFees (also under /v3/{apiKey}), and /healthz; GET /openapi.json describes every endpoint.",
+    message: ({ endpoints }) => `No such endpoint: ${endpoints ? `the API serves ${endpoints}; ` : ""}GET /openapi.json describes every endpoint.`,
   },
   METHOD_NOT_ALLOWED: {
     statusCode: 405,
@@ -66,8 +69,10 @@ export const API_ERRORS = {
   },
   RATE_LIMITED: {
     statusCode: 429,
-    message: ({ retryAfterSeconds }) =>
-      `Too many requests with this API key: retry after ${retryAfterSeconds ?? 1} s, or raise rateLimit in the gasfees settings.`,
+    message: ({ retryAfterSeconds, limit }) =>
+      limit
+        ? `Too many ${limit.what} (at most ${limit.max}): close one, or retry after ${retryAfterSeconds ?? 1} s.`
+        : `Too many requests with this API key: retry after ${retryAfterSeconds ?? 1} s, or raise rateLimit in the gasfees settings.`,
     headers: retryAfter,
   },
   NO_DATA: {
@@ -112,12 +117,13 @@ export class ApiError extends Error {
 }
 
 /**
- * Answers `error` as JSON. Headers already set on `res` (CORS) are kept. With `head`, the body is left
- * out but its length is still announced, as GET would.
+ * Answers `error` as JSON, with `headers` (those every answer carries: CORS, nosniff) beside its own. With `head`,
+ * the body is left out but its length is still announced, as GET would.
  */
-export function writeApiError(res: ServerResponse, error: ApiError, head = false): void {
+export function writeApiError(res: ServerResponse, error: ApiError, head = false, headers: Readonly<Record<string, string>> = NO_HEADERS): void {
   const body = Buffer.from(JSON.stringify(error));
   res.writeHead(error.statusCode, {
+    ...headers,
     ...error.headers,
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": String(body.length),
@@ -126,6 +132,8 @@ export function writeApiError(res: ServerResponse, error: ApiError, head = false
   });
   res.end(head ? undefined : body);
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Caller-supplied text echoed in a message is cut short, so that a huge input cannot make a huge answer. */
 function clip(text: string, maxChars = 64): string {

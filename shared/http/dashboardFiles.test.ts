@@ -6,10 +6,11 @@ import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { silentLogger } from "../log/logger.ts";
-import { DASHBOARD_CSP } from "./dashboardFiles.ts";
-import { dashboardRoutes, ROUTES } from "./routes.ts";
+import { TestFeeSource } from "../service/testFeeSource.ts";
+import { dashboardCsp } from "./dashboardCsp.ts";
 import { createApiServer } from "./server.ts";
-import { TestFeeSource } from "./testFeeSource.ts";
+
+const DASHBOARD_CSP = dashboardCsp("'self'");
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const INDEX = '<!doctype html><html><head><script type="module" src="./assets/index-Bx9_k2.js"></script></head><body></body></html>';
@@ -32,13 +33,12 @@ function buildDir(t: TestContext): string {
 }
 
 async function start(t: TestContext, dir: string): Promise<string> {
-  const routes = [...ROUTES.filter((route) => !route.name.startsWith("getDashboard")), ...dashboardRoutes(dir)];
   const server = createApiServer({
     source: new TestFeeSource([{ chainId: 1 }]),
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: silentLogger,
     port: 0,
-    routes,
+    dashboardDir: dir,
   });
   const { url } = await server.listen();
   t.after(() => server.close());

@@ -3,12 +3,14 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { test, type TestContext } from "node:test";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { silentLogger } from "../log/logger.ts";
-import { eventStreamsOf, type EventStreams } from "./eventStreams.ts";
+import { networkStatusAt } from "../service/chainPublication.ts";
+import { TestFeeSource } from "../service/testFeeSource.ts";
 import type { NetworkEvent } from "../wire/networkEvent.ts";
-import { createApiServer } from "./server.ts";
-import { TestFeeSource } from "./testFeeSource.ts";
+import type { EventStreamLimits } from "./eventStreams.ts";
+import { type ApiServer, createApiServer } from "./server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
+const OTHER_KEY = "fedcba9876543210fedcba9876543210";
 const MAINNET = 1;
 const SYNCING = 8453;
 const AT_MS = Date.UTC(2026, 0, 1);
@@ -21,30 +23,41 @@ const gwei = (wei: bigint) => {
   return `${digits.slice(0, -9).replace(/^0+(?=\d)/, "")}${fraction ? `.${fraction}` : ""}`;
 };
 
+/** The server's clock: a second after the data was confirmed, so that every status carries dataAgeMs 1000. */
+const NOW_MS = AT_MS + 1000;
+
 interface Opened {
   source: TestFeeSource;
-  streams: EventStreams;
+  keyring: ApiKeyring;
+  streams: { readonly size: number };
   url: string;
   close(): Promise<void>;
 }
 
-async function start(t: TestContext, limits?: Parameters<typeof eventStreamsOf>[1]): Promise<Opened> {
+async function start(t: TestContext, limits?: Partial<EventStreamLimits>): Promise<Opened> {
   const source = new TestFeeSource([
     { chainId: MAINNET, name: "Ethereum" },
     { chainId: SYNCING, name: "Base", blockTimeMs: 2000 },
   ]);
   source.write(MAINNET, FIRST, FEES, AT_MS);
-  const streams = eventStreamsOf(source, limits);
-  const server = createApiServer({
+  const keyring = new ApiKeyring([{ key: KEY }, { key: OTHER_KEY }]);
+  const server: ApiServer = createApiServer({
     source,
-    keyring: new ApiKeyring([{ key: KEY }]),
+    keyring,
     logger: silentLogger,
     port: 0,
     rateLimit: { requestsPerSecond: 0, burst: 1 },
+    now: () => NOW_MS,
+    ...(limits ? { eventStreamLimits: limits } : {}),
   });
   const { url } = await server.listen();
   t.after(() => server.close());
-  return { source, streams, url, close: () => server.close() };
+  const streams = {
+    get size() {
+      return server.eventStreamCount;
+    },
+  };
+  return { source, keyring, streams, url, close: () => server.close() };
 }
 
 interface EventClient {
@@ -125,7 +138,8 @@ test("the first event carries the full state: the status of /networks and the 50
   assert.equal(stream.response.headers["content-type"], "text/event-stream; charset=utf-8");
   assert.equal(stream.response.headers["cache-control"], "no-store");
   const first = await stream.next();
-  assert.deepEqual(first.status, source.networks()[0]);
+  assert.deepEqual(first.status, networkStatusAt(source.get(MAINNET)!, NOW_MS));
+  assert.equal(first.status.dataAgeMs, 1000);
   assert.equal(first.status.newestBlock, "1599");
   assert.deepEqual(first.blocks, { kind: "all", firstBlock: "1100", baseFees: FEES.slice(100).map(gwei) });
   assert.equal(first.blocks!.baseFees[0], "101.0000001");
@@ -200,7 +214,7 @@ test("HEAD answers the stream's headers and holds no stream open", async (t) => 
 });
 
 test("a quiet stream gets heartbeats", async (t) => {
-  const { url } = await start(t, { maxStreams: 4, heartbeatMs: 40, maxBufferedBytes: 1 << 20 });
+  const { url } = await start(t, { heartbeatMs: 40 });
   const stream = await openEvents(url, `/networks/${MAINNET}/events`);
   t.after(() => stream.close());
   await stream.next();
@@ -208,14 +222,16 @@ test("a quiet stream gets heartbeats", async (t) => {
 });
 
 test("streams are bounded: one over the limit gets 429 RATE_LIMITED, and a closed stream frees its place", async (t) => {
-  const { url, streams } = await start(t, { maxStreams: 2, heartbeatMs: 60_000, maxBufferedBytes: 1 << 20 });
+  const { url, streams } = await start(t, { maxStreams: 2 });
   const first = await openEvents(url, `/networks/${MAINNET}/events`);
   const second = await openEvents(url, `/networks/${SYNCING}/events`);
   t.after(() => (first.close(), second.close()));
-  const third = await openEvents(url, `/networks/${MAINNET}/events`);
+  const third = await openEvents(url, `/networks/${MAINNET}/events`, OTHER_KEY);
   assert.equal(third.response.statusCode, 429);
   assert.equal(third.response.headers["retry-after"], "5");
-  assert.equal((await bodyOf(third))["code"], "RATE_LIMITED");
+  const refused = await bodyOf(third);
+  assert.equal(refused["code"], "RATE_LIMITED");
+  assert.match(String(refused["message"]), /event streams open on this service \(at most 2\)/);
   assert.equal(streams.size, 2);
 
   first.close();
@@ -227,13 +243,12 @@ test("streams are bounded: one over the limit gets 429 RATE_LIMITED, and a close
 
 test("a client leaving removes its stream and the last one unsubscribes; closing the server ends every stream", async (t) => {
   const { url, source, streams, close } = await start(t);
-  // The server itself subscribes once, to prepare bodies.
-  assert.equal(source.listenerCount, 1);
+  assert.equal(source.listenerCount, 0);
   const leaving = await openEvents(url, `/networks/${MAINNET}/events`);
   await leaving.next();
-  assert.equal(source.listenerCount, 2);
+  assert.equal(source.listenerCount, 1);
   leaving.close();
-  await settle(() => streams.size === 0 && source.listenerCount === 1, "the stream to be removed");
+  await settle(() => streams.size === 0 && source.listenerCount === 0, "the stream to be removed");
 
   const staying = await openEvents(url, `/networks/${MAINNET}/events`);
   await staying.next();
@@ -244,4 +259,56 @@ test("a client leaving removes its stream and the last one unsubscribes; closing
   assert.equal(source.listenerCount, 0);
   // A change after the close writes nowhere and throws nothing.
   source.write(MAINNET, 1600n, [1n], AT_MS);
+});
+
+test("GET /events: every chain's full state at once, then each change of any chain", async (t) => {
+  const { url, source } = await start(t);
+  const stream = await openEvents(url, "/events");
+  t.after(() => stream.close());
+  const first = await stream.next();
+  const second = await stream.next();
+  assert.deepEqual(first.status, networkStatusAt(source.get(MAINNET)!, NOW_MS));
+  assert.deepEqual(first.blocks, { kind: "all", firstBlock: "1100", baseFees: FEES.slice(100).map(gwei) });
+  assert.deepEqual(second.status, networkStatusAt(source.get(SYNCING)!, NOW_MS));
+  assert.equal(second.blocks, null);
+
+  source.write(SYNCING, 0n, [1n, 2n], AT_MS);
+  const syncing = await stream.next();
+  assert.equal(syncing.status.chainId, SYNCING);
+  assert.deepEqual(syncing.blocks, { kind: "all", firstBlock: "0", baseFees: ["0.000000001", "0.000000002"] });
+  source.write(MAINNET, 1600n, [3n], AT_MS);
+  const mainnet = await stream.next();
+  assert.equal(mainnet.status.chainId, MAINNET);
+  assert.deepEqual(mainnet.blocks, { kind: "from", firstBlock: "1600", baseFees: ["0.000000003"] });
+  const inPath = await openEvents(url, `/v3/${KEY}/events`, null);
+  t.after(() => inPath.close());
+  assert.equal(inPath.response.statusCode, 200, "EventSource sends no headers: the key goes in the path");
+  assert.equal((await inPath.next()).status.chainId, MAINNET);
+});
+
+test("one key cannot take every stream: a per-key limit, named in the 429, while other keys still get theirs", async (t) => {
+  const { url } = await start(t, { maxStreams: 4, maxStreamsPerKey: 2 });
+  const mine = [await openEvents(url, "/events"), await openEvents(url, `/networks/${MAINNET}/events`)];
+  t.after(() => mine.forEach((stream) => stream.close()));
+  const overMine = await openEvents(url, "/events");
+  assert.equal(overMine.response.statusCode, 429);
+  assert.match(String((await bodyOf(overMine))["message"]), /event streams open with this API key \(at most 2\)/);
+  const theirs = await openEvents(url, "/events", OTHER_KEY);
+  t.after(() => theirs.close());
+  assert.equal(theirs.response.statusCode, 200);
+});
+
+test("revoking a key ends its open streams at once; other keys' streams go on", async (t) => {
+  const { url, keyring, source, streams } = await start(t);
+  const revoked = await openEvents(url, `/networks/${MAINNET}/events`);
+  const kept = await openEvents(url, `/networks/${MAINNET}/events`, OTHER_KEY);
+  t.after(() => (revoked.close(), kept.close()));
+  await revoked.next();
+  await kept.next();
+  keyring.remove(KEY);
+  await revoked.ended;
+  assert.equal(streams.size, 1);
+  source.write(MAINNET, 1600n, [3n], AT_MS);
+  assert.equal((await kept.next()).blocks?.firstBlock, "1600");
+  assert.equal(revoked.raw.includes('"firstBlock":"1600"'), false, "the revoked key's stream got no event after the revocation");
 });

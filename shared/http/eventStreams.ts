@@ -1,88 +1,133 @@
 import type { ServerResponse } from "node:http";
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
-import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
+import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
+import type { FeeSource } from "../service/feeSource.ts";
+import { type BlockRun, NETWORK_EVENT_NAME, type NetworkEvent } from "../wire/networkEvent.ts";
 import { ApiError } from "./apiErrors.ts";
-import { NETWORK_EVENT_NAME, type BlockRun, type NetworkEvent } from "../wire/networkEvent.ts";
 
 export interface EventStreamLimits {
-  /** Streams open at once over all chains; one more is refused with 429 RATE_LIMITED. */
+  /** Streams open at once over all keys and chains; one more is refused with 429 RATE_LIMITED. */
   readonly maxStreams: number;
+  /** Streams one key may hold open at once, so that one client cannot take every stream from the others. */
+  readonly maxStreamsPerKey: number;
   /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
   readonly heartbeatMs: number;
   /** A client that lets this much pile up unread is cut off (it reconnects and gets the full state). */
   readonly maxBufferedBytes: number;
 }
 
-export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = { maxStreams: 32, heartbeatMs: 15_000, maxBufferedBytes: 1 << 20 };
+export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = { maxStreams: 32, maxStreamsPerKey: 8, heartbeatMs: 15_000, maxBufferedBytes: 1 << 20 };
 
 const RETRY_MS = 1000;
+const RETRY_AFTER_SECONDS = 5;
+
+/** What one stream follows: one chain (`/networks/{chainId}/events`) or every chain (`/events`). */
+export type StreamScope = { readonly chainId: number } | "all";
 
 interface Stream {
-  readonly chainId: number;
+  readonly scope: StreamScope;
+  readonly keyId: string;
   readonly res: ServerResponse;
-  /** The snapshot the client holds, as of the last event written to it. */
-  held: FeeSnapshot | undefined;
+  /** Per chain, the snapshot the client holds as of the last event written to it. */
+  readonly held: Map<number, FeeSnapshot | undefined>;
+}
+
+export interface OpenStream {
+  readonly scope: StreamScope;
+  /** The key that opened it: its streams are counted against its limit and closed when it is revoked. */
+  readonly keyId: string;
+  /** Headers every answer of the server carries (CORS for the request's origin, nosniff). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly head: boolean;
 }
 
 /**
- * The open event streams of one fee source: subscribed to it while a stream is open, one event per change to each
- * stream of the changed chain. Closing a connection (the client leaving, or the server closing them all) removes
- * its stream; the last one gone unsubscribes and stops the heartbeat.
+ * The open Server-Sent Event streams of one server. Each new publication of a chain is one event to each stream that
+ * follows it: the chain's status and the blocks that changed since that stream's previous event (a publication that only
+ * confirms the data sends nothing). Subscribed to the source only while a stream is open.
  */
 export class EventStreams {
   readonly #source: FeeSource;
   readonly #limits: EventStreamLimits;
+  readonly #now: () => number;
   readonly #streams = new Set<Stream>();
   #unsubscribe: (() => void) | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(source: FeeSource, limits: EventStreamLimits) {
+  constructor(source: FeeSource, limits: EventStreamLimits, now: () => number) {
     this.#source = source;
     this.#limits = limits;
+    this.#now = now;
   }
 
   get size(): number {
     return this.#streams.size;
   }
 
-  /** Opens a stream on `res` for `entry`'s chain and writes the full state; throws RATE_LIMITED when full. */
-  open(entry: ChainEntry, res: ServerResponse, head: boolean): void {
-    if (this.#streams.size >= this.#limits.maxStreams) throw new ApiError("RATE_LIMITED", { retryAfterSeconds: 5 });
+  /** Opens a stream on `res` and writes the full state of its chains; throws RATE_LIMITED, naming the limit, when full. */
+  open(res: ServerResponse, request: OpenStream): void {
+    if (this.#streams.size >= this.#limits.maxStreams) {
+      throw new ApiError("RATE_LIMITED", {
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+        limit: { what: "event streams open on this service", max: this.#limits.maxStreams },
+      });
+    }
+    let ofKey = 0;
+    for (const stream of this.#streams) if (stream.keyId === request.keyId) ofKey++;
+    if (ofKey >= this.#limits.maxStreamsPerKey) {
+      throw new ApiError("RATE_LIMITED", {
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+        limit: { what: "event streams open with this API key", max: this.#limits.maxStreamsPerKey },
+      });
+    }
     res.writeHead(200, {
+      ...request.headers,
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
       // Tells a buffering reverse proxy (nginx) to pass events through at once.
       "X-Accel-Buffering": "no",
     });
-    if (head) {
+    if (request.head) {
       res.end();
       return;
     }
     res.socket?.setNoDelay(true);
-    const stream: Stream = { chainId: entry.chainId, res, held: undefined };
+    const stream: Stream = { scope: request.scope, keyId: request.keyId, res, held: new Map() };
     this.#streams.add(stream);
     res.once("close", () => this.#remove(stream));
     res.write(`retry: ${RETRY_MS}\n\n`);
-    this.#send(stream, entry);
-    if (this.#unsubscribe === undefined) this.#unsubscribe = this.#source.subscribe((chainId) => this.#changed(chainId));
+    const chains = request.scope === "all" ? this.#source.list() : [this.#source.get(request.scope.chainId)];
+    for (const publication of chains) if (publication !== undefined) this.#send(stream, publication);
+    this.#unsubscribe ??= this.#source.subscribe((publication) => this.#published(publication));
     if (this.#heartbeat === undefined) {
       this.#heartbeat = setInterval(() => this.#beat(), this.#limits.heartbeatMs);
       this.#heartbeat.unref();
     }
   }
 
-  #changed(chainId: number): void {
-    const entry = this.#source.chain(chainId);
-    if (entry === undefined) return;
-    for (const stream of this.#streams) if (stream.chainId === chainId) this.#send(stream, entry);
+  /** Ends every stream opened with a key for which `stillValid` says no (it was revoked). */
+  closeRevoked(stillValid: (keyId: string) => boolean): void {
+    for (const stream of this.#streams) {
+      if (stillValid(stream.keyId)) continue;
+      stream.res.end();
+      this.#remove(stream);
+    }
   }
 
-  #send(stream: Stream, entry: ChainEntry): void {
-    const snapshot = entry.snapshot;
-    const event: NetworkEvent = { status: entry.status(), blocks: blocksChanged(stream.held, snapshot) };
-    stream.held = snapshot;
+  #published(publication: ChainPublication): void {
+    if (!publication.changed.blocks && !publication.changed.health) return;
+    for (const stream of this.#streams) {
+      if (stream.scope === "all" || stream.scope.chainId === publication.chainId) this.#send(stream, publication);
+    }
+  }
+
+  #send(stream: Stream, publication: ChainPublication): void {
+    const event: NetworkEvent = {
+      status: networkStatusAt(publication, this.#now()),
+      blocks: blocksChanged(stream.held.get(publication.chainId), publication.snapshot),
+    };
+    stream.held.set(publication.chainId, publication.snapshot);
     this.#write(stream, `event: ${NETWORK_EVENT_NAME}\ndata: ${JSON.stringify(event)}\n\n`);
   }
 
@@ -115,7 +160,7 @@ export class EventStreams {
  * or differs (new blocks, or a reorganisation's re-mined ones), or everything when the two do not line up.
  */
 export function blocksChanged(held: FeeSnapshot | undefined, next: FeeSnapshot | undefined): BlockRun | null {
-  if (next === undefined) return null;
+  if (next === undefined || held === next) return null;
   const all = (): BlockRun => ({ kind: "all", firstBlock: firstBlockOf(next).toString(), baseFees: next.historyWei.map(toGweiString) });
   if (held === undefined) return all();
   const heldFirst = firstBlockOf(held);
@@ -134,19 +179,4 @@ export function blocksChanged(held: FeeSnapshot | undefined, next: FeeSnapshot |
 
 function firstBlockOf(snapshot: FeeSnapshot): bigint {
   return snapshot.newestBlock - BigInt(snapshot.historyWei.length) + 1n;
-}
-
-const registry = new WeakMap<FeeSource, EventStreams>();
-
-/**
- * The event streams of `source`, made on first use. Tests may call it first with other limits (a short heartbeat,
- * fewer streams) for the source they serve.
- */
-export function eventStreamsOf(source: FeeSource, limits: EventStreamLimits = DEFAULT_EVENT_STREAM_LIMITS): EventStreams {
-  let streams = registry.get(source);
-  if (streams === undefined) {
-    streams = new EventStreams(source, limits);
-    registry.set(source, streams);
-  }
-  return streams;
 }

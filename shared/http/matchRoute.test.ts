@@ -8,7 +8,7 @@ import { ROUTES } from "./routes.ts";
 const match = createRouteMatcher(ROUTES);
 const nameOf = (target: string) => match(target)?.route.name;
 
-test("the route list: the specification's three endpoints, /networks and /healthz, and the key-in-path forms", () => {
+test("the route list: the specification's three endpoints, /networks, the event streams and /healthz, and the key-in-path forms", () => {
   assert.deepEqual(
     ROUTES.map((route) => `${route.auth} ${route.path}`),
     [
@@ -20,6 +20,7 @@ test("the route list: the specification's three endpoints, /networks and /health
       "key /networks/{chainId}/baseFeeHistory",
       "key /networks/{chainId}/suggestedGasFees",
       "key /networks/{chainId}/events",
+      "key /events",
       "none /",
       "none /assets/{asset}",
       "key /v3/{apiKey}/networks",
@@ -28,6 +29,7 @@ test("the route list: the specification's three endpoints, /networks and /health
       "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory",
       "key /v3/{apiKey}/networks/{chainId}/suggestedGasFees",
       "key /v3/{apiKey}/networks/{chainId}/events",
+      "key /v3/{apiKey}/events",
     ],
   );
   assert.equal(new Set(ROUTES.map((route) => route.name)).size, ROUTES.length);

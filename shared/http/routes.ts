@@ -1,25 +1,43 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
-import type { ChainEntry, FeeSource } from "../service/feeSource.ts";
+import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
+import type { FeeSource } from "../service/feeSource.ts";
+import type { FeeAnswerName, PreparedAnswers } from "../service/preparedAnswers.ts";
+import { type PreparedBody, preparedJson } from "../service/preparedBody.ts";
 import { ApiError, type ApiErrorCode } from "./apiErrors.ts";
-import { DEFAULT_DASHBOARD_DIR, serveDashboardFile } from "./dashboardFiles.ts";
-import { eventStreamsOf } from "./eventStreams.ts";
-import { openApiDocument } from "./openApi.ts";
+import type { DashboardFiles } from "./dashboardFiles.ts";
+import type { EventStreams } from "./eventStreams.ts";
 import type { OpenApiSchemaName } from "./openApiSchemas.ts";
 import { parseChainId } from "./parseChainId.ts";
-import { preparedJson, preparedResponsesOf, type PreparedBody, type PreparedResponses } from "./preparedResponses.ts";
+
+/** What the server holds for its routes: made once per server, never per request. */
+export interface ServerResources {
+  readonly source: FeeSource;
+  readonly streams: EventStreams;
+  readonly dashboard: DashboardFiles;
+  /** This server's OpenAPI description, serialised once. */
+  readonly openApi: PreparedBody;
+}
 
 /** What a handler gets: the request already passed the Host, method, auth and rate-limit checks. */
 export interface RouteContext {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
   /** Path parameters, percent-decoded, by their names in the pattern. */
   readonly params: Readonly<Record<string, string>>;
-  readonly source: FeeSource;
   readonly nowMs: number;
+  readonly head: boolean;
+  readonly resources: ServerResources;
 }
 
-/** A JSON answer that the server writes (and trims for HEAD). */
+/** What a stream route gets besides: the response to write itself, with the headers every answer carries. */
+export interface StreamContext extends RouteContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** CORS for the request's origin and nosniff: a stream route writes them in its writeHead. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The key that authenticated the request; undefined on routes that need none. */
+  readonly keyId: string | undefined;
+}
+
+/** A JSON answer that the server writes (with the CORS headers, and trimmed for HEAD). */
 export interface JsonReply {
   readonly body: Buffer;
   /** A strong ETag: with one, If-None-Match may answer 304 and the reply may be revalidated; without, it is `no-store`. */
@@ -27,32 +45,33 @@ export interface JsonReply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/**
- * A handler either returns a JSON reply or throws an `ApiError`. A handler that writes the response itself
- * (a stream such as Server-Sent Events) returns "handled".
- */
-export type RouteHandler = (context: RouteContext) => JsonReply | "handled";
-
-export interface Route {
+interface RouteBase {
   /** A stable name (an OpenAPI operationId). */
   readonly name: string;
   readonly summary: string;
-  /** `/literal/{param}/...`; `{chainId}` and `{apiKey}` are the parameters in use. */
+  /** `/literal/{param}/...`; `{chainId}`, `{apiKey}` and `{asset}` are the parameters in use. */
   readonly path: string;
   /** "key": an API key is needed, by Basic or, when the path has `{apiKey}`, in the path. */
   readonly auth: "none" | "key";
-  readonly handle: RouteHandler;
-  /**
-   * The handler never writes to the response itself: it returns a JsonReply or throws. The server may then write
-   * the CORS headers together with the reply's (one writeHead) instead of setting them on the response beforehand.
-   * Leave it out for a handler that may write the response (and return "handled").
-   */
-  readonly repliesJson?: boolean;
   /** A JSON answer's shape, for the OpenAPI description; without it the description states no body shape. */
   readonly response?: RouteResponse;
   /** Errors the route may answer beyond those its parameters and auth imply, for the OpenAPI description. */
   readonly extraErrors?: readonly ApiErrorCode[];
 }
+
+/** A route answered with JSON: it returns the reply or throws an ApiError, and the server writes either. */
+export interface JsonRoute extends RouteBase {
+  readonly kind: "json";
+  reply(context: RouteContext): JsonReply;
+}
+
+/** A route that writes its response itself (a stream of events, a file); it may throw an ApiError before writing. */
+export interface StreamRoute extends RouteBase {
+  readonly kind: "stream";
+  open(context: StreamContext): void;
+}
+
+export type Route = JsonRoute | StreamRoute;
 
 export interface RouteResponse {
   /** The body's schema in the OpenAPI description's components (openApiSchemas.ts). */
@@ -62,162 +81,152 @@ export interface RouteResponse {
 }
 
 const HEALTHY = preparedJson({ status: "ok" });
-let openApiBody: PreparedBody | undefined;
 
 /** Each fee route's body schema in the OpenAPI description. */
-const FEE_SCHEMAS: Readonly<Record<keyof PreparedResponses, OpenApiSchemaName>> = {
+const FEE_SCHEMAS: Readonly<Record<FeeAnswerName, OpenApiSchemaName>> = {
   busyThreshold: "BusyThreshold",
   baseFeePercentile: "BaseFeePercentile",
   baseFeeHistory: "BaseFeeHistory",
   suggestedGasFees: "SuggestedGasFees",
 };
 
-/** The routes in their Basic-auth form; every keyed route under /networks also answers under /v3/{apiKey}. */
+/** The routes in their Basic-auth form; every keyed route also answers under /v3/{apiKey} (EventSource sends no headers). */
 const BASE_ROUTES: readonly Route[] = [
   {
+    kind: "json",
     name: "getHealth",
     summary: "Liveness: answers while the service runs.",
     path: "/healthz",
     auth: "none",
-    handle: () => ({ body: HEALTHY.body }),
-    repliesJson: true,
+    reply: () => ({ body: HEALTHY.body }),
     response: { schema: "Health" },
   },
   {
+    kind: "json",
     name: "getOpenApi",
     summary: "This API's OpenAPI 3.1 description: every endpoint, both forms of authentication, every error.",
     path: "/openapi.json",
     auth: "none",
-    handle: () => {
-      // Made on first use: the document is generated from ROUTES, which holds this route.
-      openApiBody ??= preparedJson(openApiDocument(ROUTES));
-      return { body: openApiBody.body, etag: openApiBody.etag };
-    },
-    repliesJson: true,
+    reply: ({ resources }) => ({ body: resources.openApi.body, etag: resources.openApi.etag }),
     response: { schema: "OpenApiDocument" },
   },
   {
+    kind: "json",
     name: "getNetworks",
     summary: "The configured chains and their state.",
     path: "/networks",
     auth: "key",
-    handle: ({ source }) => ({ body: Buffer.from(JSON.stringify(source.networks())) }),
-    repliesJson: true,
+    reply: ({ resources, nowMs }) => ({ body: Buffer.from(JSON.stringify(resources.source.list().map((publication) => networkStatusAt(publication, nowMs)))) }),
     response: { schema: "Networks" },
   },
-  feeRoute("busyThreshold", "The base fee in Gwei that 90% of the window's base fees are at or below (nearest rank).", (p) => p.busyThreshold),
-  feeRoute("baseFeePercentile", "The 50th-percentile base fee in Gwei (nearest rank).", (p) => p.baseFeePercentile),
-  feeRoute("baseFeeHistory", "The base fees of the newest 500 blocks in Gwei, oldest first.", (p) => p.baseFeeHistory),
+  feeRoute("busyThreshold", "The base fee in Gwei that 90% of the window's base fees are at or below (nearest rank)."),
+  feeRoute("baseFeePercentile", "The 50th-percentile base fee in Gwei (nearest rank)."),
+  feeRoute("baseFeeHistory", "The base fees of the newest 500 blocks in Gwei, oldest first."),
   feeRoute(
     "suggestedGasFees",
     "The hosted Gas API's suggested gas fees: low, medium and high tips and max fees from recent blocks' eth_feeHistory rewards, with wait estimates, the next base fee, congestion, ranges and trends.",
-    (p) => p.suggestedGasFees,
   ),
   {
+    kind: "stream",
     name: "getNetworkEvents",
     summary: "Server-Sent Events: the chain's full state at once, then one event per change (new blocks, status).",
     path: "/networks/{chainId}/events",
     auth: "key",
-    handle: (context) => {
-      const text = context.params["chainId"] ?? "";
-      const entry = context.source.chain(parseChainId(text));
-      if (entry === undefined) throw new ApiError("UNSUPPORTED_CHAIN", { chainId: text });
-      eventStreamsOf(context.source).open(entry, context.res, context.req.method === "HEAD");
-      return "handled";
+    open: (context) => {
+      const publication = configuredChain(context);
+      openStream(context, { chainId: publication.chainId });
     },
+  },
+  {
+    kind: "stream",
+    name: "getEvents",
+    summary: "Server-Sent Events for every chain: each chain's full state at once, then one event per change of any chain.",
+    path: "/events",
+    auth: "key",
+    open: (context) => openStream(context, "all"),
+  },
+];
+
+/** The dashboard's built files (no key: the page holds no data; the data it fetches needs the key or its token). */
+const DASHBOARD_ROUTES: readonly Route[] = [
+  {
+    kind: "stream",
+    name: "getDashboard",
+    summary: "The dashboard page (open it with ?token=<the dashboard's token or an API key>).",
+    path: "/",
+    auth: "none",
+    // When the renderer has not been built (npm run build:renderer).
+    extraErrors: ["NOT_FOUND"],
+    open: ({ res, head, headers, resources }) => resources.dashboard.serve(res, { index: true }, head, headers),
+  },
+  {
+    kind: "stream",
+    name: "getDashboardAsset",
+    summary: "The dashboard's scripts and styles.",
+    path: "/assets/{asset}",
+    auth: "none",
+    open: ({ res, head, headers, params, resources }) => resources.dashboard.serve(res, { asset: params["asset"] ?? "" }, head, headers),
   },
 ];
 
 /** Every route the server answers: the one list that the server, the OpenAPI description and the tests read. */
-export const ROUTES: readonly Route[] = [
-  ...BASE_ROUTES,
-  ...dashboardRoutes(DEFAULT_DASHBOARD_DIR),
-  ...BASE_ROUTES.filter((route) => route.auth === "key" && route.path.startsWith("/networks")).map(withKeyInPath),
-];
+export const ROUTES: readonly Route[] = [...BASE_ROUTES, ...DASHBOARD_ROUTES, ...BASE_ROUTES.filter((route) => route.auth === "key").map(withKeyInPath)];
 
 function withKeyInPath(route: Route): Route {
   return { ...route, name: `${route.name}WithKeyInPath`, path: `/v3/{apiKey}${route.path}` };
 }
 
-function feeRoute(name: keyof PreparedResponses, summary: string, pick: (prepared: PreparedResponses) => PreparedBody): Route {
+function feeRoute(name: FeeAnswerName, summary: string): JsonRoute {
   return {
+    kind: "json",
     name,
     summary,
     path: `/networks/{chainId}/${name}`,
     auth: "key",
-    handle: (context) => {
-      const { entry, snapshot } = chainWithData(context);
-      const prepared = pick(preparedResponsesOf(snapshot));
-      return { body: prepared.body, etag: prepared.etag, headers: freshnessHeaders(entry, snapshot, context.nowMs) };
+    reply: (context) => {
+      const { publication, answers } = chainWithData(context);
+      const prepared = answers[name];
+      return { body: prepared.body, etag: prepared.etag, headers: freshnessHeaders(publication, answers, context.nowMs) };
     },
-    repliesJson: true,
     response: { schema: FEE_SCHEMAS[name], fresh: true },
   };
 }
 
-/** The chain of the `{chainId}` parameter with its snapshot, or the contract's error for why there is none. */
-export function chainWithData({ params, source }: RouteContext): { entry: ChainEntry; snapshot: FeeSnapshot } {
+/** The configured chain of the `{chainId}` parameter, or the contract's error for why there is none. */
+function configuredChain({ params, resources }: RouteContext): ChainPublication {
   const text = params["chainId"] ?? "";
-  const entry = source.chain(parseChainId(text));
-  if (entry === undefined) throw new ApiError("UNSUPPORTED_CHAIN", { chainId: text });
-  if (entry.noBaseFee) throw new ApiError("NO_BASE_FEE", { chainId: text });
-  const snapshot = entry.snapshot;
-  if (snapshot === undefined) {
-    throw new ApiError("NO_DATA", { chainId: text, retryAfterSeconds: Math.max(1, Math.ceil(entry.blockTimeMs / 1000)) });
-  }
-  return { entry, snapshot };
+  const publication = resources.source.get(parseChainId(text));
+  if (publication === undefined) throw new ApiError("UNSUPPORTED_CHAIN", { chainId: text });
+  return publication;
 }
 
-/** The newest block's number as written in X-Block-Number, made once per snapshot rather than once per request. */
-const blockNumberTexts = new WeakMap<FeeSnapshot, string>();
-/** Last-Modified of the confirmation times seen lately, formatted once per new block rather than once per request. */
-const httpDates = new Map<number, string>();
-const HTTP_DATES_HELD = 64;
-
-function httpDate(ms: number): string {
-  let text = httpDates.get(ms);
-  if (text === undefined) {
-    if (httpDates.size >= HTTP_DATES_HELD) httpDates.clear();
-    text = new Date(ms).toUTCString();
-    httpDates.set(ms, text);
-  }
-  return text;
+/** The chain of the `{chainId}` parameter with its prepared answers, or the contract's error for why there are none. */
+function chainWithData(context: RouteContext): { publication: ChainPublication; answers: PreparedAnswers } {
+  const publication = configuredChain(context);
+  const chainId = context.params["chainId"] ?? "";
+  if (publication.status.state === "no-base-fee") throw new ApiError("NO_BASE_FEE", { chainId });
+  const answers = publication.answers;
+  if (answers === undefined) throw new ApiError("NO_DATA", { chainId, retryAfterSeconds: Math.max(1, Math.ceil(publication.blockTimeMs / 1000)) });
+  return { publication, answers };
 }
 
 /** How new the data is, in headers, since the contract keeps the bodies free of extra fields. */
-function freshnessHeaders(entry: ChainEntry, snapshot: FeeSnapshot, nowMs: number): Record<string, string> {
-  let blockNumber = blockNumberTexts.get(snapshot);
-  if (blockNumber === undefined) {
-    blockNumber = snapshot.newestBlock.toString();
-    blockNumberTexts.set(snapshot, blockNumber);
-  }
-  const confirmedAt = entry.confirmedAt;
-  if (confirmedAt === undefined) return { "X-Block-Number": blockNumber };
+function freshnessHeaders(publication: ChainPublication, answers: PreparedAnswers, nowMs: number): Record<string, string> {
+  const { confirmedAt, lastModified } = publication;
+  if (confirmedAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber };
   return {
-    "X-Block-Number": blockNumber,
+    "X-Block-Number": answers.blockNumber,
     "X-Data-Age-Ms": String(Math.max(0, Math.round(nowMs - confirmedAt))),
-    "Last-Modified": httpDate(confirmedAt),
+    "Last-Modified": lastModified,
   };
 }
 
-/** The dashboard's built files (no key: the page holds no data; the data it fetches needs the key or session token). */
-export function dashboardRoutes(dir: string): Route[] {
-  return [
-    {
-      name: "getDashboard",
-      summary: "The dashboard page (open it with ?token=<API key or session token>).",
-      path: "/",
-      auth: "none",
-      // When the renderer has not been built (npm run build:renderer).
-      extraErrors: ["NOT_FOUND"],
-      handle: ({ req, res }) => (serveDashboardFile(res, dir, { index: true }, req.method === "HEAD"), "handled"),
-    },
-    {
-      name: "getDashboardAsset",
-      summary: "The dashboard's scripts and styles.",
-      path: "/assets/{asset}",
-      auth: "none",
-      handle: ({ req, res, params }) => (serveDashboardFile(res, dir, { asset: params["asset"] ?? "" }, req.method === "HEAD"), "handled"),
-    },
-  ];
+function openStream(context: StreamContext, scope: { chainId: number } | "all"): void {
+  context.resources.streams.open(context.res, { scope, keyId: context.keyId ?? "", headers: context.headers, head: context.head });
+}
+
+/** The endpoints a NOT_FOUND answer names: every API path in its Basic form (the /v3/{apiKey} forms said once). */
+export function servedEndpoints(routes: readonly Route[]): string {
+  const paths = routes.filter((route) => !route.path.startsWith("/v3/") && route.path !== "/" && !route.path.startsWith("/assets/")).map((route) => route.path);
+  return `${paths.join(", ")} (those that need a key also under /v3/{apiKey}), and the dashboard at /`;
 }

@@ -7,7 +7,8 @@ import type { FeeSource } from "../service/feeSource.ts";
 import { createLogger, type Logger } from "../log/logger.ts";
 import { API_ERRORS } from "./apiErrors.ts";
 import { createApiServer, type ApiServerOptions } from "./server.ts";
-import { TestFeeSource } from "./testFeeSource.ts";
+import { networkStatusAt } from "../service/chainPublication.ts";
+import { TestFeeSource } from "../service/testFeeSource.ts";
 
 const OPEN_KEY = "0123456789abcdef0123456789abcdef";
 const SECRET_KEY = "fedcba9876543210fedcba9876543210";
@@ -219,10 +220,10 @@ test("a new block is answered at once, with a new ETag", async (t) => {
 });
 
 test("GET /networks: the source's statuses as a JSON array, not cached", async (t) => {
-  const { port, source } = await start(t);
+  const { port, source, clock } = await start(t);
   const answer = await call(port, "/networks", { headers: openAuth });
   assert.equal(answer.status, 200);
-  assert.equal(answer.body, JSON.stringify(source.networks()));
+  assert.equal(answer.body, JSON.stringify(source.list().map((publication) => networkStatusAt(publication, clock.ms))));
   const networks = JSON.parse(answer.body) as { chainId: number; busyThreshold: string | null }[];
   assert.deepEqual(
     networks.map((network) => network.chainId),
@@ -636,19 +637,18 @@ test("on one keep-alive connection, a key revoked or a header changed is checked
 
 test("an unexpected throw is logged and answered 500, without the key, and the server goes on", async (t) => {
   const inner = new TestFeeSource([]);
-  const source: FeeSource = {
-    chain: (chainId) => inner.chain(chainId),
-    networks: () => {
-      throw new Error("boom in networks()");
+  let failing = true;
+  const flaky: FeeSource = {
+    get: (chainId) => inner.get(chainId),
+    list: () => {
+      if (failing) throw new Error("boom in list()");
+      return inner.list();
     },
     subscribe: (listener) => inner.subscribe(listener),
   };
-  let failing = true;
-  const flaky: FeeSource = { ...source, networks: () => (failing ? source.networks() : []) };
   const logs: string[] = [];
   const logger: Logger = createLogger("debug", (line) => logs.push(line));
   const server = createApiServer({ source: flaky, keyring: new ApiKeyring([{ key: OPEN_KEY }]), logger, port: 0 });
-  // listen() prepares every chain's answers; a source failing there must not stop the server from starting.
   const { port } = await server.listen();
   t.after(() => server.close());
   failing = true;
@@ -657,7 +657,7 @@ test("an unexpected throw is logged and answered 500, without the key, and the s
   failing = false;
   assert.equal((await call(port, `/v3/${OPEN_KEY}/networks`)).body, "[]");
   const log = logs.join("");
-  assert.match(log, /boom in networks/);
+  assert.match(log, /boom in list/);
   assert.match(log, /\/v3\/\*\*\*\/networks/);
   assert.ok(!log.includes(OPEN_KEY), "the key was logged");
 });
@@ -706,26 +706,16 @@ test("listen() rejects when the port is taken", async (t) => {
   await assert.rejects(second.listen(), /EADDRINUSE/);
 });
 
-test("bodies are prepared when the source reports a change, and close() unsubscribes", async (t) => {
-  const inner = new TestFeeSource([{ chainId: YOUNG }]);
-  const looked: number[] = [];
-  const source: FeeSource = {
-    chain: (chainId) => {
-      looked.push(chainId);
-      return inner.chain(chainId);
-    },
-    networks: () => inner.networks(),
-    subscribe: (listener) => inner.subscribe(listener),
-  };
-  const server = createApiServer({ source, keyring: new ApiKeyring(), logger: createLogger("silent"), port: 0 });
-  await server.listen();
-  assert.equal(inner.listenerCount, 1);
-  looked.length = 0;
-  inner.write(YOUNG, 0n, YOUNG_FEES, CONFIRMED_AT_MS);
-  assert.deepEqual(looked, [YOUNG]);
-  await server.close();
-  assert.equal(inner.listenerCount, 0);
-  await server.close();
+test("the server only reads the source's publications: it subscribes to nothing while no event stream is open", async (t) => {
+  const source = new TestFeeSource([{ chainId: YOUNG }]);
+  const server = createApiServer({ source, keyring: new ApiKeyring([{ key: OPEN_KEY }]), logger: createLogger("silent"), port: 0 });
+  const { port } = await server.listen();
+  t.after(() => server.close());
+  assert.equal(source.listenerCount, 0);
+  assertError(await call(port, `/networks/${YOUNG}/busyThreshold`, { headers: openAuth }), "NO_DATA");
+  source.write(YOUNG, 0n, YOUNG_FEES, CONFIRMED_AT_MS);
+  assert.equal((await call(port, `/networks/${YOUNG}/busyThreshold`, { headers: openAuth })).body, `{"busyThreshold":"37.378956101"}`);
+  assert.equal(source.listenerCount, 0);
 });
 
 test("close() is prompt even with an idle keep-alive connection", async (t) => {

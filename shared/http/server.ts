@@ -1,36 +1,39 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { settingsSchema } from "../config/settings.ts";
 import type { ApiKeyring } from "../keys/apiKeyring.ts";
-import type { FeeSource } from "../service/feeSource.ts";
 import type { Logger } from "../log/logger.ts";
+import type { FeeSource } from "../service/feeSource.ts";
+import { preparedJson } from "../service/preparedBody.ts";
 import { ALLOWED_METHODS, ApiError, writeApiError } from "./apiErrors.ts";
-import { createConnectionAuth } from "./connectionAuth.ts";
 import { createCors } from "./cors.ts";
+import { DEFAULT_DASHBOARD_DIR, DashboardFiles } from "./dashboardFiles.ts";
+import { DEFAULT_EVENT_STREAM_LIMITS, type EventStreamLimits, EventStreams } from "./eventStreams.ts";
 import { createHostCheck } from "./hostCheck.ts";
 import { ifNoneMatchMatches } from "./ifNoneMatch.ts";
 import { createRouteMatcher } from "./matchRoute.ts";
-import { preparedResponsesOf } from "./preparedResponses.ts";
+import { openApiDocument } from "./openApi.ts";
 import { RateLimiter, type RateLimit } from "./rateLimiter.ts";
 import { redactPath } from "./redactPath.ts";
-import { ROUTES, type JsonReply, type Route } from "./routes.ts";
+import { type JsonReply, ROUTES, type Route, type ServerResources, servedEndpoints } from "./routes.ts";
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "./serverDefaults.ts";
+import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
 
 export interface ApiServerOptions {
   readonly source: FeeSource;
   readonly keyring: ApiKeyring;
   readonly logger: Logger;
-  /** Interface to bind; defaults to the settings' default, 127.0.0.1. */
+  /** Interface to bind; default 127.0.0.1. */
   readonly host?: string;
-  /** 0 picks a free port (see `listen()`'s answer); defaults to the settings' default, 8950. */
+  /** 0 picks a free port (see `listen()`'s answer); default 8950. */
   readonly port?: number;
   /** Host header names allowed besides 127.0.0.1, localhost and [::1] with our port. */
   readonly allowedHosts?: readonly string[];
   /** Origins that CORS lets read answers; never `*`. */
   readonly corsOrigins?: readonly string[];
-  /** Per API key; defaults to the settings' default. `requestsPerSecond: 0` turns it off. */
+  /** Per API key; default 100/s, burst 200. `requestsPerSecond: 0` turns it off. */
   readonly rateLimit?: RateLimit;
-  /** Defaults to the server's own. Replaced by other route lists in tests, or extended by the service. */
-  readonly routes?: readonly Route[];
+  /** Where the dashboard's build is; default dist/renderer. */
+  readonly dashboardDir?: string;
   /** Epoch ms, for the data age and the rate limit; tests replace it. */
   readonly now?: () => number;
   /** Open connections at most; those over it are closed at once, unanswered. Default 256. */
@@ -39,6 +42,10 @@ export interface ApiServerOptions {
   readonly headersTimeoutMs?: number;
   /** ...and its whole request within this; default 30 s. */
   readonly requestTimeoutMs?: number;
+  /** Event streams: how many, how often a heartbeat, how much a client may leave unread. */
+  readonly eventStreamLimits?: Partial<EventStreamLimits>;
+  /** Connections whose client does not read its answers. */
+  readonly slowClientLimits?: Partial<SlowClientLimits>;
 }
 
 export interface ListeningAddress {
@@ -49,56 +56,63 @@ export interface ListeningAddress {
 
 export interface ApiServer {
   listen(): Promise<ListeningAddress>;
-  /** Stops at once: open connections, idle keep-alive ones included, are closed. */
+  /** Stops at once: open connections, idle keep-alive ones and event streams included, are closed. */
   close(): Promise<void>;
   /** Where the server listens, once `listen()` has resolved. */
   readonly address: ListeningAddress | undefined;
+  /** Event streams open now. */
+  readonly eventStreamCount: number;
 }
+
+/** The server's limits when the options do not say otherwise (SECURITY.md documents each). */
+export const SERVER_DEFAULTS = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  /** Requests to this API are small; 16 KiB (Node's default) leaves room for any real client. */
+  maxHeaderBytes: 16 * 1024,
+  /** Far above what local tools and the dashboard open, low enough that a flood of sockets cannot exhaust the process. */
+  maxConnections: 256,
+  /** How often Node checks the headers and request timeouts (its default, 30 s, would let a slow client stay 40 s). */
+  timeoutCheckIntervalMs: 1_000,
+  /** After an answer to a malformed or timed-out request, how long the client has to read it before its socket is destroyed. */
+  refusalLingerMs: 1_000,
+});
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const REVALIDATE = "private, max-age=0, must-revalidate";
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-/** Requests to this API are small; 16 KiB (Node's default) leaves room for any real client. */
-const MAX_HEADER_BYTES = 16 * 1024;
-/** Far above what local tools and the dashboard open, low enough that a flood of sockets cannot exhaust the process. */
-const MAX_CONNECTIONS = 256;
-/** How often Node checks the headers and request timeouts (its default, 30 s, would let a slow client stay 40 s). */
-const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
-
 const noop = () => {};
-
-function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
-  for (const name in headers) res.setHeader(name, headers[name]!);
-}
-
-function writeApiErrorWith(res: ServerResponse, corsHeaders: Readonly<Record<string, string>>, error: ApiError, head: boolean): void {
-  setHeaders(res, corsHeaders);
-  writeApiError(res, error, head);
-}
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const { source, keyring, logger } = options;
-  const host = options.host ?? settingsSchema.shape.host.parse(undefined);
-  const port = options.port ?? settingsSchema.shape.port.parse(undefined);
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? DEFAULT_PORT;
   const now = options.now ?? Date.now;
   const isAllowedHost = createHostCheck(options.allowedHosts ?? []);
   const cors = createCors(options.corsOrigins ?? []);
-  const limiter = new RateLimiter(options.rateLimit ?? settingsSchema.shape.rateLimit.parse(undefined));
-  const matchRoute = createRouteMatcher(options.routes ?? ROUTES);
-  const verifyAuthorization = createConnectionAuth(keyring);
+  const limiter = new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const matchRoute = createRouteMatcher(ROUTES);
+  const notFound = { endpoints: servedEndpoints(ROUTES) };
+  const streams = new EventStreams(source, { ...DEFAULT_EVENT_STREAM_LIMITS, ...options.eventStreamLimits }, now);
+  const resources: ServerResources = {
+    source,
+    streams,
+    dashboard: new DashboardFiles(options.dashboardDir ?? DEFAULT_DASHBOARD_DIR),
+    openApi: preparedJson(openApiDocument(ROUTES)),
+  };
   let address: ListeningAddress | undefined;
-  let unsubscribe: (() => void) | undefined;
+  // A revoked key's open streams end with it.
+  const unsubscribeKeys = keyring.subscribe(() => streams.closeRevoked((keyId) => keyring.hasKeyId(keyId)));
 
   const server = createServer(
     // requireHostHeader off: a request without Host gets our 403 FORBIDDEN_HOST rather than Node's bare 400.
-    { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    { maxHeaderSize: SERVER_DEFAULTS.maxHeaderBytes, requireHostHeader: false, connectionsCheckingInterval: SERVER_DEFAULTS.timeoutCheckIntervalMs },
     (req, res) => {
       req.on("error", noop);
       res.on("error", noop);
       // A body on GET means nothing here; reading it lets the connection be kept alive.
       req.resume();
+      if (!slowClients.admit(req.socket, res)) return;
       try {
         respond(req, res);
       } catch (error) {
@@ -106,10 +120,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     },
   );
-  server.headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
-  server.requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  server.headersTimeout = options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs;
+  server.requestTimeout = options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs;
+  server.keepAliveTimeout = SERVER_DEFAULTS.keepAliveTimeoutMs;
+  server.maxConnections = options.maxConnections ?? SERVER_DEFAULTS.maxConnections;
+  const slowClients = watchSlowClients(server, options.slowClientLimits, logger);
   let droppedSinceLog = 0;
   server.on("drop", () => {
     // Logged once per burst rather than once per socket, so that a flood does not flood the log too.
@@ -123,9 +138,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   server.on("clientError", answerClientError);
   // Node hands CONNECT to this event and, without a listener, drops the connection unanswered: answer it as any other method.
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
-    socket.on("error", noop);
     const body = JSON.stringify(new ApiError("METHOD_NOT_ALLOWED", { method: req.method }));
-    socket.end(
+    refuseOnSocket(
+      socket,
       `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOWED_METHODS}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );
@@ -143,56 +158,43 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       res.end();
       return;
     }
-    // On errors too, so that a page of a listed origin can read why its request failed. A JSON reply gets them in
-    // the same writeHead as its own headers (setting them first would send every header through setHeader).
-    const corsHeaders = cors.headersFor(origin);
-    if (method !== "GET" && !head) return writeApiErrorWith(res, corsHeaders, new ApiError("METHOD_NOT_ALLOWED", { method }), head);
+    // Every answer from here on carries these, errors too, so that a page of a listed origin can read why it failed.
+    const headers: Record<string, string> = { ...cors.headersFor(origin), "X-Content-Type-Options": "nosniff" };
+    if (method !== "GET" && !head) return writeApiError(res, new ApiError("METHOD_NOT_ALLOWED", { method }), head, headers);
 
     const match = matchRoute(req.url ?? "");
-    if (match === undefined) return writeApiErrorWith(res, corsHeaders, new ApiError("NOT_FOUND"), head);
+    if (match === undefined) return writeApiError(res, new ApiError("NOT_FOUND", notFound), head, headers);
     const { route, params } = match;
     const nowMs = now();
+    let keyId: string | undefined;
     if (route.auth === "key") {
-      const refusal = authorize(req, params, nowMs);
-      if (refusal !== undefined) return writeApiErrorWith(res, corsHeaders, refusal, head);
+      const auth = authorize(req, params, nowMs);
+      if (auth instanceof ApiError) return writeApiError(res, auth, head, headers);
+      keyId = auth;
     }
-    const repliesJson = route.repliesJson === true;
-    if (!repliesJson) setHeaders(res, corsHeaders);
-    let reply: JsonReply | "handled";
     try {
-      reply = route.handle({ req, res, params, source, nowMs });
+      if (route.kind === "json") writeReply(req, res, route.reply({ params, nowMs, head, resources }), head, headers);
+      else route.open({ params, nowMs, head, resources, req, res, headers, keyId });
     } catch (error) {
-      // Answered by answerThrow, with the CORS headers as any other error.
-      if (repliesJson && !res.headersSent) setHeaders(res, corsHeaders);
-      throw error;
+      if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, headers);
+      else answerThrow(req, res, error);
     }
-    if (reply !== "handled") writeReply(req, res, reply, head, repliesJson ? corsHeaders : undefined);
   }
 
-  /** Why the request may not go on (its key, or its key's rate limit), or undefined when it may. */
-  function authorize(req: IncomingMessage, params: Readonly<Record<string, string>>, nowMs: number): ApiError | undefined {
+  /** The keyId of the request's key, or the error to answer (no key, a wrong one, or its rate limit reached). */
+  function authorize(req: IncomingMessage, params: Readonly<Record<string, string>>, nowMs: number): string | ApiError {
     const pathKey = params["apiKey"];
-    const auth = pathKey === undefined ? verifyAuthorization(req.socket, req.headers.authorization) : keyring.verifyPathKey(pathKey);
+    const auth = pathKey === undefined ? keyring.verifyAuthorization(req.headers.authorization) : keyring.verifyPathKey(pathKey);
     if (!auth.ok) return new ApiError(auth.code);
     const decision = limiter.take(auth.keyId, nowMs);
     if (!decision.ok) return new ApiError("RATE_LIMITED", { retryAfterSeconds: decision.retryAfterSeconds });
-    return undefined;
+    return auth.keyId;
   }
 
-  /** One writeHead with every header: Node then validates and writes them in one pass. */
-  function writeReply(
-    req: IncomingMessage,
-    res: ServerResponse,
-    reply: JsonReply,
-    head: boolean,
-    corsHeaders: Readonly<Record<string, string>> | undefined,
-  ): void {
-    // Copied name by name: spreading the frozen CORS headers took V8's slow path for object spreads.
-    const headers: OutgoingHttpHeaders = {};
-    if (corsHeaders !== undefined) for (const name in corsHeaders) headers[name] = corsHeaders[name];
+  /** One writeHead with every header (`headers`, the request's own object, gets the reply's): Node writes them in one pass. */
+  function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, headers: OutgoingHttpHeaders): void {
     headers["Cache-Control"] = reply.etag === undefined ? "no-store" : REVALIDATE;
-    headers["X-Content-Type-Options"] = "nosniff";
-    if (reply.headers !== undefined) for (const name in reply.headers) headers[name] = reply.headers[name];
+    if (reply.headers !== undefined) Object.assign(headers, reply.headers);
     if (reply.etag !== undefined) {
       headers["ETag"] = reply.etag;
       if (ifNoneMatchMatches(req.headers["if-none-match"], reply.etag)) {
@@ -209,11 +211,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   function answerThrow(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     const head = req.method === "HEAD";
-    if (error instanceof ApiError) {
-      if (!res.headersSent) writeApiError(res, error, head);
-      else res.destroy();
-      return;
-    }
     logger.error("a request failed unexpectedly (a bug); the server goes on answering", {
       method: req.method,
       path: redactPath(req.url),
@@ -240,25 +237,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
           ? "408 Request Timeout"
           : "400 Bad Request";
-    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    refuseOnSocket(socket, `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   }
 
-  /** Serialises a chain's bodies when its snapshot changes, so that requests only authenticate and write. */
-  function prepare(chainId: number): void {
-    try {
-      const snapshot = source.chain(chainId)?.snapshot;
-      if (snapshot !== undefined) preparedResponsesOf(snapshot);
-    } catch (error) {
-      logger.warn("could not prepare the answers for a chain; they will be made on the next request", { chainId, error: String(error) });
-    }
-  }
-
-  function prepareAll(): void {
-    try {
-      for (const network of source.networks()) prepare(network.chainId);
-    } catch (error) {
-      logger.warn("could not list the chains to prepare their answers; they will be made on the first requests", { error: String(error) });
-    }
+  /**
+   * Writes a last answer and frees the connection's slot: the socket is destroyed once the answer is out, or after a
+   * short linger whatever the client does (a client that never reads nor closes must not keep the slot).
+   */
+  function refuseOnSocket(socket: Socket, answer: string): void {
+    socket.on("error", noop);
+    const linger = setTimeout(() => socket.destroy(), SERVER_DEFAULTS.refusalLingerMs);
+    linger.unref();
+    socket.once("close", () => clearTimeout(linger));
+    socket.end(answer, () => socket.destroy());
   }
 
   return {
@@ -271,15 +262,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           server.on("error", (error) => logger.error("the API server failed", { error: String(error) }));
           const bound = (server.address() as AddressInfo).port;
           address = { port: bound, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}` };
-          unsubscribe = source.subscribe(prepare);
-          prepareAll();
           resolve(address);
         });
       });
     },
     close() {
-      unsubscribe?.();
-      unsubscribe = undefined;
+      unsubscribeKeys();
+      slowClients.stop();
       if (!server.listening) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -288,6 +277,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     get address() {
       return address;
+    },
+    get eventStreamCount() {
+      return streams.size;
     },
   };
 }

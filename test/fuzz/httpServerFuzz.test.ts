@@ -11,7 +11,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { createApiServer, type ApiServer } from "../../shared/http/server.ts";
-import { TestFeeSource } from "../../shared/http/testFeeSource.ts";
+import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { createLogger } from "../../shared/log/logger.ts";
 

@@ -5,7 +5,7 @@ import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { test, type TestContext } from "node:test";
 import { createApiServer, type ApiServerOptions } from "../../shared/http/server.ts";
-import { TestFeeSource } from "../../shared/http/testFeeSource.ts";
+import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { createLogger } from "../../shared/log/logger.ts";
 

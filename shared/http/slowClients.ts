@@ -1,0 +1,95 @@
+import type { Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { Logger } from "../log/logger.ts";
+
+export interface SlowClientLimits {
+  /** Answers one connection may have queued for its client at once (pipelined requests); one more closes it. */
+  readonly maxQueuedResponses: number;
+  /** A connection whose answers wait this long without the client reading any of them is closed. */
+  readonly drainTimeoutMs: number;
+}
+
+export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = Object.freeze({ maxQueuedResponses: 64, drainTimeoutMs: 10_000 });
+
+interface Connection {
+  /** Answers begun and not yet finished, the one being written included. */
+  queued: number;
+  /** Bytes the socket handed to the system when last checked, and since when it stayed there. */
+  flushedBytes: number;
+  stalledSinceMs: number;
+}
+
+export interface SlowClientWatch {
+  /** Counts a new answer on its connection; false (the connection is closed) when that is one too many. */
+  admit(socket: Socket, res: ServerResponse): boolean;
+  stop(): void;
+}
+
+/**
+ * Bounds what a client that sends requests but does not read the answers can make the server hold. Pipelined requests
+ * queue their answers behind the one being written; without a bound, a client could queue thousands and never read
+ * one. A connection with too many queued answers is closed at once, and one whose waiting answers make no progress for
+ * `drainTimeoutMs` is closed then (an idle keep-alive connection, or an event stream that the client reads, waits on
+ * nothing and is left alone).
+ */
+export function watchSlowClients(server: Server, overrides: Partial<SlowClientLimits> | undefined, logger: Logger): SlowClientWatch {
+  const limits: SlowClientLimits = { ...DEFAULT_SLOW_CLIENT_LIMITS, ...overrides };
+  const connections = new Map<Socket, Connection>();
+  let timer: NodeJS.Timeout | undefined;
+  const checkEveryMs = Math.max(10, Math.min(1000, Math.floor(limits.drainTimeoutMs / 4)));
+
+  const close = (socket: Socket, why: string) => {
+    logger.debug(`closed a connection whose client does not read its answers: ${why}`);
+    connections.delete(socket);
+    socket.destroy();
+  };
+
+  const check = () => {
+    const nowMs = Date.now();
+    for (const [socket, connection] of connections) {
+      const flushed = socket.bytesWritten - socket.writableLength;
+      const waiting = socket.writableLength > 0 || connection.queued > 1;
+      if (!waiting || flushed !== connection.flushedBytes) {
+        connection.flushedBytes = flushed;
+        connection.stalledSinceMs = nowMs;
+      } else if (nowMs - connection.stalledSinceMs >= limits.drainTimeoutMs) {
+        close(socket, `nothing read for ${limits.drainTimeoutMs} ms`);
+      }
+    }
+    if (connections.size === 0) stopTimer();
+  };
+
+  const stopTimer = () => {
+    clearInterval(timer);
+    timer = undefined;
+  };
+
+  server.on("close", stopTimer);
+
+  return {
+    admit(socket, res) {
+      let connection = connections.get(socket);
+      if (connection === undefined) {
+        connection = { queued: 0, flushedBytes: socket.bytesWritten - socket.writableLength, stalledSinceMs: Date.now() };
+        connections.set(socket, connection);
+        socket.once("close", () => connections.delete(socket));
+      }
+      const counted = connection;
+      counted.queued++;
+      res.once("close", () => {
+        counted.queued--;
+        if (counted.queued === 0 && socket.writableLength === 0) connections.delete(socket);
+      });
+      if (counted.queued > limits.maxQueuedResponses) {
+        close(socket, `more than ${limits.maxQueuedResponses} answers queued`);
+        return false;
+      }
+      if (timer === undefined) {
+        timer = setInterval(check, checkEveryMs);
+        timer.unref();
+      }
+      return true;
+    },
+    stop: stopTimer,
+  };
+}
