@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { after, test } from "node:test";
+import { WebSocket } from "ws";
+import { waitFor } from "../../test/support/apiClient.ts";
+import { createRpcConnection } from "../rpc/rpcConnection.ts";
 import { EvmNodeRpcError, EvmNodeStoppedError } from "./errors.ts";
 import { loadMainnetBaseFees } from "./mainnetBaseFees.ts";
 import { startDemoReplay } from "./startDemoReplay.ts";
@@ -62,16 +67,126 @@ test("a node restarted on the same port answers at the same URL", async () => {
 test("the demo replay preloads real fees, then mines one per interval, and stops cleanly", async () => {
   const evm = await node();
   const fees = loadMainnetBaseFees();
-  const stop = await startDemoReplay(evm, { firstBlock: fees.firstBlock, baseFeesWei: fees.baseFeesWei.slice(0, 3) }, { preloadBlocks: 4, intervalMs: 40 });
+  // Counts the replay's blocks as it mines them, so that the test waits for blocks rather than for time.
+  let mined = 0;
+  let lastMined: Promise<bigint> = Promise.resolve(0n);
+  const counting = new Proxy(evm, {
+    get(target, key) {
+      if (key === "mineBlock") {
+        return (baseFeeWei: bigint) => {
+          mined++;
+          return (lastMined = target.mineBlock(baseFeeWei));
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const stop = await startDemoReplay(
+    counting,
+    { firstBlock: fees.firstBlock, baseFeesWei: fees.baseFeesWei.slice(0, 3) },
+    { preloadBlocks: 4, intervalMs: 40 },
+  );
   assert.equal(BigInt(await evm.request<string>("eth_blockNumber")), 4n);
-  await new Promise((resolve) => setTimeout(resolve, 230));
+  await waitFor("two blocks mined after the preload", () => Promise.resolve(mined >= 2 ? true : undefined), 30_000);
   stop();
+  await lastMined;
+  const minedBeforeStop = mined;
   const newest = BigInt(await evm.request<string>("eth_blockNumber"));
-  assert.ok(newest >= 6n && newest <= 10n, `expected 2..6 more blocks, got to ${newest}`);
-  await new Promise((resolve) => setTimeout(resolve, 120));
-  assert.equal(BigInt(await evm.request<string>("eth_blockNumber")), newest, "no block after stop");
+  assert.equal(newest, 4n + BigInt(minedBeforeStop), "one block per interval, none lost");
+  // Ten intervals at least: a loaded machine can only fit fewer, which cannot make this fail.
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.equal(mined, minedBeforeStop, "no block mined after stop");
+  assert.equal(BigInt(await evm.request<string>("eth_blockNumber")), newest);
   const history = await evm.request<FeeHistory>("eth_feeHistory", ["0x6", "0x6", []]);
   const [a, b, c] = fees.baseFeesWei;
   // Blocks 1..4 are the preload (a, b, c, then a again: it loops); 5 and 6 continue the loop (b, c).
   assert.deepEqual(history.baseFeePerGas.slice(0, 6).map(BigInt), [a, b, c, a, b, c]);
+});
+
+/** One raw POST of eth_chainId with the headers given (node:http sends Host as given, unlike fetch). */
+function rawPost(port: number, headers: Record<string, string>, method = "POST"): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
+    const request = httpRequest(
+      { host: "127.0.0.1", port, method, path: "/", headers: { "content-type": "application/json", ...headers }, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(method === "POST" ? body : undefined);
+  });
+}
+
+/** Whether a WebSocket upgrade with these options is accepted (true) or refused with its HTTP status. */
+async function upgrade(url: string, options: { origin?: string; headers?: Record<string, string> }): Promise<true | number> {
+  const socket = new WebSocket(url, { ...options, perMessageDeflate: false });
+  const refused = new Promise<number>((resolve) => socket.once("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0)));
+  socket.on("error", () => {});
+  const result = await Promise.race([once(socket, "open").then(() => true as const), refused]);
+  socket.terminate();
+  return result;
+}
+
+test("only the service reaches the demo node: another Host or any Origin gets a 403, no data and no CORS header", async () => {
+  const evm = await node({ chainId: 1 });
+  const evil: Record<string, string>[] = [
+    { Origin: "http://evil.example" },
+    { Host: `evil.example:${evm.port}` },
+    { Host: `127.0.0.1.nip.io:${evm.port}` },
+    { Host: "127.0.0.1" },
+    { Host: `localhost:${evm.port}`, Origin: "null" },
+  ];
+  for (const headers of evil) {
+    const answer = await rawPost(evm.port, headers);
+    assert.equal(answer.status, 403, JSON.stringify(headers));
+    assert.doesNotMatch(answer.body, /result|0x1/, JSON.stringify(headers));
+    assert.equal(answer.headers["access-control-allow-origin"], undefined, JSON.stringify(headers));
+  }
+  // A browser's preflight is refused too, with nothing that would grant it.
+  const preflight = await rawPost(evm.port, { Origin: "http://evil.example", "Access-Control-Request-Method": "POST" }, "OPTIONS");
+  assert.equal(preflight.status, 403);
+  assert.equal(preflight.headers["access-control-allow-origin"], undefined);
+  assert.equal(await upgrade(evm.wsUrl, { origin: "http://evil.example" }), 403);
+  assert.equal(await upgrade(evm.wsUrl, { headers: { host: `evil.example:${evm.port}` } }), 403);
+
+  // What the service sends passes, by either local name, and carries no CORS header either.
+  for (const host of [`127.0.0.1:${evm.port}`, `localhost:${evm.port}`]) {
+    const answer = await rawPost(evm.port, { Host: host });
+    assert.equal(answer.status, 200);
+    assert.equal((JSON.parse(answer.body) as { result: string }).result, "0x1");
+    assert.equal(answer.headers["access-control-allow-origin"], undefined);
+  }
+  assert.equal(await upgrade(evm.wsUrl, {}), true);
+});
+
+test("the service's own transports still follow the demo node, over HTTP and over a WebSocket newHeads subscription", async (t) => {
+  const evm = await node({ chainId: 1 });
+  const http = createRpcConnection(evm.url, { timeoutMs: 10_000 });
+  const ws = createRpcConnection(evm.wsUrl, { timeoutMs: 10_000 });
+  t.after(() => {
+    http.close();
+    ws.close();
+  });
+  assert.equal(await http.request("eth_chainId", []), "0x1");
+  assert.equal(await ws.request("eth_chainId", []), "0x1");
+  let heads = 0;
+  let headArrived: () => void = () => {};
+  const arrived = new Promise<void>((resolve) => (headArrived = resolve));
+  await ws.subscribeNewHeads(
+    () => {
+      heads++;
+      headArrived();
+    },
+    (error) => assert.fail(error),
+  );
+  await evm.mineBlock(42_000_000_000n);
+  await arrived;
+  assert.ok(heads >= 1);
+  const history = (await http.request("eth_feeHistory", ["0x1", "latest", []])) as FeeHistory;
+  assert.equal(BigInt(history.baseFeePerGas[0]!), 42_000_000_000n);
 });
