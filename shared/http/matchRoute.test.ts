@@ -20,6 +20,7 @@ test("the route list: the specification's three endpoints, /networks, the event 
       "key /networks/{chainId}/baseFeeHistory",
       "key /networks/{chainId}/suggestedGasFees",
       "key /networks/{chainId}/events",
+      "key /dashboard/credentials",
       "key /events",
       "none /",
       "none /assets/{asset}",
@@ -29,6 +30,7 @@ test("the route list: the specification's three endpoints, /networks, the event 
       "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory",
       "key /v3/{apiKey}/networks/{chainId}/suggestedGasFees",
       "key /v3/{apiKey}/networks/{chainId}/events",
+      "key /v3/{apiKey}/dashboard/credentials",
       "key /v3/{apiKey}/events",
     ],
   );

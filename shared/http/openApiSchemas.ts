@@ -3,6 +3,7 @@ import {
   baseFeeHistorySchema,
   baseFeePercentileSchema,
   busyThresholdSchema,
+  dashboardCredentialsSchema,
   gweiStringSchema,
   healthSchema,
   suggestedGasFeesSchema,
@@ -24,6 +25,7 @@ const WIRE_SCHEMAS = {
   EndpointStatus: endpointStatusSchema,
   NetworkStatus: networkStatusSchema,
   Networks: networksSchema,
+  DashboardCredentials: dashboardCredentialsSchema,
 } as const;
 
 /** The names of `components.schemas`. */

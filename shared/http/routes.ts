@@ -7,11 +7,21 @@ import { ApiError, type ApiErrorCode } from "./apiErrors.ts";
 import type { DashboardFiles } from "./dashboardFiles.ts";
 import type { EventStreams } from "./eventStreams.ts";
 import type { OpenApiSchemaName } from "./openApiSchemas.ts";
+import type { DashboardCredentials } from "../wire/apiBodies.ts";
 import { parseChainId } from "./parseChainId.ts";
+
+/** The dashboard's own credential, and the user key its API panel shows. */
+export interface DashboardAccess {
+  /** The keyId of the dashboard's token: only it may ask for the user's key. */
+  readonly tokenKeyId: string | undefined;
+  /** The user's key to show, read at the time of asking (keys may be added or revoked meanwhile). */
+  readonly apiKey: () => { readonly key: string; readonly secret?: string | undefined } | undefined;
+}
 
 /** What the server holds for its routes: made once per server, never per request. */
 export interface ServerResources {
   readonly source: FeeSource;
+  readonly dashboardAccess: DashboardAccess;
   readonly streams: EventStreams;
   readonly dashboard: DashboardFiles;
   /** This server's OpenAPI description, serialised once. */
@@ -24,6 +34,8 @@ export interface RouteContext {
   readonly params: Readonly<Record<string, string>>;
   readonly nowMs: number;
   readonly head: boolean;
+  /** The key that authenticated the request; undefined on routes that need none. */
+  readonly keyId: string | undefined;
   readonly resources: ServerResources;
 }
 
@@ -33,8 +45,6 @@ export interface StreamContext extends RouteContext {
   readonly res: ServerResponse;
   /** CORS for the request's origin and nosniff: a stream route writes them in its writeHead. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The key that authenticated the request; undefined on routes that need none. */
-  readonly keyId: string | undefined;
 }
 
 /** A JSON answer that the server writes (with the CORS headers, and trimmed for HEAD). */
@@ -136,6 +146,25 @@ const BASE_ROUTES: readonly Route[] = [
       const publication = configuredChain(context);
       openStream(context, { chainId: publication.chainId });
     },
+  },
+  {
+    kind: "json",
+    name: "getDashboardCredentials",
+    summary:
+      "The dashboard's own call, with the dashboard's token only: one of the user's API keys, for the ready-to-copy commands of its API panel (the token itself is never put in a command).",
+    path: "/dashboard/credentials",
+    auth: "key",
+    reply: ({ keyId, resources }) => {
+      const { tokenKeyId, apiKey } = resources.dashboardAccess;
+      if (tokenKeyId === undefined || keyId !== tokenKeyId) throw new ApiError("INVALID_API_KEY");
+      const credentials = apiKey();
+      const body: DashboardCredentials =
+        credentials === undefined
+          ? { apiKey: null }
+          : { apiKey: credentials.key, ...(credentials.secret === undefined ? {} : { apiKeySecret: credentials.secret }) };
+      return { body: Buffer.from(JSON.stringify(body)) };
+    },
+    response: { schema: "DashboardCredentials" },
   },
   {
     kind: "stream",

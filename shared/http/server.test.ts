@@ -728,3 +728,28 @@ test("close() is prompt even with an idle keep-alive connection", async (t) => {
   assert.ok(performance.now() - startedAt < 500, "close() waited for the idle connection");
   await assert.rejects(call(port, "/healthz"), /ECONNREFUSED/);
 });
+
+test("GET /dashboard/credentials: the user's key for the dashboard's API panel, to the dashboard's token only", async (t) => {
+  const DASHBOARD_TOKEN = "abcdefabcdefabcdefabcdefabcdef01";
+  const keyring = new ApiKeyring([{ key: OPEN_KEY }, { key: SECRET_KEY, secret: SECRET }, { key: DASHBOARD_TOKEN }]);
+  let shown: { key: string; secret?: string } | undefined = { key: OPEN_KEY };
+  const { port } = await start(t, { keyring, dashboard: { token: DASHBOARD_TOKEN, apiKey: () => shown } });
+  const answer = await call(port, "/dashboard/credentials", { headers: basic(`${DASHBOARD_TOKEN}:`) });
+  assert.equal(answer.status, 200);
+  assert.equal(answer.body, JSON.stringify({ apiKey: OPEN_KEY }));
+  assert.equal(answer.headers["cache-control"], "no-store");
+  assert.equal((await call(port, `/v3/${DASHBOARD_TOKEN}/dashboard/credentials`)).body, JSON.stringify({ apiKey: OPEN_KEY }));
+  shown = { key: SECRET_KEY, secret: SECRET };
+  assert.equal(
+    (await call(port, "/dashboard/credentials", { headers: basic(`${DASHBOARD_TOKEN}:`) })).body,
+    JSON.stringify({ apiKey: SECRET_KEY, apiKeySecret: SECRET }),
+  );
+  shown = undefined;
+  assert.equal((await call(port, "/dashboard/credentials", { headers: basic(`${DASHBOARD_TOKEN}:`) })).body, JSON.stringify({ apiKey: null }));
+  // A user key, even a valid one, cannot read another key through it.
+  assertError(await call(port, "/dashboard/credentials", { headers: openAuth }), "INVALID_API_KEY");
+  assertError(await call(port, "/dashboard/credentials"), "MISSING_API_KEY");
+
+  const { port: without } = await start(t, { keyring });
+  assertError(await call(without, "/dashboard/credentials", { headers: basic(`${DASHBOARD_TOKEN}:`) }), "INVALID_API_KEY");
+});

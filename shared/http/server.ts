@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { apiKeyIdOf } from "../keys/apiKeyId.ts";
 import type { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { Logger } from "../log/logger.ts";
 import type { FeeSource } from "../service/feeSource.ts";
@@ -14,7 +15,7 @@ import { createRouteMatcher } from "./matchRoute.ts";
 import { openApiDocument } from "./openApi.ts";
 import { RateLimiter, type RateLimit } from "./rateLimiter.ts";
 import { redactPath } from "./redactPath.ts";
-import { type JsonReply, ROUTES, type Route, type ServerResources, servedEndpoints } from "./routes.ts";
+import { type DashboardAccess, type JsonReply, ROUTES, type ServerResources, servedEndpoints } from "./routes.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "./serverDefaults.ts";
 import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
 
@@ -34,6 +35,8 @@ export interface ApiServerOptions {
   readonly rateLimit?: RateLimit;
   /** Where the dashboard's build is; default dist/renderer. */
   readonly dashboardDir?: string;
+  /** The dashboard's token and the user key its API panel shows (GET /dashboard/credentials); without it, that route refuses every key. */
+  readonly dashboard?: { readonly token: string; readonly apiKey: DashboardAccess["apiKey"] };
   /** Epoch ms, for the data age and the rate limit; tests replace it. */
   readonly now?: () => number;
   /** Open connections at most; those over it are closed at once, unanswered. Default 256. */
@@ -98,6 +101,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     source,
     streams,
     dashboard: new DashboardFiles(options.dashboardDir ?? DEFAULT_DASHBOARD_DIR),
+    dashboardAccess: {
+      tokenKeyId: options.dashboard === undefined ? undefined : apiKeyIdOf(options.dashboard.token),
+      apiKey: options.dashboard?.apiKey ?? (() => undefined),
+    },
     openApi: preparedJson(openApiDocument(ROUTES)),
   };
   let address: ListeningAddress | undefined;
@@ -173,7 +180,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       keyId = auth;
     }
     try {
-      if (route.kind === "json") writeReply(req, res, route.reply({ params, nowMs, head, resources }), head, headers);
+      if (route.kind === "json") writeReply(req, res, route.reply({ params, nowMs, head, keyId, resources }), head, headers);
       else route.open({ params, nowMs, head, resources, req, res, headers, keyId });
     } catch (error) {
       if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, headers);

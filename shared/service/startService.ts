@@ -11,6 +11,8 @@ export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "c
   readonly apiKeys: readonly ApiKeySettings[];
   /** The dashboard's token (settings' `dashboardToken`); without one, a token is made for this run only. */
   readonly dashboardToken?: string;
+  /** The user key the dashboard's API panel shows; default: the first of `apiKeys`. */
+  readonly dashboardApiKey?: () => ApiKeySettings | undefined;
 };
 
 export interface RunningService {
@@ -44,6 +46,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     allowedHosts: config.allowedHosts,
     corsOrigins: config.corsOrigins,
     rateLimit: config.rateLimit,
+    dashboard: { token: dashboardToken, apiKey: config.dashboardApiKey ?? (() => config.apiKeys[0]) },
   });
   const { port, url } = await server.listen();
   service.start();

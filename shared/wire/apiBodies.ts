@@ -58,3 +58,16 @@ export type SuggestedGasFeesBody = z.infer<typeof suggestedGasFeesSchema>;
 export type LevelBody = SuggestedGasFeesBody["low"];
 export type BusyThreshold = z.infer<typeof busyThresholdSchema>;
 export type BaseFeePercentile = z.infer<typeof baseFeePercentileSchema>;
+
+/**
+ * What the dashboard shows in its API panel: one of the user's own keys (never the dashboard's token), so that a
+ * copied command keeps working after the token is rotated. Only the dashboard's token may ask.
+ */
+export const dashboardCredentialsSchema = z
+  .strictObject({
+    apiKey: z.string().nullable().describe("A key of the user's, or null when the service holds none that it can show."),
+    apiKeySecret: z.string().optional().describe("The key's secret, when the key requires one (send both with HTTP Basic)."),
+  })
+  .readonly();
+
+export type DashboardCredentials = z.infer<typeof dashboardCredentialsSchema>;
