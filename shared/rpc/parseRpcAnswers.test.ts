@@ -9,7 +9,7 @@ test("quantities: hex within bounds, everything else is garbage", () => {
   assert.equal(parseQuantity("0x0", 10n, "x", URL, "m"), 0n);
   assert.equal(parseQuantity("0x0a", 10n, "x", URL, "m"), 10n);
   for (const bad of ["0xb", "12", "0x", "-0x1", "0x-1", "0xzz", 12, null, undefined, {}, `0x${"f".repeat(65)}`]) {
-    assert.throws(() => parseQuantity(bad, 10n, "x", URL, "m"), MalformedRpcResponseError, String(bad));
+    assert.throws(() => parseQuantity(bad, 10n, "x", URL, "m"), MalformedRpcResponseError, String(JSON.stringify(bad)));
   }
   assert.equal(parseChainId("0x2105", URL), 8453);
 });

@@ -99,6 +99,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function describe(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "missing" : (JSON.stringify(value) ?? String(value));
+  // JSON.stringify gives undefined for what JSON cannot hold (a function, a symbol): named by its type instead.
+  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "missing" : (JSON.stringify(value) ?? `a ${typeof value}`);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
