@@ -8,14 +8,15 @@ import { settingsPath, userConfigDir } from "../../shared/config/configDir.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { createLogger, type LogLevel } from "../../shared/log/logger.ts";
-import { IPC } from "../preload/bridge.ts";
+import { BRIDGE_CALLS } from "../bridge/bridgeCalls.ts";
 import { registerAppScheme, serveRendererFiles } from "./appProtocol.ts";
 import { registerIpc } from "./ipc.ts";
 import { setStartAtLogin, startedAtLogin } from "./loginItem.ts";
 import { safeStorageCipher } from "./safeStorageCipher.ts";
 import { APP_ORIGIN } from "./security.ts";
 import { findFreePort, ServiceHost } from "./serviceHost.ts";
-import { type AppTray, createAppTray } from "./tray.ts";
+import { logNotificationShown, trayChangeLogger } from "./shownToUser.ts";
+import { createAppTray } from "./tray.ts";
 import { createMainWindow, lockDownWebContents } from "./window.ts";
 
 /** dist/electron/, where this bundle, the preload and the tray icons are. */
@@ -23,18 +24,6 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 const RENDERER_DIR = join(HERE, "..", "renderer");
 const QUIT_DEADLINE_MS = 3000;
 const TRAY_REFRESH_MS = 500;
-
-/**
- * What the app shows, kept for the end-to-end tests (read with Playwright's electronApp.evaluate) and for debugging:
- * no keys, no tokens.
- */
-interface DesktopState {
-  notifications: Array<{ title: string; body: string; chainId: number; kind: BusyAlert["kind"] }>;
-  tray: { title: string; tooltip: string; congestion: string } | undefined;
-  service: string;
-}
-const desktopState: DesktopState = { notifications: [], tray: undefined, service: "stopped" };
-(globalThis as { gasfeesDesktopState?: DesktopState }).gasfeesDesktopState = desktopState;
 
 const logger = createLogger((process.env.GASFEES_LOG_LEVEL as LogLevel | undefined) ?? "info");
 
@@ -58,7 +47,6 @@ function fatal(error: unknown): void {
 async function main(): Promise<void> {
   let quitting = false;
   let window: BrowserWindow | undefined;
-  let tray: AppTray | undefined;
   let loadedBaseUrl: string | undefined;
 
   lockDownWebContents();
@@ -67,28 +55,27 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   const cipher = safeStorageCipher();
-  const store = await SettingsStore.open(settingsPath(userConfigDir()));
+  const store = await SettingsStore.open(settingsPath(userConfigDir()), { onWarning: (message) => logger.warn(message) });
   if (store.notice) logger.warn(store.notice.message);
   nativeTheme.themeSource = store.current.theme;
 
   const showNotification = (alert: BusyAlert) => {
     const text = alertText(alert);
-    desktopState.notifications.push({ ...text, chainId: alert.chainId, kind: alert.kind });
-    if (desktopState.notifications.length > 50) desktopState.notifications.shift();
+    logNotificationShown(logger, alert, text);
     if (Notification.isSupported()) new Notification(text).show();
-    else logger.info(`notification (not supported here): ${text.title}: ${text.body}`);
+    else logger.info("notifications are not supported on this system: the one above was logged only");
   };
+  const logTrayChange = trayChangeLogger(logger);
 
   let trayTimer: NodeJS.Timeout | undefined;
   const refresh = () => {
-    desktopState.service = host.state.state;
     if (trayTimer) return;
     trayTimer = setTimeout(() => {
       trayTimer = undefined;
-      const model = tray?.update(host.state, host.running?.service.networks() ?? [], store.current.trayChainId, host.paused);
-      if (model) desktopState.tray = { title: model.title, tooltip: model.tooltip, congestion: model.congestion };
+      // Runs after `tray` below is made: the timer cannot fire before main() has run on to it.
+      logTrayChange(tray.update(host.state, host.running?.service.networks() ?? [], store.current.trayChainId, host.paused));
       if (!window || window.isDestroyed()) return;
-      window.webContents.send(IPC.changed, ipc.viewNow());
+      window.webContents.send(BRIDGE_CALLS.settings.onChange.channel, ipc.viewNow());
       // The page's base URL is fixed for its life: after a port change, load it again.
       if (host.state.state === "running" && loadedBaseUrl !== undefined && loadedBaseUrl !== host.state.url) {
         loadedBaseUrl = host.state.url;
@@ -132,12 +119,12 @@ async function main(): Promise<void> {
     setTimeout(() => app.exit(0), QUIT_DEADLINE_MS).unref();
     void host.stop().finally(() => {
       stopped = true;
-      tray?.destroy();
+      tray.destroy();
       app.quit();
     });
   });
 
-  tray = createAppTray(join(HERE, "tray"), {
+  const tray = createAppTray(join(HERE, "tray"), {
     openDashboard: showWindow,
     apiUrl: () => host.baseUrl,
     chooseChain: (chainId) => void store.update((settings) => ({ ...settings, trayChainId: chainId })),

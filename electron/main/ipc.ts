@@ -4,10 +4,12 @@ import type { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { ApiKeyNotFoundError } from "../../shared/keys/storedApiKeys.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
 import type { Logger } from "../../shared/log/logger.ts";
-import { type BridgeResult, IPC, type SettingsView } from "../preload/bridge.ts";
-import { isAppUrl } from "./security.ts";
+import { BRIDGE_CALLS, type BridgeImplementation, CONNECTION_CHANNEL, type ConnectionReply } from "../bridge/bridgeCalls.ts";
+import type { BridgeResult, SettingsView } from "../bridge/bridgeTypes.ts";
+import { bridgeHandlers } from "./bridgeHandlers.ts";
 import { findFreePort, type ServiceHost } from "./serviceHost.ts";
 import { applySettingsPatch, SettingsPatchError, settingsViewOf } from "./settingsView.ts";
+import { untrustedSenderReason } from "./trustedSender.ts";
 import { openExternalChecked } from "./window.ts";
 
 export interface IpcContext {
@@ -28,24 +30,13 @@ function failure(error: unknown, logger: Logger): { ok: false; error: string } {
 }
 
 /**
- * The main process's side of the bridge. Every call checks its sender: the main window's own web contents, on a
- * frame of the app's origin (not a subframe, not another page that got in somehow). Refused calls are logged.
+ * The main process's side of the bridge: a handler for each call of BRIDGE_CALLS (bridgeHandlers.ts refuses a
+ * sender other than the main window's top frame on the app's origin, and arguments that fail the call's schema),
+ * and the preload's synchronous question for the base URL and token. Refused calls are logged.
  */
 export function registerIpc(context: IpcContext): { viewNow: () => SettingsView } {
   const { store, host, cipher, logger } = context;
   const viewNow = () => settingsViewOf(store.current, cipher, host.state, store.notice?.message, store.path);
-
-  const trusted = (event: IpcMainEvent | IpcMainInvokeEvent): boolean => {
-    const frame = event.senderFrame;
-    const ok = event.sender === context.mainWindow()?.webContents && frame !== null && frame.parent === null && isAppUrl(frame.url);
-    if (!ok) logger.warn("refused an IPC call from an unexpected sender", { url: frame?.url });
-    return ok;
-  };
-  const handle = <A extends unknown[], T>(channel: string, run: (...args: A) => Promise<T> | T) =>
-    ipcMain.handle(channel, async (event, ...args) => {
-      if (!trusted(event)) throw new Error("refused");
-      return run(...(args as A));
-    });
   const result = async <T>(run: () => Promise<T>): Promise<BridgeResult<T>> => {
     try {
       return { ok: true, value: await run() };
@@ -53,46 +44,65 @@ export function registerIpc(context: IpcContext): { viewNow: () => SettingsView 
       return failure(error, logger);
     }
   };
+  const senderRefusal = (event: IpcMainEvent | IpcMainInvokeEvent) => untrustedSenderReason(event, context.mainWindow()?.webContents);
 
-  // The preload asks once, synchronously, so that the page has its base URL and token before its scripts run.
-  ipcMain.on(IPC.connection, (event) => {
-    event.returnValue = trusted(event) ? { baseUrl: host.baseUrl, token: host.sessionToken, platform: process.platform } : null;
+  const implementation: BridgeImplementation = {
+    settings: {
+      get: () => viewNow(),
+      update: (patch) =>
+        result(async () => {
+          await store.update((settings) => applySettingsPatch(settings, patch));
+          return viewNow();
+        }),
+      createApiKey: (options) => result(() => host.createApiKey(options)),
+      revokeApiKey: (id) =>
+        result(async () => {
+          await host.revokeApiKey(id);
+          return viewNow();
+        }),
+      copyApiKey: (id) =>
+        result(() => {
+          const credentials = host.revealApiKey(id);
+          if (!credentials) throw new SettingsPatchError("this key is encrypted by a key store this app cannot open: revoke it and create a new one");
+          clipboard.writeText(credentials.secret === undefined ? credentials.key : `${credentials.key}:${credentials.secret}`);
+          return Promise.resolve(true as const);
+        }),
+      useFreePort: () =>
+        result(async () => {
+          const port = await findFreePort();
+          await store.update((settings) => ({ ...settings, port }));
+          await host.restart();
+          return viewNow();
+        }),
+      rotateDashboardToken: () =>
+        result(async () => {
+          await host.rotateDashboardToken();
+          logger.info("the dashboard's token was rotated: the old one is refused, and the window reloads with the new one");
+          // After this answer is sent: the page loads again, and the preload asks for the new token.
+          setImmediate(() => context.mainWindow()?.webContents.reload());
+          return true as const;
+        }),
+    },
+    openExternal: (url) => openExternalChecked(url),
+  };
+
+  const handlers = bridgeHandlers(BRIDGE_CALLS, implementation, {
+    untrustedSenderReason: senderRefusal,
+    onRefused: (channel, reason) => logger.warn(`refused a ${channel} call: ${reason}`, { url: context.mainWindow()?.webContents.getURL() }),
   });
-  handle(IPC.settingsGet, () => viewNow());
-  handle(IPC.settingsUpdate, (patch: unknown) =>
-    result(async () => {
-      await store.update((settings) => applySettingsPatch(settings, patch));
-      return viewNow();
-    }),
-  );
-  handle(IPC.createApiKey, (options: unknown) =>
-    result(async () => {
-      const { label, requireSecret } = (typeof options === "object" && options !== null ? options : {}) as { label?: unknown; requireSecret?: unknown };
-      return host.createApiKey({ ...(typeof label === "string" ? { label } : {}), requireSecret: requireSecret === true });
-    }),
-  );
-  handle(IPC.revokeApiKey, (id: unknown) =>
-    result(async () => {
-      await host.revokeApiKey(String(id));
-      return viewNow();
-    }),
-  );
-  handle(IPC.copyApiKey, (id: unknown) =>
-    result(async () => {
-      const credentials = host.revealApiKey(String(id));
-      if (!credentials) throw new SettingsPatchError("this key is encrypted by a key store this app cannot open: revoke it and create a new one");
-      clipboard.writeText(credentials.secret === undefined ? credentials.key : `${credentials.key}:${credentials.secret}`);
-      return true as const;
-    }),
-  );
-  handle(IPC.useFreePort, () =>
-    result(async () => {
-      const port = await findFreePort();
-      await store.update((settings) => ({ ...settings, port }));
-      await host.restart();
-      return viewNow();
-    }),
-  );
-  handle(IPC.openExternal, (url: unknown) => openExternalChecked(String(url)));
+  for (const handler of handlers) ipcMain.handle(handler.channel, (event, ...args: unknown[]) => handler.handle(event, args));
+
+  ipcMain.on(CONNECTION_CHANNEL, (event: IpcMainEvent) => {
+    const refusal = senderRefusal(event);
+    const token = host.dashboardToken;
+    if (refusal !== undefined) logger.warn(`refused a ${CONNECTION_CHANNEL} call: ${refusal}`);
+    const reply: ConnectionReply =
+      refusal === undefined && token !== undefined ? { baseUrl: host.baseUrl, token, platform: platformName(process.platform) } : null;
+    event.returnValue = reply;
+  });
   return { viewNow };
+}
+
+function platformName(platform: NodeJS.Platform): "darwin" | "win32" | "linux" | "other" {
+  return platform === "darwin" || platform === "win32" || platform === "linux" ? platform : "other";
 }

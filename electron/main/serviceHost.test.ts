@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
-import { mkdtemp } from "node:fs/promises";
+import { request } from "node:http";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,15 +18,27 @@ async function storeWith(settings: Record<string, unknown>): Promise<SettingsSto
   return store;
 }
 
+/**
+ * A GET on a connection of its own (no keep-alive pool): a pooled connection to a service that has since restarted
+ * may be closed under the request, which would fail it for a reason that is not the one under test.
+ */
 const get = (url: string, key?: string, secret = "") =>
-  fetch(url, key === undefined ? {} : { headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}` } });
+  new Promise<{ status: number }>((resolve, reject) => {
+    const headers = key === undefined ? {} : { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}` };
+    request(url, { agent: false, headers }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode ?? 0 }));
+    })
+      .on("error", reject)
+      .end();
+  });
 
 function urlOf(host: ServiceHost): string {
   assert.equal(host.state.state, "running");
   return host.baseUrl;
 }
 
-test("starts the shared service on the port from settings; the session token and keys made in settings work at once", async (t) => {
+test("starts the shared service on the port from settings; the dashboard's token and keys made in settings work at once", async (t) => {
   const port = await findFreePort();
   const host = new ServiceHost({ store: await storeWith({ port }), cipher: plaintextCipher, logger: silentLogger, extraCorsOrigins: ["gasfees://app"] });
   t.after(() => host.stop());
@@ -33,7 +46,7 @@ test("starts the shared service on the port from settings; the session token and
   assert.deepEqual(host.state, { state: "running", url: `http://127.0.0.1:${port}`, port });
   const base = urlOf(host);
   assert.equal((await get(`${base}/networks`)).status, 401);
-  assert.equal((await get(`${base}/networks`, host.sessionToken)).status, 200);
+  assert.equal((await get(`${base}/networks`, host.dashboardToken)).status, 200);
 
   const created = await host.createApiKey({ label: "e2e", requireSecret: true });
   assert.equal((await get(`${base}/networks`, created.key, created.secret)).status, 200);
@@ -169,4 +182,76 @@ test("a key created while the service is restarting is accepted once the restart
   const [, created] = await Promise.all([restarted, creating]);
 
   assert.equal((await get(`${urlOf(host)}/networks`, created.key)).status, 200, "the new key must work after the restart");
+});
+
+test("the dashboard's token is made on the first start and kept in the settings, across restarts and launches", async (t) => {
+  const port = await findFreePort();
+  const store = await storeWith({ port });
+  assert.equal(store.current.dashboardToken, undefined);
+  const host = new ServiceHost({ store, cipher: plaintextCipher, logger: silentLogger });
+  await host.start();
+  const token = store.current.dashboardToken;
+  assert.match(token ?? "", /^[0-9a-f]{32}$/);
+  assert.equal(host.dashboardToken, token);
+  assert.equal((JSON.parse(await readFile(store.path, "utf8")) as { dashboardToken?: string }).dashboardToken, token, "stored on disk");
+  await host.restart();
+  assert.equal(host.dashboardToken, token);
+  assert.equal((await get(`${urlOf(host)}/networks`, token)).status, 200);
+  await host.stop();
+
+  // The next launch of the app (or `npm run serve` on the same settings) opens the page with the same token.
+  const next = new ServiceHost({ store: await SettingsStore.open(store.path), cipher: plaintextCipher, logger: silentLogger });
+  t.after(() => next.stop());
+  await next.start();
+  assert.equal(next.dashboardToken, token);
+  assert.equal((await get(`${urlOf(next)}/networks`, token)).status, 200);
+});
+
+test("rotating the dashboard's token refuses the old one at once and lets the new one in, and stores it", async (t) => {
+  const store = await storeWith({ port: await findFreePort() });
+  const host = new ServiceHost({ store, cipher: plaintextCipher, logger: silentLogger });
+  t.after(() => host.stop());
+  await host.start();
+  const old = host.dashboardToken!;
+  const base = urlOf(host);
+  assert.equal((await get(`${base}/networks`, old)).status, 200);
+  assert.equal((await get(`${base}/v3/${old}/networks`)).status, 200);
+
+  await host.rotateDashboardToken();
+  const rotated = host.dashboardToken!;
+  assert.notEqual(rotated, old);
+  assert.match(rotated, /^[0-9a-f]{32}$/);
+  assert.equal((await get(`${base}/networks`, old)).status, 401, "the old token is refused by the running service");
+  assert.equal((await get(`${base}/v3/${old}/networks`)).status, 401, "in the path form too");
+  assert.equal((await get(`${base}/networks`, rotated)).status, 200);
+  assert.equal(store.current.dashboardToken, rotated);
+  assert.equal((JSON.parse(await readFile(store.path, "utf8")) as { dashboardToken?: string }).dashboardToken, rotated);
+
+  await host.restart();
+  assert.equal((await get(`${base}/networks`, old)).status, 401, "and stays refused after a restart");
+  assert.equal((await get(`${base}/networks`, rotated)).status, 200);
+});
+
+test("a token rotated while the service is restarting: the old one is refused once it is up", async (t) => {
+  const store = await storeWith({ port: await findFreePort() });
+  const start = holdableStart();
+  const states = stateEvents();
+  const host = new ServiceHost({ store, cipher: plaintextCipher, logger: silentLogger, onChange: states.onChange, startService: start.startService });
+  states.watch(host);
+  t.after(() => host.stop());
+  await host.start();
+  const old = host.dashboardToken!;
+
+  const release = start.holdNext();
+  const starting = states.next("starting");
+  const restarted = host.restart();
+  await starting;
+  const stored = storedWhen(store, (settings) => settings.dashboardToken !== old);
+  const rotating = host.rotateDashboardToken();
+  await stored;
+  release();
+  await Promise.all([restarted, rotating]);
+
+  assert.equal((await get(`${urlOf(host)}/networks`, old)).status, 401);
+  assert.equal((await get(`${urlOf(host)}/networks`, host.dashboardToken)).status, 200);
 });

@@ -3,15 +3,15 @@
 import { createServer } from "node:net";
 import { watchBusyAlerts, type BusyAlertWatch } from "../../shared/alerts/watchBusyAlerts.ts";
 import type { BusyAlert } from "../../shared/alerts/busyAlerts.ts";
+import { withDashboardToken, withRotatedDashboardToken } from "../../shared/config/dashboardToken.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import type { SettingsStore } from "../../shared/config/settingsStore.ts";
-import { generateApiKey } from "../../shared/keys/generateApiKey.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
 import { addNewApiKey, apiKeyIdOf, type NewApiKeyOptions, removeApiKey, revealApiKey, usableApiKeys } from "../../shared/keys/storedApiKeys.ts";
 import { chainPlansFrom } from "../../shared/service/chainPlan.ts";
 import type { Logger } from "../../shared/log/logger.ts";
 import { type RunningService, startService } from "../../shared/service/startService.ts";
-import type { ServiceState } from "../preload/bridge.ts";
+import type { ServiceState } from "../bridge/bridgeTypes.ts";
 
 export interface ServiceHostOptions {
   readonly store: SettingsStore;
@@ -53,8 +53,6 @@ export function findFreePort(host = "127.0.0.1"): Promise<number> {
 }
 
 export class ServiceHost {
-  /** The dashboard's own credential for this run of the app: never stored, never shown, not a user key. */
-  readonly sessionToken = generateApiKey();
   #state: ServiceState = { state: "stopped" };
   #running: RunningService | undefined;
   #alerts: BusyAlertWatch | undefined;
@@ -62,6 +60,8 @@ export class ServiceHost {
   #shape: string;
   /** Keys added to the live keyring, by id, so that a revoked sealed key can be removed without opening it again. */
   readonly #liveKeys = new Map<string, string>();
+  /** The dashboard token the live keyring holds, so that a rotation removes exactly that one. */
+  #liveDashboardToken: string | undefined;
   #transition: Promise<unknown> = Promise.resolve();
   #paused = false;
 
@@ -77,6 +77,14 @@ export class ServiceHost {
         this.options.onChange?.();
       }
     });
+  }
+
+  /**
+   * The dashboard's token (settings' `dashboardToken`, the same one `npm run serve` uses): not a user key. Made and
+   * stored by the first start; the preload hands it to the page.
+   */
+  get dashboardToken(): string | undefined {
+    return this.#liveDashboardToken ?? this.options.store.current.dashboardToken;
   }
 
   get state(): ServiceState {
@@ -149,6 +157,19 @@ export class ServiceHost {
     });
   }
 
+  /**
+   * Stores a new dashboard token and refuses the old one at once (the caller reloads the page with the new one).
+   * Like a key change, it reaches the live keyring in turn with any start in progress.
+   */
+  async rotateDashboardToken(): Promise<void> {
+    const { dashboardToken } = await this.options.store.update(withRotatedDashboardToken);
+    await this.#changeLiveKeys((running) => {
+      if (this.#liveDashboardToken !== undefined) running?.keyring.remove(this.#liveDashboardToken);
+      running?.keyring.add(dashboardToken!);
+      this.#liveDashboardToken = dashboardToken;
+    });
+  }
+
   revealApiKey(id: string): { key: string; secret?: string } | undefined {
     return revealApiKey(this.options.store.current, id, this.options.cipher);
   }
@@ -176,6 +197,12 @@ export class ServiceHost {
   async #start(): Promise<ServiceState> {
     if (this.#running) return this.#state;
     const { store, cipher, logger } = this.options;
+    // The first start makes the dashboard's token and keeps it in the settings, so that the page's address (and
+    // `npm run serve`'s) stays the same across restarts until the user rotates it.
+    if (store.current.dashboardToken === undefined) {
+      // Without it stored, the service makes one for this run only (the page still gets it, through #liveDashboardToken).
+      await store.update(withDashboardToken).catch((error: unknown) => logger.warn("could not store the dashboard's token", { error: String(error) }));
+    }
     const settings = store.current;
     this.#shape = serviceShapeOf(settings);
     const { keys, unreadable } = usableApiKeys(settings, cipher);
@@ -191,10 +218,11 @@ export class ServiceHost {
           rateLimit: settings.rateLimit,
           chains: chainPlansFrom(settings.chains),
           apiKeys: keys,
+          dashboardToken: settings.dashboardToken,
         },
         logger,
       );
-      running.keyring.add(this.sessionToken);
+      this.#liveDashboardToken = running.dashboardToken;
       this.#liveKeys.clear();
       for (const { key } of keys) this.#liveKeys.set(apiKeyIdOf(key), key);
       this.#running = running;

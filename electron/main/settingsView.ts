@@ -3,9 +3,8 @@ import type { Settings } from "../../shared/config/settings.ts";
 import { DEFAULT_CHAINS, defaultRpcUrls } from "../../shared/core/chains/defaultChains.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
 import { listApiKeys } from "../../shared/keys/storedApiKeys.ts";
-import type { EditableSettings, ServiceState, SettingsPatch, SettingsView } from "../preload/bridge.ts";
-
-const EDITABLE: ReadonlyArray<keyof EditableSettings> = ["port", "chains", "notifications", "theme", "startAtLogin", "trayChainId"];
+import type { ServiceState, SettingsView } from "../bridge/bridgeTypes.ts";
+import { EDITABLE_SETTINGS, type SettingsPatch } from "../bridge/settingsPatch.ts";
 
 export class SettingsPatchError extends Error {
   override name = "SettingsPatchError";
@@ -17,7 +16,7 @@ export class SettingsPatchError extends Error {
  */
 export function applySettingsPatch(settings: Settings, patch: unknown): Settings {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) throw new SettingsPatchError("a settings change is an object");
-  const unknown = Object.keys(patch).filter((key) => !(EDITABLE as readonly string[]).includes(key));
+  const unknown = Object.keys(patch).filter((key) => !(EDITABLE_SETTINGS as readonly string[]).includes(key));
   if (unknown.length > 0) throw new SettingsPatchError(`the settings page cannot change ${unknown.join(", ")}`);
   const next: Record<string, unknown> = { ...settings };
   for (const [key, value] of Object.entries(patch as SettingsPatch)) {

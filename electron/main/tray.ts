@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { clipboard, Menu, nativeImage, type NativeImage, Tray } from "electron";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
-import type { ServiceState } from "../preload/bridge.ts";
+import type { ServiceState } from "../bridge/bridgeTypes.ts";
 import { type Congestion, type TrayModel, trayModelOf } from "./trayModel.ts";
 
 export interface TrayActions {
@@ -42,7 +42,7 @@ export function createAppTray(iconDir: string, actions: TrayActions): AppTray {
         menuKey = key;
         tray.setContextMenu(
           Menu.buildFromTemplate([
-            { label: "Open dashboard", click: actions.openDashboard },
+            { label: "Open dashboard", click: () => actions.openDashboard() },
             { label: "Copy API URL", click: () => clipboard.writeText(actions.apiUrl()) },
             {
               label: "Show in tray",
@@ -55,8 +55,8 @@ export function createAppTray(iconDir: string, actions: TrayActions): AppTray {
               })),
             },
             { type: "separator" },
-            { label: paused ? "Resume" : "Pause", click: actions.togglePause },
-            { label: "Quit gasfees", click: actions.quit },
+            { label: paused ? "Resume" : "Pause", click: () => actions.togglePause() },
+            { label: "Quit gasfees", click: () => actions.quit() },
           ]),
         );
       }

@@ -1,6 +1,6 @@
 // What the tray shows, as a pure function of the service's state (tray.ts draws it).
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
-import type { ServiceState } from "../preload/bridge.ts";
+import type { ServiceState } from "../bridge/bridgeTypes.ts";
 
 export type Congestion = "normal" | "busy" | "unknown";
 

@@ -1,37 +1,24 @@
-// The preload: runs sandboxed before the page and exposes the bridge (bridge.ts) through contextBridge. Named
-// functions that send plain data only; the page never sees ipcRenderer or an IPC event.
+// The preload: runs sandboxed before the page and exposes the bridge through contextBridge, built from the channel
+// list of its one declaration (electron/bridge/bridgeCalls.ts). Named functions that send plain data only: the page
+// never sees ipcRenderer or an IPC event.
 import { contextBridge, ipcRenderer } from "electron";
-import { type GasfeesDesktopBridge, IPC, type SettingsView } from "./bridge.ts";
-
-interface ConnectionReply {
-  readonly baseUrl: string;
-  readonly token: string;
-  readonly platform: string;
-}
+import type { BridgeCalls, ConnectionReply, GasfeesDesktopBridge } from "../bridge/bridgeCalls.ts";
+import { BRIDGE_CHANNELS } from "../bridge/bridgeChannels.ts";
+import { CONNECTION_CHANNEL } from "../bridge/connectionChannel.ts";
+import { buildBridgeApi } from "./buildBridgeApi.ts";
 
 // Synchronous once, at load, so that the page's data client has its base URL and token before its first call.
-const connection = ipcRenderer.sendSync(IPC.connection) as ConnectionReply | null;
+const connection = ipcRenderer.sendSync(CONNECTION_CHANNEL) as ConnectionReply;
 
 if (connection !== null) {
-  const platform = (["darwin", "win32", "linux"] as const).find((name) => name === connection.platform) ?? "other";
-  const bridge: GasfeesDesktopBridge = {
-    baseUrl: connection.baseUrl,
-    token: connection.token,
-    platform,
-    settings: {
-      get: () => ipcRenderer.invoke(IPC.settingsGet),
-      update: (patch) => ipcRenderer.invoke(IPC.settingsUpdate, patch),
-      createApiKey: (options) => ipcRenderer.invoke(IPC.createApiKey, { label: options.label, requireSecret: options.requireSecret }),
-      revokeApiKey: (id) => ipcRenderer.invoke(IPC.revokeApiKey, String(id)),
-      copyApiKey: (id) => ipcRenderer.invoke(IPC.copyApiKey, String(id)),
-      useFreePort: () => ipcRenderer.invoke(IPC.useFreePort),
-      onChange(listener) {
-        const forward = (_event: unknown, view: SettingsView) => listener(view);
-        ipcRenderer.on(IPC.changed, forward);
-        return () => ipcRenderer.off(IPC.changed, forward);
-      },
+  const calls = buildBridgeApi<BridgeCalls>(BRIDGE_CHANNELS, {
+    invoke: (channel, args) => ipcRenderer.invoke(channel, ...args),
+    subscribe(channel, listener) {
+      const forward = (_event: unknown, payload: unknown) => listener(payload);
+      ipcRenderer.on(channel, forward);
+      return () => ipcRenderer.off(channel, forward);
     },
-    openExternal: (url) => ipcRenderer.invoke(IPC.openExternal, String(url)),
-  };
+  });
+  const bridge: GasfeesDesktopBridge = { baseUrl: connection.baseUrl, token: connection.token, platform: connection.platform, ...calls };
   contextBridge.exposeInMainWorld("gasfeesDesktop", bridge);
 }

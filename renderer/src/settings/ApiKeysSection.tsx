@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { CreatedApiKey, SettingsSectionProps } from "./settingsClient.ts";
-import { unwrap } from "./settingsClient.ts";
+import { failureMessage, unwrap } from "./settingsClient.ts";
 
 const STORAGE_WORDS = { plaintext: "plain text", encrypted: "encrypted", unreadable: "cannot be decrypted here" } as const;
 
@@ -18,7 +18,7 @@ export function ApiKeysSection({ view, bridge, onView, onError }: SettingsSectio
       onView(await bridge.get());
       onError(undefined);
     } catch (error) {
-      onError((error as Error).message);
+      onError(failureMessage(error));
     }
   };
   const copy = async (id: string) => {
@@ -27,7 +27,7 @@ export function ApiKeysSection({ view, bridge, onView, onError }: SettingsSectio
       setCopied(id);
       window.setTimeout(() => setCopied((current) => (current === id ? undefined : current)), 2000);
     } catch (error) {
-      onError((error as Error).message);
+      onError(failureMessage(error));
     }
   };
   const revoke = async (id: string, name: string) => {
@@ -36,7 +36,7 @@ export function ApiKeysSection({ view, bridge, onView, onError }: SettingsSectio
       onView(unwrap(await bridge.revokeApiKey(id)));
       if (created?.id === id) setCreated(undefined);
     } catch (error) {
-      onError((error as Error).message);
+      onError(failureMessage(error));
     }
   };
 

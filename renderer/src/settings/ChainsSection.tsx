@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { ChainSettings, SettingsView } from "./settingsClient.ts";
 
 interface ChainDraft {
@@ -28,12 +28,11 @@ function chainsOf(drafts: readonly ChainDraft[]): ChainSettings[] {
   }));
 }
 
+/** The page gives it a `key` made of the stored chains, so that the drafts start again from them after each change. */
 export function ChainsSection({ view, onSave }: { view: SettingsView; onSave: (chains: ChainSettings[] | null) => Promise<boolean> }) {
   const usingDefaults = view.settings.chains === undefined;
   const saved = view.settings.chains ?? view.defaultChains;
   const [drafts, setDrafts] = useState<ChainDraft[]>(() => saved.map(draftOf));
-  const savedKey = JSON.stringify(saved);
-  useEffect(() => setDrafts(JSON.parse(savedKey).map(draftOf)), [savedKey]);
   const dirty = JSON.stringify(chainsOf(drafts)) !== JSON.stringify(chainsOf(saved.map(draftOf)));
 
   const change = (index: number, field: keyof ChainDraft, value: string) =>

@@ -1,7 +1,16 @@
 import { useCallback, useEffect, useState } from "react";
 import { ApiKeysSection } from "./ApiKeysSection.tsx";
 import { ChainsSection } from "./ChainsSection.tsx";
-import { type NotificationSettings, type SettingsBridge, type SettingsPatch, type SettingsSectionProps, type SettingsView, unwrap } from "./settingsClient.ts";
+import { DashboardTokenSection } from "./DashboardTokenSection.tsx";
+import {
+  type NotificationSettings,
+  type SettingsBridge,
+  type SettingsPatch,
+  type SettingsSectionProps,
+  type SettingsView,
+  failureMessage,
+  unwrap,
+} from "./settingsClient.ts";
 import "./settings.css";
 
 /** The desktop app's settings, stored by the main process (validated there as a whole; its messages are shown as they are). */
@@ -32,7 +41,7 @@ export function SettingsPage({ bridge, onClose }: { bridge: SettingsBridge; onCl
         window.setTimeout(() => setSaved(false), 1500);
         return true;
       } catch (failure) {
-        setError((failure as Error).message);
+        setError(failureMessage(failure));
         return false;
       }
     },
@@ -64,8 +73,10 @@ export function SettingsPage({ bridge, onClose }: { bridge: SettingsBridge; onCl
       )}
       <GeneralSection view={view} onSave={save} />
       <NotificationsSection view={view} onSave={save} />
-      <ChainsSection view={view} onSave={(chains) => save({ chains })} />
+      {/* Keyed by the stored chains, so that the drafts start again from what was saved after each change. */}
+      <ChainsSection key={JSON.stringify(view.settings.chains ?? view.defaultChains)} view={view} onSave={(chains) => save({ chains })} />
       <ApiKeysSection view={view} bridge={bridge} onView={setView} onError={setError} />
+      <DashboardTokenSection bridge={bridge} onError={setError} />
       <p className="settings-hint">
         Stored in <code>{view.settingsPath}</code>, which <code>npm run serve</code> reads too.
       </p>
@@ -75,11 +86,11 @@ export function SettingsPage({ bridge, onClose }: { bridge: SettingsBridge; onCl
 
 function ServiceBanner({ view, bridge, onView, onError }: SettingsSectionProps) {
   const { service } = view;
-  const useFreePort = async () => {
+  const chooseFreePort = async () => {
     try {
       onView(unwrap(await bridge.useFreePort()));
     } catch (failure) {
-      onError((failure as Error).message);
+      onError(failureMessage(failure));
     }
   };
   if (service.state === "running") {
@@ -93,7 +104,7 @@ function ServiceBanner({ view, bridge, onView, onError }: SettingsSectionProps) 
     return (
       <div className="banner settings-warning" role="alert" data-testid="service-state" data-state="port-in-use">
         <p>{service.message}</p>
-        <button type="button" onClick={() => void useFreePort()}>
+        <button type="button" onClick={() => void chooseFreePort()}>
           Use a free port
         </button>
       </div>
@@ -108,28 +119,12 @@ function ServiceBanner({ view, bridge, onView, onError }: SettingsSectionProps) 
 }
 
 function GeneralSection({ view, onSave }: { view: SettingsView; onSave: (patch: SettingsPatch) => Promise<boolean> }) {
-  const [port, setPort] = useState(String(view.settings.port));
-  useEffect(() => setPort(String(view.settings.port)), [view.settings.port]);
   const chains = view.settings.chains ?? view.defaultChains;
   return (
     <section className="settings-section" data-testid="settings-general">
       <h3>General</h3>
-      <form
-        className="settings-actions"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void onSave({ port: Number(port.trim()) });
-        }}
-      >
-        <label>
-          Port of the local API
-          <input inputMode="numeric" value={port} onChange={(event) => setPort(event.target.value)} data-testid="port-input" />
-        </label>
-        <button type="submit" disabled={port.trim() === String(view.settings.port)} data-testid="port-save">
-          Change port
-        </button>
-        <span className="settings-hint">The API restarts on the new port; tools must use the new address.</span>
-      </form>
+      {/* Keyed by the stored port, so that the field starts again from it after each change. */}
+      <PortForm key={view.settings.port} storedPort={view.settings.port} onSave={onSave} />
       <div className="settings-actions">
         <label className="settings-check">
           <input type="checkbox" checked={view.settings.startAtLogin} onChange={(event) => void onSave({ startAtLogin: event.target.checked })} />
@@ -159,6 +154,28 @@ function GeneralSection({ view, onSave }: { view: SettingsView; onSave: (patch: 
         </label>
       </div>
     </section>
+  );
+}
+
+function PortForm({ storedPort, onSave }: { storedPort: number; onSave: (patch: SettingsPatch) => Promise<boolean> }) {
+  const [port, setPort] = useState(String(storedPort));
+  return (
+    <form
+      className="settings-actions"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onSave({ port: Number(port.trim()) });
+      }}
+    >
+      <label>
+        Port of the local API
+        <input inputMode="numeric" value={port} onChange={(event) => setPort(event.target.value)} data-testid="port-input" />
+      </label>
+      <button type="submit" disabled={port.trim() === String(storedPort)} data-testid="port-save">
+        Change port
+      </button>
+      <span className="settings-hint">The API restarts on the new port; tools must use the new address.</span>
+    </form>
   );
 }
 

@@ -1,7 +1,12 @@
-// The settings page's only way to the main process: the preload bridge's settings calls (electron/preload/bridge.ts).
-// In a browser (npm run serve) there is no bridge and so no settings page: settings.json is edited by hand there.
-import type { BridgeResult, SettingsBridge, SettingsView } from "../../../electron/preload/bridge.ts";
+// The settings page's only way to the main process: the preload bridge's settings calls (declared once in
+// electron/bridge/bridgeCalls.ts). In a browser (npm run serve) there is no bridge and so no settings page:
+// settings.json is edited by hand there.
+import type { SettingsBridge } from "../../../electron/bridge/bridgeCalls.ts";
+import type { BridgeResult, SettingsView } from "../../../electron/bridge/bridgeTypes.ts";
 
+export { failureMessage } from "./failureMessage.ts";
+
+export type { SettingsBridge } from "../../../electron/bridge/bridgeCalls.ts";
 export type {
   ApiKeyView,
   BridgeResult,
@@ -10,10 +15,9 @@ export type {
   EditableSettings,
   NotificationSettings,
   ServiceState,
-  SettingsBridge,
-  SettingsPatch,
   SettingsView,
-} from "../../../electron/preload/bridge.ts";
+} from "../../../electron/bridge/bridgeTypes.ts";
+export type { SettingsPatch } from "../../../electron/bridge/settingsPatch.ts";
 
 /** The desktop app's settings calls, or undefined in a browser. */
 export function desktopSettings(): SettingsBridge | undefined {
