@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HISTORY_BLOCKS } from "../core/fees/feeSnapshot.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../http/serverDefaults.ts";
 
 /**
@@ -30,8 +31,8 @@ export const chainSettingsSchema = z.strictObject({
   rpcUrls: z.array(rpcUrl).min(1, "a chain needs at least one RPC URL"),
   /** Seconds between blocks, for the polling interval; defaults to viem's value for known chains. */
   blockTimeMs: z.number().int().min(100).max(600_000).optional(),
-  /** Blocks the percentiles are computed over; the history endpoint stays 500 blocks. */
-  statsWindowBlocks: z.number().int().min(500).max(50_000).default(500),
+  /** Blocks the percentiles are computed over; the history endpoint stays HISTORY_BLOCKS (500) blocks. */
+  statsWindowBlocks: z.number().int().min(HISTORY_BLOCKS).max(50_000).default(HISTORY_BLOCKS),
 });
 
 /** API keys travel in URL paths and Basic credentials, so they are URL-safe and contain no colon. */

@@ -1,4 +1,4 @@
-const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const LOOPBACK_NAMES: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 
 /**
  * The DNS-rebinding defence: a page on another site that rebinds its name to 127.0.0.1 still sends its own
@@ -7,23 +7,12 @@ const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
  */
 export function createHostCheck(allowedHosts: readonly string[]): (hostHeader: string | undefined, listeningPort: number) => boolean {
   const allowed = new Set(allowedHosts.map((host) => host.trim().toLowerCase()));
-  // What clients send nearly always, checked first without parsing: `127.0.0.1:<port>` and `localhost:<port>`
-  // exactly as written (the full check below accepts them too). Remade only if the listening port changes.
-  let fastPort: number | undefined;
-  let fastIp = "";
-  let fastName = "";
   return (hostHeader, listeningPort) => {
     if (hostHeader === undefined) return false;
-    if (fastPort !== listeningPort) {
-      fastPort = listeningPort;
-      fastIp = `127.0.0.1:${listeningPort}`;
-      fastName = `localhost:${listeningPort}`;
-    }
-    if (hostHeader === fastIp || hostHeader === fastName) return true;
     const host = splitHost(hostHeader.trim().toLowerCase());
     if (host === undefined) return false;
     const port = host.port ?? "80";
-    if (LOOPBACK_NAMES.has(host.name) && port === String(listeningPort)) return true;
+    if (LOOPBACK_NAMES.includes(host.name) && port === String(listeningPort)) return true;
     return allowed.has(host.name) || (host.port !== undefined && allowed.has(`${host.name}:${host.port}`));
   };
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_CHAINS, defaultBlockTimeMs, defaultChainName, defaultRpcUrls } from "../core/chains/defaultChains.ts";
+import { defaultChainSettings } from "../config/defaultChainSettings.ts";
+import { defaultBlockTimeMs, defaultChainName } from "../core/chains/defaultChains.ts";
 import type { ChainSettings } from "../config/settings.ts";
 
 /** One chain the service follows, with every default resolved. */
@@ -26,6 +27,5 @@ export function chainPlanFrom(chain: ChainSettings): ChainPlan {
 
 /** The chains of the settings, or the default chains through viem's public RPC endpoints when none are set. */
 export function chainPlansFrom(chains: readonly ChainSettings[] | undefined): ChainPlan[] {
-  if (chains) return chains.map(chainPlanFrom);
-  return DEFAULT_CHAINS.map((chain) => chainPlanFrom({ chainId: chain.id, rpcUrls: defaultRpcUrls(chain), statsWindowBlocks: 500 }));
+  return (chains ?? defaultChainSettings()).map(chainPlanFrom);
 }
