@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HISTORY_BLOCKS } from "../core/fees/feeSnapshot.ts";
+import { HISTORY_BLOCKS } from "../wire/contractLimits.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../http/serverDefaults.ts";
 
 /**

@@ -34,19 +34,22 @@ export interface SlowClientWatch {
  */
 export function watchSlowClients(server: Server, overrides: Partial<SlowClientLimits> | undefined, logger: Logger): SlowClientWatch {
   const limits: SlowClientLimits = { ...DEFAULT_SLOW_CLIENT_LIMITS, ...overrides };
-  const connections = new Map<Socket, Connection>();
+  const connections = new WeakMap<Socket, Connection>();
+  /** The connections with answers under way: the only ones the check looks at. */
+  const busy = new Set<Socket>();
   let timer: NodeJS.Timeout | undefined;
   const checkEveryMs = Math.max(10, Math.min(1000, Math.floor(limits.drainTimeoutMs / 4)));
 
   const close = (socket: Socket, why: string) => {
     logger.debug(`closed a connection whose client does not read its answers: ${why}`);
-    connections.delete(socket);
+    busy.delete(socket);
     socket.destroy();
   };
 
   const check = () => {
     const nowMs = Date.now();
-    for (const [socket, connection] of connections) {
+    for (const socket of busy) {
+      const connection = connections.get(socket)!;
       const flushed = socket.bytesWritten - socket.writableLength;
       const waiting = socket.writableLength > 0 || connection.queued > 1;
       if (!waiting || flushed !== connection.flushedBytes) {
@@ -56,7 +59,7 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
         close(socket, `nothing read for ${limits.drainTimeoutMs} ms`);
       }
     }
-    if (connections.size === 0) stopTimer();
+    if (busy.size === 0) stopTimer();
   };
 
   const stopTimer = () => {
@@ -70,15 +73,20 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
     admit(socket, res) {
       let connection = connections.get(socket);
       if (connection === undefined) {
-        connection = { queued: 0, flushedBytes: socket.bytesWritten - socket.writableLength, stalledSinceMs: Date.now() };
+        connection = { queued: 0, flushedBytes: 0, stalledSinceMs: 0 };
         connections.set(socket, connection);
-        socket.once("close", () => connections.delete(socket));
+        socket.once("close", () => busy.delete(socket));
       }
       const counted = connection;
+      if (counted.queued === 0) {
+        counted.flushedBytes = socket.bytesWritten - socket.writableLength;
+        counted.stalledSinceMs = Date.now();
+        busy.add(socket);
+      }
       counted.queued++;
       res.once("close", () => {
         counted.queued--;
-        if (counted.queued === 0 && socket.writableLength === 0) connections.delete(socket);
+        if (counted.queued === 0) busy.delete(socket);
       });
       if (counted.queued > limits.maxQueuedResponses) {
         close(socket, `more than ${limits.maxQueuedResponses} answers queued`);

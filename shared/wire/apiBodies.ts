@@ -1,7 +1,7 @@
 // The bodies of the API's answers, in the contract's exact shapes (CONTRACT.md): the one source of their TypeScript
 // types, of their JSON Schemas in the OpenAPI description, and of the checks that tests run on live answers.
 import { z } from "zod";
-import { HISTORY_BLOCKS } from "../core/fees/feeSnapshot.ts";
+import { HISTORY_BLOCKS } from "./contractLimits.ts";
 
 /** A fee in Gwei, written exactly from the integer wei value: shortest decimal, at most 9 decimals, no exponent. */
 export const gweiStringSchema = z

@@ -2,7 +2,7 @@
 // pipelined requests whose answers are never read. Each must cost a bounded amount, for a bounded time.
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,4 +152,29 @@ test("a connection whose answers are not read for drainTimeoutMs is closed, whil
   assert.ok(bytes < 48 * BUNDLE_BYTES, `the connection was closed (after ${bytes} bytes of answers)`);
   assert.equal(stream.destroyed, false);
   assert.ok(received.split(": heartbeat").length > 3, "the stream got its heartbeats");
+});
+
+test("a keep-alive connection that asks again and again costs nothing more per request (no listener piles up)", async (t) => {
+  const port = await start(t);
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+  process.on("warning", onWarning);
+  t.after(() => process.off("warning", onWarning));
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.after(() => agent.destroy());
+  let reused = 0;
+  for (let i = 0; i < 50; i++) {
+    reused += await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, path: "/healthz", agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(req.reusedSocket ? 1 : 0));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+  assert.equal(reused, 49, "every request after the first went on the same connection");
+  // Warnings are emitted on the next tick.
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(warnings, []);
 });

@@ -3,8 +3,9 @@ import { nearestRank } from "./percentile.ts";
 import type { BlockTips } from "./recentTips.ts";
 import { networkCongestionOf } from "./networkCongestion.ts";
 
-/** The history endpoint always covers this many blocks (the specification's "previous 500 blocks"). */
-export const HISTORY_BLOCKS = 500;
+import { HISTORY_BLOCKS } from "../../wire/contractLimits.ts";
+
+export { HISTORY_BLOCKS };
 export const BASE_FEE_PERCENTILE = 50;
 export const BUSY_THRESHOLD_PERCENTILE = 90;
 
