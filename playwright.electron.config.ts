@@ -1,10 +1,12 @@
 import { defineConfig } from "@playwright/test";
-import { findElectronBinary } from "./scripts/electronBinary.ts";
+import { describeElectronBinary, electronTestPlan, findElectronBinary } from "./scripts/electronBinary.ts";
 
+// Said once, before any test: which Electron these tests run (and where it came from), or why they skip or fail.
 const electron = findElectronBinary();
-if (!electron.found) {
-  process.stderr.write(`Electron end-to-end tests skipped: Electron binary missing (${electron.reason}); see \`npm start\` for how to get it.\n`);
-}
+const plan = electronTestPlan(electron);
+if (plan.kind === "run") process.stderr.write(`Electron end-to-end tests: ${describeElectronBinary(electron)}\n`);
+else if (plan.kind === "skip") process.stderr.write(`Electron end-to-end tests skipped: ${plan.reason}\n`);
+else process.stderr.write(`Electron end-to-end tests FAIL: ${plan.reason}\n`);
 
 // The desktop app's end-to-end tests (`npm run test:electron`): the real Electron binary, one app at a time.
 // On Linux without a display, run them under xvfb-run (CI does).

@@ -1,7 +1,7 @@
 // `npm start`: runs the desktop app from a fresh clone. Builds the renderer and the desktop shell, then launches
 // Electron on them; without the Electron binary, says what is missing and how to get it, and exits non-zero.
 import { spawn, spawnSync } from "node:child_process";
-import { ELECTRON_MISSING_HELP, findElectronBinary } from "./electronBinary.ts";
+import { describeElectronBinary, ELECTRON_MISSING_HELP, findElectronBinary } from "./electronBinary.ts";
 
 const electron = findElectronBinary();
 if (!electron.found) {
@@ -18,6 +18,7 @@ for (const script of ["build:renderer", "build:electron"]) {
   }
 }
 
+process.stderr.write(`gasfees: starting ${describeElectronBinary(electron)}\n`);
 const env = { ...process.env };
 // Set by some tools; it would make Electron run as plain Node and ignore the app.
 delete env.ELECTRON_RUN_AS_NODE;

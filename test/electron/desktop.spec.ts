@@ -1,27 +1,24 @@
-// End-to-end tests of the desktop app: the real Electron binary on the real build, a real local EVM node.
-// Where the Electron binary is missing (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1), every test is skipped and
-// says why; there is no stand-in Electron.
+// End-to-end tests of the desktop app: the real Electron binary on the real build, a real local EVM node. Where the
+// Electron binary is missing (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1) every test is skipped and says why, or
+// fails when GASFEES_REQUIRE_ELECTRON=1 demands them (CI's Electron job); there is no stand-in Electron.
+// What the app shows outside its window (notifications, the tray) is read from its log on stderr (support/appLog.ts).
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { _electron as electron, type ElectronApplication, expect, type Page, test } from "@playwright/test";
-import { ELECTRON_MISSING_HELP, findElectronBinary } from "../../scripts/electronBinary.ts";
+import { NOTIFICATION_SHOWN, TRAY_CHANGED } from "../../electron/main/shownToUser.ts";
+import { describeElectronBinary, electronTestPlan, findElectronBinary } from "../../scripts/electronBinary.ts";
+import { type AppLog, followAppLog } from "./support/appLog.ts";
 import { type LocalChain, startLocalChain } from "./support/localChain.ts";
 
-const binary = findElectronBinary();
-test.skip(!binary.found, `Electron binary missing: ${binary.found ? "" : binary.reason}. ${ELECTRON_MISSING_HELP}`);
+const plan = electronTestPlan(findElectronBinary());
+test.skip(plan.kind === "skip", plan.kind === "skip" ? plan.reason : "");
 test.describe.configure({ mode: "serial" });
 
 const GWEI = 1_000_000_000n;
 const CHAIN_ID = 31337;
-
-interface DesktopState {
-  notifications: Array<{ title: string; body: string; chainId: number; kind: "busy" | "calm" }>;
-  tray: { title: string; tooltip: string; congestion: string } | undefined;
-  service: string;
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,15 +30,20 @@ function freePort(): Promise<number> {
   });
 }
 
-const desktopState = (app: ElectronApplication) => app.evaluate(() => (globalThis as unknown as { gasfeesDesktopState: DesktopState }).gasfeesDesktopState);
+const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` });
 
 let chain: LocalChain;
 let app: ElectronApplication;
+let log: AppLog;
 let page: Page;
 let port: number;
 let configDir: string;
 
+const storedDashboardToken = async () => (JSON.parse(await readFile(join(configDir, "settings.json"), "utf8")) as { dashboardToken?: string }).dashboardToken;
+const trayNow = () => log.events(TRAY_CHANGED).at(-1);
+
 test.beforeAll(async () => {
+  if (plan.kind !== "run") throw new Error(plan.reason);
   test.setTimeout(240_000);
   for (const script of ["build:renderer", "build:electron"]) {
     const built = spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "--silent", script], {
@@ -64,9 +66,13 @@ test.beforeAll(async () => {
       notifications: { enterAfterBlocks: 2, enterMarginPercent: 1000, calmAfterBlocks: 2, cooldownMinutes: 0 },
     }),
   );
-  const env = { ...process.env, GASFEES_CONFIG_DIR: configDir } as Record<string, string>;
+  // The tray's lines are logged at debug.
+  const env = { ...process.env, GASFEES_CONFIG_DIR: configDir, GASFEES_LOG_LEVEL: "debug" } as Record<string, string>;
   delete env.ELECTRON_RUN_AS_NODE;
-  app = await electron.launch({ executablePath: binary.found ? binary.path : "", args: ["."], env });
+  app = await electron.launch({ executablePath: plan.binary.path, args: ["."], env });
+  log = followAppLog(app.process().stderr!);
+  const running = await app.evaluate(() => ({ electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node }));
+  console.log(`${describeElectronBinary(plan.binary)}; running Electron ${running.electron} (Chromium ${running.chrome}, Node ${running.node})`);
   page = await app.firstWindow();
 });
 
@@ -86,6 +92,33 @@ test("the app starts, serves the API on the port from settings, and its window s
   expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe("undefined");
 });
 
+test("the page is given named functions only, and the main process refuses a call with invalid arguments", async () => {
+  const shape = await page.evaluate(() => {
+    const bridge = (globalThis as unknown as { gasfeesDesktop: Record<string, unknown> & { settings: Record<string, unknown> } }).gasfeesDesktop;
+    return { top: Object.keys(bridge).sort(), settings: Object.keys(bridge.settings).sort() };
+  });
+  expect(shape.top).toEqual(["baseUrl", "openExternal", "platform", "settings", "token"]);
+  expect(shape.settings).toEqual(["copyApiKey", "createApiKey", "get", "onChange", "revokeApiKey", "rotateDashboardToken", "update", "useFreePort"]);
+
+  const refused = await page.evaluate(() =>
+    (globalThis as unknown as { gasfeesDesktop: { settings: { revokeApiKey(id: unknown): Promise<unknown> } } }).gasfeesDesktop.settings
+      .revokeApiKey({ not: "an id" })
+      .then(
+        () => "answered",
+        (error: Error) => error.message,
+      ),
+  );
+  expect(refused).toMatch(/gasfees:keys:revoke refused: its arguments are not valid/);
+  await expect.poll(() => log.lines().some((line) => line.includes("refused a gasfees:keys:revoke call: invalid arguments"))).toBe(true);
+});
+
+test("the page opens with the dashboard token kept in the settings file", async () => {
+  const token = await storedDashboardToken();
+  expect(token).toMatch(/^[0-9a-f]{32}$/);
+  expect(await page.evaluate(() => (globalThis as unknown as { gasfeesDesktop: { token: string } }).gasfeesDesktop.token)).toBe(token);
+  expect((await fetch(`http://127.0.0.1:${port}/networks`, { headers: basic(token!) })).status).toBe(200);
+});
+
 test("a key created in the settings page opens the API", async () => {
   await page.getByTestId("open-settings").click();
   await expect(page.getByTestId("settings-page")).toBeVisible();
@@ -97,28 +130,44 @@ test("a key created in the settings page opens the API", async () => {
 
   const unauthorised = await fetch(`http://127.0.0.1:${port}/networks/${CHAIN_ID}/busyThreshold`);
   expect(unauthorised.status).toBe(401);
-  const answer = await fetch(`http://127.0.0.1:${port}/networks/${CHAIN_ID}/busyThreshold`, {
-    headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` },
-  });
+  const answer = await fetch(`http://127.0.0.1:${port}/networks/${CHAIN_ID}/busyThreshold`, { headers: basic(key) });
   expect(answer.status).toBe(200);
   expect(await answer.json()).toEqual({ busyThreshold: expect.stringMatching(/^1[89]$/) });
   await page.getByTestId("settings-close").click();
 });
 
 test("the tray shows the chain's base fee", async () => {
-  await expect.poll(async () => (await desktopState(app)).tray?.tooltip, { timeout: 15_000 }).toMatch(/Local test chain base fee .* gwei/);
-  expect((await desktopState(app)).tray?.congestion).toBe("normal");
+  // A new block changes the fee shown, so a line is logged after the test began reading, whenever the first came.
+  await chain.mine([12n * GWEI]);
+  await expect.poll(() => trayNow()?.tooltip, { timeout: 15_000 }).toMatch(/Local test chain base fee .* gwei/);
+  expect(trayNow()?.congestion).toBe("normal");
 });
 
 test("a busy crossing raises one notification, not one per block", async () => {
-  expect((await desktopState(app)).notifications).toEqual([]);
+  expect(log.events(NOTIFICATION_SHOWN)).toEqual([]);
   await chain.mine([200n * GWEI, 200n * GWEI, 200n * GWEI]);
-  await expect.poll(async () => (await desktopState(app)).notifications.length, { timeout: 20_000 }).toBe(1);
+  await expect.poll(() => log.events(NOTIFICATION_SHOWN).length, { timeout: 20_000 }).toBe(1);
   await chain.mine([210n * GWEI, 220n * GWEI]);
-  await page.waitForTimeout(3000);
-  const { notifications, tray } = await desktopState(app);
-  expect(notifications).toEqual([expect.objectContaining({ kind: "busy", chainId: CHAIN_ID, title: "Local test chain is busy" })]);
-  expect(tray?.congestion).toBe("busy");
+  await expect.poll(() => trayNow()?.tooltip, { timeout: 15_000 }).toMatch(/base fee 2[12]\d(\.\d+)? gwei/);
+  expect(log.events(NOTIFICATION_SHOWN)).toEqual([expect.objectContaining({ kind: "busy", chainId: CHAIN_ID, title: "Local test chain is busy" })]);
+  expect(trayNow()?.congestion).toBe("busy");
+});
+
+test("rotating the dashboard token refuses the old one at once and reloads the window with the new one", async () => {
+  const old = (await storedDashboardToken())!;
+  await page.getByTestId("open-settings").click();
+  page.once("dialog", (dialog) => void dialog.accept());
+  const reloaded = page.waitForEvent("load");
+  await page.getByTestId("dashboard-token-rotate").click();
+  await reloaded;
+
+  const rotated = (await storedDashboardToken())!;
+  expect(rotated).toMatch(/^[0-9a-f]{32}$/);
+  expect(rotated).not.toBe(old);
+  expect((await fetch(`http://127.0.0.1:${port}/networks`, { headers: basic(old) })).status).toBe(401);
+  expect((await fetch(`http://127.0.0.1:${port}/networks`, { headers: basic(rotated) })).status).toBe(200);
+  expect(await page.evaluate(() => (globalThis as unknown as { gasfeesDesktop: { token: string } }).gasfeesDesktop.token)).toBe(rotated);
+  await expect(page.locator(".recharts-surface").first()).toBeVisible({ timeout: 30_000 });
 });
 
 test("quitting stops the server", async () => {
