@@ -1,14 +1,22 @@
 import assert from "node:assert/strict";
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { test, type TestContext } from "node:test";
+import {
+  type ContractErrorRow,
+  type ContractRoute,
+  PENDING_ERROR_CODES,
+  PENDING_ROUTES,
+  pendingIssueOf,
+  readApiContract,
+} from "../../test/support/apiContract.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { createLogger, type Logger } from "../log/logger.ts";
 import { API_ERRORS } from "./apiErrors.ts";
 import { createApiServer, type ApiServerOptions } from "./server.ts";
-import { networkStatusAt } from "../service/chainPublication.ts";
 import { TestFeeSource } from "../service/testFeeSource.ts";
+import type { NetworkStatus } from "../wire/networkStatus.ts";
 
 const OPEN_KEY = "0123456789abcdef0123456789abcdef";
 const SECRET_KEY = "fedcba9876543210fedcba9876543210";
@@ -69,7 +77,7 @@ interface Started {
   source: TestFeeSource;
   clock: { ms: number };
   logs: string[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}): Promise<Started> {
@@ -219,19 +227,97 @@ test("a new block is answered at once, with a new ETag", async (t) => {
   assert.equal(after.headers["x-data-age-ms"], "0");
 });
 
-test("GET /networks: the source's statuses as a JSON array, not cached", async (t) => {
-  const { port, source, clock } = await start(t);
+test("GET /networks: each chain's state, every field computed here from the blocks written, not cached", async (t) => {
+  const { port } = await start(t);
   const answer = await call(port, "/networks", { headers: openAuth });
   assert.equal(answer.status, 200);
-  assert.equal(answer.body, JSON.stringify(source.list().map((publication) => networkStatusAt(publication, clock.ms))));
-  const networks = JSON.parse(answer.body) as { chainId: number; busyThreshold: string | null }[];
-  assert.deepEqual(
-    networks.map((network) => network.chainId),
-    [MAINNET, YOUNG, SYNCING, FAST_SYNCING, LEGACY],
-  );
-  assert.equal(networks[1]!.busyThreshold, "37.378956101");
   assert.equal(answer.headers["cache-control"], "no-store");
   assert.equal(answer.headers["etag"], undefined);
+
+  // Mainnet: 1200 blocks written, a statistics window of 1000, the history of 500; no next base fee was reported,
+  // so the current base fee is the newest block's.
+  const mainnetWindow = MAINNET_FEES.slice(-1000);
+  const min = (fees: readonly bigint[]) => fees.reduce((a, b) => (b < a ? b : a));
+  const max = (fees: readonly bigint[]) => fees.reduce((a, b) => (b > a ? b : a));
+  // The window and the history must tell apart, or a status computed over the wrong one would pass.
+  assert.notEqual(min(mainnetWindow), min(MAINNET_FEES.slice(-500)));
+  assert.notEqual(nearestRank(mainnetWindow, 90), nearestRank(MAINNET_FEES.slice(-500), 90));
+  const mainnetCurrent = MAINNET_FEES.at(-1)!;
+  const youngCurrent = YOUNG_FEES.at(-1)!;
+  const noData = { newestBlock: null, currentBaseFee: null, baseFeePercentile: null, busyThreshold: null, minBaseFee: null, maxBaseFee: null };
+  const expected: NetworkStatus[] = [
+    {
+      chainId: MAINNET,
+      name: "Ethereum",
+      state: "ok",
+      newestBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1)),
+      currentBaseFee: gwei(mainnetCurrent),
+      baseFeePercentile: gwei(nearestRank(mainnetWindow, 50)),
+      busyThreshold: gwei(nearestRank(mainnetWindow, 90)),
+      minBaseFee: gwei(min(mainnetWindow)),
+      maxBaseFee: gwei(max(mainnetWindow)),
+      busy: mainnetCurrent > nearestRank(mainnetWindow, 90),
+      historyBlocks: 500,
+      statsWindowBlocks: 1000,
+      blockTimeMs: 12_000,
+      dataAgeMs: 1500,
+      endpoints: [],
+    },
+    {
+      chainId: YOUNG,
+      name: "Base",
+      state: "ok",
+      newestBlock: "9",
+      currentBaseFee: "35",
+      baseFeePercentile: "23.227829059",
+      busyThreshold: "37.378956101",
+      minBaseFee: "0.000000001",
+      maxBaseFee: "50",
+      busy: youngCurrent > 37_378_956_101n,
+      historyBlocks: 10,
+      statsWindowBlocks: 500,
+      blockTimeMs: 2000,
+      dataAgeMs: 1750,
+      endpoints: [],
+    },
+    {
+      chainId: SYNCING,
+      name: `Chain ${SYNCING}`,
+      state: "syncing",
+      ...noData,
+      busy: null,
+      historyBlocks: 0,
+      statsWindowBlocks: 500,
+      blockTimeMs: 2500,
+      dataAgeMs: null,
+      endpoints: [],
+    },
+    {
+      chainId: FAST_SYNCING,
+      name: `Chain ${FAST_SYNCING}`,
+      state: "syncing",
+      ...noData,
+      busy: null,
+      historyBlocks: 0,
+      statsWindowBlocks: 500,
+      blockTimeMs: 250,
+      dataAgeMs: null,
+      endpoints: [],
+    },
+    {
+      chainId: LEGACY,
+      name: `Chain ${LEGACY}`,
+      state: "no-base-fee",
+      ...noData,
+      busy: null,
+      historyBlocks: 0,
+      statsWindowBlocks: 500,
+      blockTimeMs: 12_000,
+      dataAgeMs: null,
+      endpoints: [],
+    },
+  ];
+  assert.deepEqual(JSON.parse(answer.body), expected);
 });
 
 test("GET /healthz needs no key", async (t) => {
@@ -334,7 +420,7 @@ test("Host header: loopback names with our port and allowed hosts pass; anything
   assertError(await call(port, "/healthz", { host: `evil.example:${port}` }), "FORBIDDEN_HOST");
   const missing = await call(port, "/healthz", { host: null });
   assertError(missing, "FORBIDDEN_HOST");
-  assert.match(JSON.parse(missing.body).message, /Host header is missing/);
+  assert.match((JSON.parse(missing.body) as { message: string }).message, /Host header is missing/);
 });
 
 test("HEAD answers GET's headers without a body", async (t) => {
@@ -531,24 +617,152 @@ test("failed authentication does not spend a key's tokens", async (t) => {
   assert.equal((await call(port, "/networks/1/busyThreshold", { headers: openAuth })).status, 200);
 });
 
-test("every row of the error table is reachable through the server", async (t) => {
-  const { port } = await start(t, { rateLimit: { requestsPerSecond: 1, burst: 1 } });
-  const reached = new Set<string>();
-  const record = (answer: Answer) => reached.add((JSON.parse(answer.body) as { code: string }).code);
-  record(await call(port, "/networks/6001/busyThreshold", { headers: openAuth }));
-  record(await call(port, "/networks/0x1/busyThreshold", { headers: basic(`${SECRET_KEY}:${SECRET}`) }));
-  record(await call(port, "/networks/1/busyThreshold"));
-  record(await call(port, "/networks/1/busyThreshold", { headers: basic("nobody:") }));
-  record(await call(port, `/v3/${SECRET_KEY}/networks/1/busyThreshold`));
-  record(await call(port, "/healthz", { host: "evil.example" }));
-  record(await call(port, "/nope"));
-  record(await call(port, "/healthz", { method: "DELETE" }));
-  record(await call(port, "/networks/1/busyThreshold", { headers: openAuth }));
-  const { port: port2 } = await start(t);
-  record(await call(port2, `/networks/${SYNCING}/busyThreshold`, { headers: openAuth }));
-  record(await call(port2, `/networks/${LEGACY}/busyThreshold`, { headers: openAuth }));
-  const contractCodes = Object.keys(API_ERRORS).filter((code) => code !== "INTERNAL_ERROR");
-  assert.deepEqual([...reached].sort(), contractCodes.sort());
+// --- completeness against the contract (../shared/CONTRACT.md) ----------------------------------------------------
+
+const contract = readApiContract();
+
+/** A request that gets each of the contract's error rows from the server of `start()`. */
+const ERROR_TRIGGERS: Readonly<Record<string, (t: TestContext, port: number) => Promise<Answer>>> = {
+  UNSUPPORTED_CHAIN: (_t, port) => call(port, "/networks/6001/busyThreshold", { headers: openAuth }),
+  INVALID_CHAIN_ID: (_t, port) => call(port, "/networks/0x1/busyThreshold", { headers: openAuth }),
+  MISSING_API_KEY: (_t, port) => call(port, "/networks/1/busyThreshold"),
+  INVALID_API_KEY: (_t, port) => call(port, "/networks/1/busyThreshold", { headers: basic("nobody:") }),
+  SECRET_REQUIRED: (_t, port) => call(port, `/v3/${SECRET_KEY}/networks/1/busyThreshold`),
+  FORBIDDEN_HOST: (_t, port) => call(port, "/healthz", { host: "evil.example" }),
+  NOT_FOUND: (_t, port) => call(port, "/nope"),
+  METHOD_NOT_ALLOWED: (_t, port) => call(port, "/healthz", { method: "DELETE" }),
+  RATE_LIMITED: async (t) => {
+    const { port } = await start(t, { rateLimit: { requestsPerSecond: 1, burst: 1 } });
+    assert.equal((await call(port, "/networks/1/busyThreshold", { headers: openAuth })).status, 200);
+    return call(port, "/networks/1/busyThreshold", { headers: openAuth });
+  },
+  NO_DATA: (_t, port) => call(port, `/networks/${SYNCING}/busyThreshold`, { headers: openAuth }),
+  NO_BASE_FEE: (_t, port) => call(port, `/networks/${LEGACY}/busyThreshold`, { headers: openAuth }),
+};
+
+/** What is wrong with the server's answer to a contract row, if anything. */
+function contractRowProblem(answer: Answer, row: ContractErrorRow): string | undefined {
+  const what = `${row.code} (${row.when})`;
+  if (answer.status !== row.statusCode) return `${what}: answered ${answer.status}, the contract says ${row.statusCode}: ${answer.body}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body);
+  } catch {
+    return `${what}: the body is not JSON: ${answer.body}`;
+  }
+  const { statusCode, code, message } = body as { statusCode?: unknown; code?: unknown; message?: unknown };
+  if (statusCode !== row.statusCode || code !== row.code || typeof message !== "string" || Object.keys(body as object).length !== 3) {
+    return `${what}: the body is not {statusCode, code, message} of this row: ${answer.body}`;
+  }
+  if (answer.headers["content-type"] !== "application/json; charset=utf-8") return `${what}: Content-Type ${answer.headers["content-type"]}`;
+  for (const [name, value] of Object.entries(row.headers)) {
+    const sent = answer.headers[name.toLowerCase()];
+    if (typeof sent !== "string" || sent === "") return `${what}: the contract asks for a ${name} header, none was sent`;
+    if (value !== undefined && sent !== value) return `${what}: ${name} is ${sent}, the contract says ${value}`;
+  }
+  return undefined;
+}
+
+/** Each of `rows` asked of the server: the problems found (a row without a request here is one). */
+async function contractRowProblems(t: TestContext, rows: readonly ContractErrorRow[]): Promise<string[]> {
+  const { port } = await start(t);
+  const problems: string[] = [];
+  for (const row of rows) {
+    if (PENDING_ERROR_CODES[row.code] !== undefined) {
+      if (row.code in API_ERRORS)
+        problems.push(`${row.code} is built now: remove it from PENDING_ERROR_CODES (test/support/apiContract.ts) and add its request here`);
+      continue;
+    }
+    const trigger = ERROR_TRIGGERS[row.code];
+    if (trigger === undefined) {
+      problems.push(`${row.code} (${row.when}): no request here gets it; build it and add one to ERROR_TRIGGERS, or list it as pending with its issue`);
+      continue;
+    }
+    const problem = contractRowProblem(await trigger(t, port), row);
+    if (problem !== undefined) problems.push(problem);
+  }
+  return problems;
+}
+
+test("every row of the contract's error table is answered by the server, with the contract's status and headers", async (t) => {
+  assert.deepEqual(await contractRowProblems(t, contract.errors), []);
+  // The server's table has nothing the contract does not list, but for the 500 of a bug.
+  const contractCodes = new Set(contract.errors.map((row) => row.code));
+  assert.deepEqual(
+    Object.keys(API_ERRORS).filter((code) => !contractCodes.has(code)),
+    ["INTERNAL_ERROR"],
+  );
+});
+
+test("the contract check can fail: a row not built, a wrong status and a missing header are each reported", async (t) => {
+  const noData = contract.errors.find((row) => row.code === "NO_DATA")!;
+  const problems = await contractRowProblems(t, [
+    { code: "TEAPOT", statusCode: 418, headers: {}, when: "a row no issue built" },
+    { ...noData, statusCode: 502 },
+    { ...noData, headers: { ...noData.headers, "X-Not-Sent": undefined } },
+  ]);
+  assert.equal(problems.length, 3, problems.join("\n"));
+  assert.match(problems[0]!, /^TEAPOT .*no request here gets it/);
+  assert.match(problems[1]!, /^NO_DATA .*answered 503, the contract says 502/);
+  assert.match(problems[2]!, /^NO_DATA .*asks for a X-Not-Sent header/);
+});
+
+/**
+ * Each of `routes` asked of the server (HEAD, so that an event stream ends too): a built route answers 200 with a key
+ * where it needs one and 401 without; a pending one is not served yet (404). The problems found.
+ */
+async function contractRouteProblems(
+  t: TestContext,
+  routes: readonly ContractRoute[],
+  pendingIssue: (path: string) => string | undefined = pendingIssueOf,
+): Promise<string[]> {
+  const { port } = await start(t);
+  const problems: string[] = [];
+  const fill = (path: string, key: string) => path.replaceAll("{chainId}", String(YOUNG)).replaceAll("{apiKey}", key);
+  for (const route of routes) {
+    const keyInPath = route.path.includes("{apiKey}");
+    const withKey = await call(port, fill(route.path, OPEN_KEY), { method: "HEAD", headers: keyInPath ? {} : openAuth });
+    const pending = pendingIssue(route.path);
+    if (pending !== undefined) {
+      if (withKey.status !== 404) problems.push(`${route.path} answers ${withKey.status}: it is built now, so remove it from PENDING_ROUTES (${pending})`);
+      continue;
+    }
+    if (withKey.status !== 200) {
+      problems.push(`${route.path}: the contract names it, the server answers ${withKey.status} (build it, or list it as pending with its issue)`);
+      continue;
+    }
+    const withoutKey = await call(port, fill(route.path, "f".repeat(32)), { method: "HEAD" });
+    const expected = route.auth === "key" ? 401 : 200;
+    if (withoutKey.status !== expected) {
+      problems.push(
+        `${route.path}: without a key it answers ${withoutKey.status}; the contract says ${route.auth === "key" ? "a key is needed" : "no key is needed"}`,
+      );
+    }
+  }
+  return problems;
+}
+
+test("every endpoint the contract names is served, with the contract's authentication; pending ones are not yet", async (t) => {
+  assert.deepEqual(await contractRouteProblems(t, contract.routes), []);
+  const pending = contract.routes.filter((route) => pendingIssueOf(route.path) !== undefined).map((route) => route.path);
+  // The pending list names only what the contract asks for, so that a renamed endpoint cannot hide there.
+  for (const path of Object.keys(PENDING_ROUTES)) assert.ok(pending.includes(path), `${path} is pending but the contract does not name it`);
+});
+
+test("the endpoint check can fail: an endpoint not built, a wrong authentication and a pending one served are each reported", async (t) => {
+  const problems = await contractRouteProblems(
+    t,
+    [
+      { path: "/networks/{chainId}/gasPrices", auth: "key" },
+      { path: "/networks", auth: "none" },
+      { path: "/healthz", auth: "none" },
+    ],
+    (path) => (path === "/healthz" ? "issue 0" : undefined),
+  );
+  assert.equal(problems.length, 3, problems.join("\n"));
+  assert.match(problems[0]!, /^\/networks\/\{chainId\}\/gasPrices: the contract names it, the server answers 404/);
+  assert.match(problems[1]!, /^\/networks: without a key it answers 401/);
+  assert.match(problems[2]!, /^\/healthz answers 200: it is built now/);
 });
 
 // --- robustness --------------------------------------------------------------------------------------------
@@ -718,14 +932,56 @@ test("the server only reads the source's publications: it subscribes to nothing 
   assert.equal(source.listenerCount, 0);
 });
 
-test("close() is prompt even with an idle keep-alive connection", async (t) => {
+/** Resolves once `socket` has received `text` (the bytes so far, as latin1); rejects if it closes first. */
+function received(socket: Socket, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let bytes = "";
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.toString("latin1");
+      if (!bytes.includes(text)) return;
+      socket.off("data", onData);
+      socket.off("close", onClose);
+      resolve(bytes);
+    };
+    const onClose = () => reject(new Error(`the connection closed before ${JSON.stringify(text)} arrived; got ${JSON.stringify(bytes)}`));
+    socket.on("data", onData);
+    socket.once("close", onClose);
+  });
+}
+
+/** `promise`, or a rejection naming `what` after `timeoutMs`: a wait for an event, never a measure of its latency. */
+async function settledWithin<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} (waited ${timeoutMs} ms)`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+test("close() closes every connection at once, an idle keep-alive one and an open event stream too, rather than waiting", async (t) => {
   const { port, close } = await start(t);
-  const agent = new Agent({ keepAlive: true });
-  t.after(() => agent.destroy());
-  assert.equal((await call(port, "/healthz", { agent })).status, 200);
-  const startedAt = performance.now();
-  await close();
-  assert.ok(performance.now() - startedAt < 500, "close() waited for the idle connection");
+  const openSocket = () =>
+    new Promise<Socket>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => resolve(socket));
+      socket.on("error", reject);
+      t.after(() => socket.destroy());
+    });
+  // A keep-alive connection left idle after an answered request.
+  const idle = await openSocket();
+  idle.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+  await received(idle, `{"status":"ok"}`);
+  // An event stream, which never ends by itself: a close() that waited for its connections would never resolve.
+  const stream = await openSocket();
+  stream.write(`GET /networks/${YOUNG}/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${openAuth.Authorization}\r\n\r\n`);
+  await received(stream, "event: network");
+  const bothClosed = Promise.all([idle, stream].map((socket) => new Promise((resolve) => socket.once("close", resolve))));
+
+  await settledWithin(close(), 20_000, "close() did not resolve: it waits for the open connections instead of closing them");
+  await settledWithin(bothClosed, 20_000, "a connection stayed open after close()");
   await assert.rejects(call(port, "/healthz"), /ECONNREFUSED/);
 });
 
