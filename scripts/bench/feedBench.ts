@@ -30,7 +30,9 @@ export async function runFeedBench(runs = 5, newBlocks = 50, blockIntervalMs = 2
         blockTimeMs: 60_000,
         windowBlocks: 500,
         logger: silentLogger,
-        onData: () => firstData(),
+        onReport: (report) => {
+          if (report.snapshot) firstData();
+        },
       });
       feed.start();
       await arrived;
@@ -64,13 +66,13 @@ export async function runFeedBench(runs = 5, newBlocks = 50, blockIntervalMs = 2
       logger: silentLogger,
     });
     feed.start();
-    while (feed.window.newestBlock !== chain.newestBlock) await sleep(10);
+    while (feed.report.snapshot?.newestBlock !== chain.newestBlock) await sleep(10);
     proxy.resetCounts();
     for (let block = 0; block < newBlocks; block++) {
       await chain.mine(1);
       await sleep(blockIntervalMs);
     }
-    while (feed.window.newestBlock !== chain.newestBlock) await sleep(10);
+    while (feed.report.snapshot?.newestBlock !== chain.newestBlock) await sleep(10);
     const followRequests = proxy.total();
     await feed.stop();
 

@@ -21,6 +21,7 @@ test("a feed refuses options it cannot honour, saying which", () => {
   assert.throws(() => new ChainFeed({ ...options, rpcUrls: [] }), /at least one RPC URL/);
   assert.throws(() => new ChainFeed({ ...options, rpcUrls: ["ftp://example.com/abcdef0123456789abcdef"] }), /must start with http\(s\):\/\/ or ws\(s\):\/\/$/);
   assert.throws(() => new ChainFeed({ ...options, chainId: 0 }), /positive integer/);
+  assert.throws(() => new ChainFeed({ ...options, backoff: { initialMs: 0 } }), /a backoff waits a positive time/);
 });
 
 test("size refusals are told apart from other failures", () => {
@@ -33,4 +34,31 @@ test("size refusals are told apart from other failures", () => {
   assert.equal(isTooManyBlocksError(error("timed out")), false);
   assert.equal(isTooManyBlocksError(error("header not found")), false);
   assert.equal(isTooManyBlocksError(new Error("exceeds")), false);
+});
+
+test("before any data, the report says syncing, with every endpoint as configured (URLs redacted)", () => {
+  const chainFeed = new ChainFeed({
+    chainId: 10,
+    rpcUrls: ["http://127.0.0.1:9/v3/abcdef0123456789abcdef0123456789", "ws://127.0.0.1:9"],
+    blockTimeMs: 2000,
+    windowBlocks: 500,
+    logger: silentLogger,
+  });
+  assert.deepEqual(chainFeed.report, {
+    chainId: 10,
+    snapshot: undefined,
+    confirmedAt: undefined,
+    phase: "syncing",
+    endpoints: [
+      { url: "http://127.0.0.1:9/v3/***", transport: "http", state: "unknown", active: false },
+      { url: "ws://127.0.0.1:9", transport: "ws", state: "unknown", active: false },
+    ],
+    changed: { blocks: false, health: false },
+  });
+  assert.ok(Object.isFrozen(chainFeed.report));
+});
+
+test("the feed exposes its report and nothing of its state", () => {
+  const names = Object.getOwnPropertyNames(ChainFeed.prototype).filter((name) => name !== "constructor");
+  assert.deepEqual(names.sort(), ["chainId", "pollIntervalMs", "report", "start", "stop"]);
 });

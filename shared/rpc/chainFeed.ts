@@ -1,13 +1,13 @@
-import { BlockWindow } from "../core/fees/blockWindow.ts";
 import { HISTORY_BLOCKS } from "../core/fees/feeSnapshot.ts";
-import { TipWindow } from "../core/fees/recentTips.ts";
-import { RECENT_BLOCKS } from "../core/fees/suggestedGasFees.ts";
 import type { Logger } from "../log/logger.ts";
-import type { EndpointStatus } from "../wire/networkStatus.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
 import { WrongChainError } from "./errors.ts";
+import type { FeedPhase, FeedReport } from "./feedReport.ts";
+import { nextFeeHistoryRequest } from "./feeHistoryRequest.ts";
+import { FeeHistoryState } from "./feeHistoryState.ts";
 import { fetchBaseFees } from "./fetchBaseFees.ts";
-import { parseChainId, parseLatestBlock, type FeeHistoryAnswer } from "./parseRpcAnswers.ts";
+import { firstFeedReport, nextFeedReport } from "./nextFeedReport.ts";
+import { parseChainId, parseLatestBlock } from "./parseRpcAnswers.ts";
 
 export interface ChainFeedOptions {
   chainId: number;
@@ -20,10 +20,11 @@ export interface ChainFeedOptions {
   logger: Logger;
   /** Explicit polling interval (tests, demo). */
   pollIntervalMs?: number;
-  /** After the window or nextBaseFeeWei changed (not when a poll found nothing new). */
-  onData?: () => void;
-  /** After endpoint health, degraded or noBaseFee changed. */
-  onHealth?: () => void;
+  /**
+   * Called with each new report, synchronously, on every change: new or re-mined blocks, the phase or an endpoint's
+   * status, or only `confirmedAt` (a poll that found nothing new). Never called after stop().
+   */
+  onReport?: (report: FeedReport) => void;
   /** Per request; default 10 s. */
   requestTimeoutMs?: number;
   /** Wait before retrying a failing endpoint: 1 s doubling to 60 s by default. */
@@ -36,8 +37,6 @@ export const MIN_POLL_INTERVAL_MS = 1000;
 export const MAX_POLL_INTERVAL_MS = 12_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_OVERLAP_BLOCKS = 8;
-/** New blocks one poll reaches at least, beyond the overlap. */
-const MIN_POLL_REACH_BLOCKS = 56;
 
 /** Polls as often as blocks come, but not more than once a second nor less than every 12 s. */
 export function pollIntervalFor(blockTimeMs: number): number {
@@ -45,7 +44,10 @@ export function pollIntervalFor(blockTimeMs: number): number {
 }
 
 /**
- * Follows one chain through its RPC endpoints and holds the base fees of its newest `windowBlocks` blocks.
+ * Follows one chain through its RPC endpoints and publishes what it knows as one immutable FeedReport per change.
+ *
+ * This is the loop and its timers: scheduling, failover, verification, the ws subscription and background retries.
+ * What the answers say is kept by a FeeHistoryState, the endpoints' health by the EndpointPool.
  *
  * Each endpoint's `eth_chainId` is checked when it connects (and again when it recovers); one reporting another
  * chain is never used. The window is backfilled with `eth_feeHistory` (one request when the endpoint allows it,
@@ -55,19 +57,20 @@ export function pollIntervalFor(blockTimeMs: number): number {
  * it holds, and catches up with no gap once an endpoint answers again.
  */
 export class ChainFeed {
-  readonly window: BlockWindow;
-  /** The tips of the newest blocks, read in the same eth_feeHistory calls (those ending at the head). */
-  readonly tips = new TipWindow(RECENT_BLOCKS);
   readonly #options: ChainFeedOptions;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
   readonly #overlapBlocks: number;
   readonly #pool: EndpointPool;
-  #nextBaseFeeWei: bigint | undefined;
+  readonly #state: FeeHistoryState;
+  #report: FeedReport;
   #confirmedAt: number | undefined;
-  #lastSuccessAt: number | undefined;
+  #lastSyncAt: number | undefined;
   #noBaseFee = false;
-  #degraded = false;
+  /** Every endpoint was tried and each is failing or serves another chain (cleared by the next successful sync). */
+  #everyEndpointFailing = false;
+  /** The message of the newest failure, for the log line that says no endpoint answers. */
+  #lastError: string | undefined;
   #active: Endpoint | undefined;
   #subscription: { endpoint: Endpoint; live: boolean } | undefined;
   #started = false;
@@ -91,7 +94,8 @@ export class ChainFeed {
       timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     });
-    this.window = new BlockWindow(options.windowBlocks);
+    this.#state = new FeeHistoryState({ chainId: options.chainId, windowBlocks: options.windowBlocks, blockTimeMs: options.blockTimeMs });
+    this.#report = firstFeedReport(options.chainId, this.#pool.statuses(undefined));
   }
 
   get chainId(): number {
@@ -102,28 +106,9 @@ export class ChainFeed {
     return this.#pollIntervalMs;
   }
 
-  /** The next block's base fee as the RPC reported it (the extra last element of eth_feeHistory). */
-  get nextBaseFeeWei(): bigint | undefined {
-    return this.#nextBaseFeeWei;
-  }
-
-  /** Epoch ms of the last successful poll or head, even when it brought nothing new. */
-  get confirmedAt(): number | undefined {
-    return this.#confirmedAt;
-  }
-
-  /** The chain has no EIP-1559 base fee (its latest block has no baseFeePerGas); it is not polled. */
-  get noBaseFee(): boolean {
-    return this.#noBaseFee;
-  }
-
-  /** Every endpoint was tried and each is failing or serves another chain. */
-  get degraded(): boolean {
-    return this.#degraded;
-  }
-
-  endpoints(): EndpointStatus[] {
-    return this.#pool.statuses(this.#active);
+  /** The newest report: the one last handed to onReport, or the first (syncing, no data) before any. */
+  get report(): FeedReport {
+    return this.#report;
   }
 
   start(): void {
@@ -132,14 +117,15 @@ export class ChainFeed {
     this.#kick();
   }
 
-  /** Clears the timers, aborts requests in flight and closes sockets. */
-  async stop(): Promise<void> {
+  /** Clears the timers, aborts requests in flight and closes sockets. The newest report stays readable. */
+  stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#pollTimer);
     clearTimeout(this.#retryTimer);
     this.#pollTimer = this.#retryTimer = undefined;
     this.#dropSubscription();
     this.#pool.close();
+    return Promise.resolve();
   }
 
   /** Runs a fetch now, or right after the one under way. */
@@ -173,7 +159,7 @@ export class ChainFeed {
     this.#pollTimer = setTimeout(() => this.#kick(), delayMs);
   }
 
-  /** Brings the window up to date through the first endpoint that answers, failing over down the list. */
+  /** Brings the data up to date through the first endpoint that answers, failing over down the list. */
   async #cycle(): Promise<void> {
     for (const endpoint of this.#pool.usable()) {
       if (this.#stopped || this.#noBaseFee) return;
@@ -183,15 +169,15 @@ export class ChainFeed {
           if (this.#stopped || this.#noBaseFee) return;
         }
         if (endpoint.connection.transport === "ws") await this.#subscribe(endpoint);
-        const changed = await this.#sync(endpoint);
+        await this.#sync(endpoint);
         if (this.#stopped) return;
-        const wasActive = this.#active === endpoint && endpoint.state === "ok" && !this.#degraded;
-        this.#pool.markOk(endpoint);
+        if (this.#pool.markServing(endpoint)) {
+          this.#logger.info(`chain ${this.chainId}: RPC endpoint ${endpoint.redactedUrl} answers again`, { chainId: this.chainId, url: endpoint.redactedUrl });
+        }
         this.#setActive(endpoint);
-        this.#degraded = false;
+        this.#everyEndpointFailing = false;
         this.#confirmedAt = Date.now();
-        if (!wasActive) this.#health();
-        if (changed) this.#data();
+        this.#publish();
         return;
       } catch (error) {
         if (this.#stopped) return;
@@ -199,14 +185,29 @@ export class ChainFeed {
       }
     }
     this.#setActive(undefined);
-    if (this.#pool.allDown() && !this.#degraded) {
-      this.#degraded = true;
-      this.#logger.warn(`chain ${this.chainId}: every RPC endpoint is failing; serving the data held until one answers`, {
-        chainId: this.chainId,
-        blocksHeld: this.window.size,
-      });
-      this.#health();
+    if (this.#pool.allDown() && !this.#everyEndpointFailing) {
+      this.#everyEndpointFailing = true;
+      this.#logEveryEndpointFailing();
     }
+    this.#publish();
+  }
+
+  /** Said once each time the chain loses its last endpoint: what is served meanwhile, and what to check. */
+  #logEveryEndpointFailing(): void {
+    const blocksHeld = this.#state.blocksHeld;
+    if (blocksHeld > 0) {
+      this.#logger.warn(`chain ${this.chainId}: every RPC endpoint is failing; serving the ${blocksHeld} blocks held until one answers`, {
+        chainId: this.chainId,
+        blocksHeld,
+      });
+      return;
+    }
+    const tried = this.#pool.endpoints.length;
+    this.#logger.error(
+      `chain ${this.chainId}: no RPC endpoint of the chain answers (${tried} tried; last error: ${this.#lastError ?? "none"}); ` +
+        `it has no data until one does: check its RPC URLs and the providers' status`,
+      { chainId: this.chainId, endpointsTried: tried },
+    );
   }
 
   /** Checks the endpoint's chain id, and whether the chain has base fees at all. */
@@ -214,12 +215,12 @@ export class ChainFeed {
     const { connection } = endpoint;
     await this.#checkChainId(endpoint);
     const latest = parseLatestBlock(await connection.request("eth_getBlockByNumber", ["latest", false]), connection.redactedUrl);
-    endpoint.verified = true;
+    this.#pool.markVerified(endpoint);
     if (latest.baseFeePerGas === undefined && !this.#noBaseFee && !this.#stopped) {
       this.#noBaseFee = true;
-      this.#pool.markOk(endpoint);
+      this.#pool.markServing(endpoint);
       this.#setActive(endpoint);
-      this.#degraded = false;
+      this.#everyEndpointFailing = false;
       clearTimeout(this.#pollTimer);
       clearTimeout(this.#retryTimer);
       this.#dropSubscription();
@@ -227,7 +228,7 @@ export class ChainFeed {
         chainId: this.chainId,
         url: connection.redactedUrl,
       });
-      this.#health();
+      this.#publish();
     }
   }
 
@@ -235,75 +236,53 @@ export class ChainFeed {
   async #checkChainId(endpoint: Endpoint): Promise<void> {
     const { connection } = endpoint;
     const reported = parseChainId(await connection.request("eth_chainId", []), connection.redactedUrl);
-    endpoint.reportedChainId = reported;
+    this.#pool.recordChainId(endpoint, reported);
     if (reported !== this.chainId) throw new WrongChainError(connection.redactedUrl, this.chainId, reported);
   }
 
-  /** Fetches what is new (and re-reads the overlap) from one endpoint; true when the window or next fee changed. */
-  async #sync(endpoint: Endpoint): Promise<boolean> {
+  /** Fetches what is new (and re-reads the overlap) from one endpoint into the fee-history state. */
+  async #sync(endpoint: Endpoint): Promise<void> {
     const now = Date.now();
-    const { windowBlocks, blockTimeMs } = this.#options;
-    const newest = this.window.newestBlock;
-    let request: { fromBlock?: bigint; maxBlocks: number; firstRequestBlocks: number };
-    if (newest === undefined) {
-      request = { maxBlocks: windowBlocks, firstRequestBlocks: windowBlocks };
-    } else {
-      const fromBlock = newest + 1n - BigInt(this.#overlapBlocks);
-      const sinceMs = Math.max(this.#pollIntervalMs, now - (this.#lastSuccessAt ?? now));
-      // Room for twice the blocks expected since the last success (and a burst of dozens anyway: a few more
-      // blocks cost nothing in one answer), so that catching up after a slow poll is still one request.
-      const expectedBlocks = Math.ceil(sinceMs / Math.max(1, blockTimeMs));
-      request = {
-        fromBlock: fromBlock < 0n ? 0n : fromBlock,
-        maxBlocks: windowBlocks,
-        firstRequestBlocks: Math.min(windowBlocks, this.#overlapBlocks + Math.max(MIN_POLL_REACH_BLOCKS, 2 * expectedBlocks + 2)),
-      };
-    }
-    const answer = await fetchBaseFees(endpoint.connection, request, endpoint.limit);
-    if (this.#stopped) return false;
-    // Blocks held that change, or a head behind ours, are a reorg, a lagging node... or an endpoint that now
-    // serves another chain (a misrouted URL): its chain id is checked again before any of it is used.
-    if (rewritesHeld(this.window, answer)) {
+    const request = nextFeeHistoryRequest({
+      newestHeldBlock: this.#state.newestBlock,
+      windowBlocks: this.#options.windowBlocks,
+      overlapBlocks: this.#overlapBlocks,
+      blockTimeMs: this.#options.blockTimeMs,
+      pollIntervalMs: this.#pollIntervalMs,
+      lastSyncAt: this.#lastSyncAt,
+      now,
+    });
+    const answer = await fetchBaseFees(endpoint.connection, request, this.#pool.feeHistoryLimit(endpoint));
+    if (this.#stopped) return;
+    if (this.#state.contradicts(answer)) {
       await this.#checkChainId(endpoint);
-      if (this.#stopped) return false;
+      if (this.#stopped) return;
     }
-    this.#lastSuccessAt = now;
-    return this.#apply(answer);
-  }
-
-  #apply(answer: FeeHistoryAnswer): boolean {
-    const answerNewest = answer.oldestBlock + BigInt(answer.baseFeesWei.length - 1);
-    const heldNewest = this.window.newestBlock;
-    let changed = differs(this.window, answer.oldestBlock, answer.baseFeesWei);
-    this.window.write(answer.oldestBlock, answer.baseFeesWei);
-    if (answer.tips && this.tips.write(answer.tips)) changed = true;
-    // An endpoint behind the blocks held says nothing about the block after them.
-    if ((heldNewest === undefined || answerNewest >= heldNewest) && answer.nextBaseFeeWei !== this.#nextBaseFeeWei) {
-      this.#nextBaseFeeWei = answer.nextBaseFeeWei;
-      changed = true;
-    }
-    return changed;
+    this.#lastSyncAt = now;
+    this.#state.apply(answer);
   }
 
   #fail(endpoint: Endpoint, caught: unknown): void {
     const error = caught instanceof Error ? caught : new Error(String(caught));
     const now = Date.now();
     const before = endpoint.state;
+    this.#lastError = error.message;
     if (error instanceof WrongChainError) {
       this.#pool.markWrongChain(endpoint, error, error.reportedChainId, now);
       if (before !== "wrong-chain")
         this.#logger.error(error.message, { chainId: this.chainId, url: endpoint.redactedUrl, reportedChainId: error.reportedChainId });
     } else {
       this.#pool.markFailing(endpoint, error, now);
-      const log = before === "failing" ? this.#logger.debug : this.#logger.warn;
-      log(`chain ${this.chainId}: RPC endpoint ${endpoint.redactedUrl} failed; retrying it in ${endpoint.retryAt! - now} ms`, {
+      // A failure of an endpoint that was answering is a warning; its failed background checks are only debug.
+      const level = before === "failing" ? "debug" : "warn";
+      this.#logger[level](`chain ${this.chainId}: RPC endpoint ${endpoint.redactedUrl} failed; retrying it in ${endpoint.retryAt! - now} ms`, {
         chainId: this.chainId,
         url: endpoint.redactedUrl,
         error: error.message,
       });
     }
     if (this.#active === endpoint) this.#setActive(undefined);
-    this.#health();
+    this.#publish();
     this.#scheduleRetry();
   }
 
@@ -313,7 +292,7 @@ export class ChainFeed {
     const previous = this.#active;
     this.#active = endpoint;
     // Leaving a ws endpoint that still works (a preferred one came back): close its socket and subscription.
-    if (previous && previous.state === "ok" && previous.connection.transport === "ws") previous.connection.close();
+    if (previous && previous.state === "ok" && previous.connection.transport === "ws") this.#pool.disconnect(previous);
   }
 
   async #subscribe(endpoint: Endpoint): Promise<void> {
@@ -347,7 +326,7 @@ export class ChainFeed {
     this.#subscription = undefined;
   }
 
-  /** Checks failing endpoints again once their wait is over, in the background; one that recovers is used at once. */
+  /** Checks failing endpoints again once their wait is over, in the background; one that passes is tried at once. */
   #scheduleRetry(): void {
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
@@ -359,19 +338,19 @@ export class ChainFeed {
 
   #retryDue(): void {
     this.#retryTimer = undefined;
-    for (const endpoint of this.#pool.due(Date.now())) {
-      endpoint.probing = true;
+    for (const endpoint of this.#pool.takeDue(Date.now())) {
       this.#verify(endpoint).then(
         () => {
-          endpoint.probing = false;
           if (this.#stopped || this.#noBaseFee) return;
-          this.#pool.markOk(endpoint);
-          this.#logger.info(`chain ${this.chainId}: RPC endpoint ${endpoint.redactedUrl} answers again`, { chainId: this.chainId, url: endpoint.redactedUrl });
-          this.#health();
+          this.#pool.markAnswering(endpoint);
+          this.#logger.debug(`chain ${this.chainId}: RPC endpoint ${endpoint.redactedUrl} passes its checks again; trying it`, {
+            chainId: this.chainId,
+            url: endpoint.redactedUrl,
+          });
+          this.#publish();
           this.#kick();
         },
         (error: unknown) => {
-          endpoint.probing = false;
           if (this.#stopped) return;
           this.#fail(endpoint, error);
         },
@@ -380,50 +359,28 @@ export class ChainFeed {
     this.#scheduleRetry();
   }
 
-  #data(): void {
-    this.#call(this.#options.onData, "onData");
+  #phase(): FeedPhase {
+    if (this.#noBaseFee) return "no-base-fee";
+    const hasData = this.#state.snapshot !== undefined;
+    if (this.#everyEndpointFailing) return hasData ? "degraded" : "unreachable";
+    return hasData ? "ok" : "syncing";
   }
 
-  #health(): void {
-    this.#call(this.#options.onHealth, "onHealth");
-  }
-
-  #call(listener: (() => void) | undefined, name: string): void {
+  /** Hands the listener a new report when anything it carries changed since the last one. */
+  #publish(): void {
+    if (this.#stopped) return;
+    const next = nextFeedReport(this.#report, {
+      snapshot: this.#state.snapshot,
+      confirmedAt: this.#confirmedAt,
+      phase: this.#phase(),
+      endpoints: this.#pool.statuses(this.#active),
+    });
+    if (!next) return;
+    this.#report = next;
     try {
-      listener?.();
+      this.#options.onReport?.(next);
     } catch (error) {
-      this.#logger.error(`the chain feed's ${name} listener failed`, { chainId: this.chainId, error: String(error) });
+      this.#logger.error("the chain feed's onReport listener failed", { chainId: this.chainId, error: String(error) });
     }
   }
-}
-
-/** Whether an answer ends before the newest block held, or gives another fee for a block held. */
-function rewritesHeld(window: BlockWindow, answer: FeeHistoryAnswer): boolean {
-  const oldest = window.oldestBlock;
-  const newest = window.newestBlock;
-  if (oldest === undefined || newest === undefined) return false;
-  if (answer.oldestBlock + BigInt(answer.baseFeesWei.length) - 1n < newest) return true;
-  const held = window.baseFeesWei;
-  for (let i = 0; i < answer.baseFeesWei.length; i++) {
-    const block = answer.oldestBlock + BigInt(i);
-    if (block < oldest) continue;
-    if (block > newest) break;
-    if (held[Number(block - oldest)] !== answer.baseFeesWei[i]) return true;
-  }
-  return false;
-}
-
-/** Whether writing these blocks would change the window (a new block, or another fee for a block held). */
-function differs(window: BlockWindow, firstBlock: bigint, baseFeesWei: readonly bigint[]): boolean {
-  const oldest = window.oldestBlock;
-  const newest = window.newestBlock;
-  if (oldest === undefined || newest === undefined) return baseFeesWei.length > 0;
-  const held = window.baseFeesWei;
-  for (let i = 0; i < baseFeesWei.length; i++) {
-    const block = firstBlock + BigInt(i);
-    if (block < oldest) continue;
-    if (block > newest) return true;
-    if (held[Number(block - oldest)] !== baseFeesWei[i]) return true;
-  }
-  return false;
 }

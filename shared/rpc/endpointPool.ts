@@ -11,13 +11,29 @@ export interface BackoffOptions {
 
 export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 60_000 };
 
-/** One endpoint of a chain and what the feed knows of it. */
-export class Endpoint {
-  readonly index: number;
+/** What the feed may do with an endpoint's connection: use it. Closing it is the pool's (`disconnect`, `close`). */
+export type EndpointConnection = Omit<RpcConnection, "close">;
+
+/**
+ * One endpoint of a chain and what the feed knows of it, as the pool lets others see it: read-only. Every change
+ * goes through a method of the EndpointPool that holds it.
+ */
+export interface Endpoint {
+  readonly connection: EndpointConnection;
+  readonly redactedUrl: string;
+  readonly state: EndpointStatus["state"];
+  /** Its chain id and base fee were checked since it last connected (or recovered). */
+  readonly verified: boolean;
+  /** Epoch ms of the next attempt while failing (or serving another chain). */
+  readonly retryAt: number | undefined;
+}
+
+/** The pool's own record of an endpoint: the only place its state is written. */
+class PooledEndpoint implements Endpoint {
   readonly connection: RpcConnection;
-  readonly limit: FeeHistoryLimit = { maxBlocks: Number.POSITIVE_INFINITY };
+  /** What the endpoint taught us about its eth_feeHistory block-count limit. */
+  maxFeeHistoryBlocks = Number.POSITIVE_INFINITY;
   state: EndpointStatus["state"] = "unknown";
-  /** Its chain id was checked since it last connected (or recovered). */
   verified = false;
   attempted = false;
   /** A background check of a failing endpoint is under way. */
@@ -25,10 +41,12 @@ export class Endpoint {
   lastError: string | undefined;
   reportedChainId: number | undefined;
   retryAt: number | undefined;
-  failures = 0;
+  /** Failures since the endpoint last answered: each doubles the wait before the next attempt. */
+  failuresSinceServed = 0;
+  /** It failed (or served another chain) since it last served the feed. */
+  failedSinceServed = false;
 
-  constructor(url: string, index: number, timeoutMs: number) {
-    this.index = index;
+  constructor(url: string, timeoutMs: number) {
     this.connection = createRpcConnection(url, { timeoutMs });
   }
 
@@ -39,30 +57,40 @@ export class Endpoint {
 
 /**
  * The endpoints of one chain in the configured order (the order of preference), with their health and backoff.
- * The feed uses the first usable one and fails over down the list.
+ * The feed uses the first usable one and fails over down the list. The pool is the only writer of endpoint state:
+ * it hands out read-only views, and the feed reports what happened through its methods.
  */
 export class EndpointPool {
-  readonly endpoints: readonly Endpoint[];
+  readonly #endpoints: readonly PooledEndpoint[];
   readonly #backoff: BackoffOptions;
 
   constructor(urls: readonly string[], options: { timeoutMs: number; backoff: BackoffOptions }) {
     if (urls.length === 0) throw new RangeError("a chain needs at least one RPC URL");
-    this.endpoints = urls.map((url, index) => new Endpoint(url, index, options.timeoutMs));
+    if (!(options.backoff.initialMs > 0) || !(options.backoff.maxMs >= options.backoff.initialMs)) {
+      throw new RangeError(`a backoff waits a positive time, at most its longest wait (got ${options.backoff.initialMs} ms up to ${options.backoff.maxMs} ms)`);
+    }
+    this.#endpoints = urls.map((url) => new PooledEndpoint(url, options.timeoutMs));
     this.#backoff = options.backoff;
+  }
+
+  /** Every endpoint, in the configured order. */
+  get endpoints(): readonly Endpoint[] {
+    return this.#endpoints;
   }
 
   /** Endpoints the feed may use now, in order: answering, or not tried yet. */
   usable(): Endpoint[] {
-    return this.endpoints.filter((endpoint) => endpoint.state === "ok" || endpoint.state === "unknown");
+    return this.#endpoints.filter((endpoint) => endpoint.state === "ok" || endpoint.state === "unknown");
   }
 
-  /** Failing (or wrong-chain) endpoints whose wait is over. */
-  due(now: number): Endpoint[] {
-    return this.#waiting().filter((endpoint) => (endpoint.retryAt ?? 0) <= now);
-  }
-
-  #waiting(): Endpoint[] {
-    return this.endpoints.filter((endpoint) => (endpoint.state === "failing" || endpoint.state === "wrong-chain") && !endpoint.probing);
+  /**
+   * Failing (or wrong-chain) endpoints whose wait is over, each marked as being probed so that it is handed out once;
+   * the probe ends with `markAnswering`, `markServing`, `markFailing` or `markWrongChain`.
+   */
+  takeDue(now: number): Endpoint[] {
+    const due = this.#waiting().filter((endpoint) => (endpoint.retryAt ?? 0) <= now);
+    for (const endpoint of due) endpoint.probing = true;
+    return due;
   }
 
   /** The earliest time a failing endpoint is to be retried. */
@@ -73,40 +101,96 @@ export class EndpointPool {
 
   /** Every endpoint was tried and none answers for this chain. */
   allDown(): boolean {
-    return this.endpoints.every((endpoint) => endpoint.attempted && (endpoint.state === "failing" || endpoint.state === "wrong-chain"));
+    return this.#endpoints.every((endpoint) => endpoint.attempted && (endpoint.state === "failing" || endpoint.state === "wrong-chain"));
   }
 
-  markOk(endpoint: Endpoint): void {
-    endpoint.attempted = true;
-    endpoint.state = "ok";
-    endpoint.failures = 0;
-    endpoint.retryAt = undefined;
-    endpoint.lastError = undefined;
+  /** The endpoint's eth_feeHistory block-count limit, which fetchBaseFees lowers when the endpoint refuses or truncates. */
+  feeHistoryLimit(endpoint: Endpoint): FeeHistoryLimit {
+    const pooled = this.#own(endpoint);
+    return {
+      get maxBlocks() {
+        return pooled.maxFeeHistoryBlocks;
+      },
+      lower(maxBlocks: number) {
+        if (maxBlocks >= 1 && maxBlocks < pooled.maxFeeHistoryBlocks) pooled.maxFeeHistoryBlocks = maxBlocks;
+      },
+    };
   }
 
+  /** The chain id the endpoint reported (whether or not it is the chain's). */
+  recordChainId(endpoint: Endpoint, reportedChainId: number): void {
+    this.#own(endpoint).reportedChainId = reportedChainId;
+  }
+
+  /** Its chain id and base fee were checked; not checked again until it fails. */
+  markVerified(endpoint: Endpoint): void {
+    this.#own(endpoint).verified = true;
+  }
+
+  /**
+   * The endpoint served the feed what it needs (a sync through it succeeded): healthy, and its backoff starts again
+   * from the shortest wait. True when it was failing before (it recovered).
+   */
+  markServing(endpoint: Endpoint): boolean {
+    const pooled = this.#own(endpoint);
+    const recovered = pooled.failedSinceServed;
+    this.#markAnswering(pooled);
+    pooled.failuresSinceServed = 0;
+    pooled.failedSinceServed = false;
+    return recovered;
+  }
+
+  /** A failing endpoint passed the background probe's checks (its chain id and latest block): usable again. */
+  markAnswering(endpoint: Endpoint): void {
+    const pooled = this.#own(endpoint);
+    this.#markAnswering(pooled);
+    pooled.failuresSinceServed = 0;
+  }
+
+  #markAnswering(pooled: PooledEndpoint): void {
+    pooled.attempted = true;
+    pooled.probing = false;
+    pooled.state = "ok";
+    pooled.retryAt = undefined;
+    pooled.lastError = undefined;
+  }
+
+  /** Backs off from the endpoint: the wait doubles with each failure since it last served the feed. */
   markFailing(endpoint: Endpoint, error: Error, now: number): void {
-    endpoint.attempted = true;
-    endpoint.state = "failing";
-    endpoint.verified = false;
-    endpoint.lastError = error.message;
-    endpoint.retryAt = now + Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** Math.min(endpoint.failures, 30));
-    endpoint.failures++;
-    endpoint.connection.close();
+    const pooled = this.#own(endpoint);
+    pooled.attempted = true;
+    pooled.probing = false;
+    pooled.state = "failing";
+    pooled.verified = false;
+    pooled.lastError = error.message;
+    pooled.retryAt = now + Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** Math.min(pooled.failuresSinceServed, 30));
+    pooled.failuresSinceServed++;
+    pooled.failedSinceServed = true;
+    pooled.connection.close();
   }
 
   /** Never used while it reports another chain; checked again only after the longest wait. */
   markWrongChain(endpoint: Endpoint, error: Error, reportedChainId: number, now: number): void {
-    endpoint.attempted = true;
-    endpoint.state = "wrong-chain";
-    endpoint.verified = false;
-    endpoint.reportedChainId = reportedChainId;
-    endpoint.lastError = error.message;
-    endpoint.retryAt = now + this.#backoff.maxMs;
-    endpoint.connection.close();
+    const pooled = this.#own(endpoint);
+    pooled.attempted = true;
+    pooled.probing = false;
+    pooled.state = "wrong-chain";
+    pooled.verified = false;
+    pooled.reportedChainId = reportedChainId;
+    pooled.lastError = error.message;
+    pooled.retryAt = now + this.#backoff.maxMs;
+    pooled.failedSinceServed = true;
+    pooled.connection.close();
   }
 
+  /** Closes the endpoint's socket (ws) or aborts its requests (http) while keeping its state: the feed left it. */
+  disconnect(endpoint: Endpoint): void {
+    this.#own(endpoint).connection.close();
+  }
+
+  /** Each endpoint as `/networks` shows it; `active` is the one the feed follows the chain through. */
   statuses(active: Endpoint | undefined): EndpointStatus[] {
-    return this.endpoints.map((endpoint) => ({
+    return this.#endpoints.map((endpoint) => ({
       url: endpoint.redactedUrl,
       transport: endpoint.connection.transport,
       state: endpoint.state,
@@ -118,6 +202,17 @@ export class EndpointPool {
   }
 
   close(): void {
-    for (const endpoint of this.endpoints) endpoint.connection.close();
+    for (const endpoint of this.#endpoints) endpoint.connection.close();
+  }
+
+  #waiting(): PooledEndpoint[] {
+    return this.#endpoints.filter((endpoint) => (endpoint.state === "failing" || endpoint.state === "wrong-chain") && !endpoint.probing);
+  }
+
+  /** The pool's record behind a view it handed out; a view from another pool is a programming error. */
+  #own(endpoint: Endpoint): PooledEndpoint {
+    const pooled = this.#endpoints.find((candidate) => candidate === endpoint);
+    if (!pooled) throw new Error(`${endpoint.redactedUrl} is not an endpoint of this pool`);
+    return pooled;
   }
 }

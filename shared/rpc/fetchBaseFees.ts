@@ -3,11 +3,16 @@ import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
 import { parseFeeHistory, type FeeHistoryAnswer } from "./parseRpcAnswers.ts";
 import type { RpcConnection } from "./rpcConnection.ts";
 
-/** What an endpoint taught us about its `eth_feeHistory` block-count limit (kept per endpoint, across calls). */
+/** What an endpoint taught us about its `eth_feeHistory` block-count limit (kept per endpoint by its pool, across calls). */
 export interface FeeHistoryLimit {
   /** The most blocks one request may ask for; Infinity until the endpoint refuses or truncates a request. */
-  maxBlocks: number;
+  readonly maxBlocks: number;
+  /** Records that the endpoint serves at most `maxBlocks` blocks per request (it refused or truncated a larger one). */
+  lower(maxBlocks: number): void;
 }
+
+/** What fetching base fees needs of a connection. */
+type FeeHistoryConnection = Pick<RpcConnection, "request" | "redactedUrl">;
 
 export interface FetchBaseFeesRequest {
   /** Fetch back to this block (inclusive) at least... */
@@ -40,7 +45,7 @@ function smallerCount(error: RpcEndpointError, asked: number): number {
  * remembering the endpoint's limit) while the endpoint refuses its size. Asks for the tips at REWARD_PERCENTILES
  * when the call ends at the chain's head (older blocks' tips are not needed).
  */
-async function feeHistory(connection: RpcConnection, blocks: number, newestBlock: bigint | "latest", limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
+async function feeHistory(connection: FeeHistoryConnection, blocks: number, newestBlock: bigint | "latest", limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
   const withRewards = newestBlock === "latest";
   let asked = Math.max(1, Math.min(blocks, limit.maxBlocks));
   for (;;) {
@@ -51,7 +56,7 @@ async function feeHistory(connection: RpcConnection, blocks: number, newestBlock
     } catch (error) {
       if (asked > 1 && error instanceof RpcEndpointError && isTooManyBlocksError(error)) {
         asked = smallerCount(error, asked);
-        limit.maxBlocks = asked;
+        limit.lower(asked);
         continue;
       }
       throw error;
@@ -64,12 +69,12 @@ async function feeHistory(connection: RpcConnection, blocks: number, newestBlock
  * consecutive requests walking backwards, each ending right before the previous one's oldest block.
  * Splits when the endpoint refuses a size or answers fewer blocks than asked (both remembered in `limit`).
  */
-export async function fetchBaseFees(connection: RpcConnection, request: FetchBaseFeesRequest, limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
+export async function fetchBaseFees(connection: FeeHistoryConnection, request: FetchBaseFeesRequest, limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
   const first = await feeHistory(connection, Math.min(request.firstRequestBlocks, request.maxBlocks), "latest", limit);
   const newestBlock = first.oldestBlock + BigInt(first.baseFeesWei.length - 1);
   const asked = Math.min(request.firstRequestBlocks, request.maxBlocks, limit.maxBlocks);
   // Fewer blocks than asked, yet not down to the genesis: the endpoint truncates to its own limit.
-  if (first.baseFeesWei.length < asked && first.oldestBlock > 0n) limit.maxBlocks = first.baseFeesWei.length;
+  if (first.baseFeesWei.length < asked && first.oldestBlock > 0n) limit.lower(first.baseFeesWei.length);
 
   const floor = newestBlock - BigInt(request.maxBlocks) + 1n;
   let target = request.fromBlock ?? floor;
@@ -81,7 +86,7 @@ export async function fetchBaseFees(connection: RpcConnection, request: FetchBas
   while (oldest > target) {
     const wanted = Number(oldest - target);
     const chunk = await feeHistory(connection, wanted, oldest - 1n, limit);
-    if (chunk.baseFeesWei.length < Math.min(wanted, limit.maxBlocks) && chunk.oldestBlock > 0n) limit.maxBlocks = chunk.baseFeesWei.length;
+    if (chunk.baseFeesWei.length < Math.min(wanted, limit.maxBlocks) && chunk.oldestBlock > 0n) limit.lower(chunk.baseFeesWei.length);
     if (chunk.oldestBlock + BigInt(chunk.baseFeesWei.length) !== oldest) {
       throw new MalformedRpcResponseError(connection.redactedUrl, "eth_feeHistory", `blocks ${chunk.oldestBlock}.. do not end right before block ${oldest}`);
     }

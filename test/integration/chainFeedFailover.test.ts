@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
 import { startFaultProxy, type FaultMode, type FaultProxy } from "../support/faultProxy.ts";
-import { recordingLogger, sleep, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
+import { FeedReports, recordingLogger, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -41,128 +41,158 @@ test("an endpoint reporting another chain id is never used; the feed fails over 
   const [wrong, good] = proxies as [FaultProxy, FaultProxy];
   wrong.setFaults({ chainId: 5 });
   const logger = recordingLogger();
-  const chainFeed = feed({ rpcUrls: [wrong.url, good.url], logger });
+  const reports = new FeedReports();
+  const chainFeed = feed({ rpcUrls: [wrong.url, good.url], logger, onReport: reports.onReport });
   chainFeed.start();
-  await waitFor(() => chainFeed.window.size > 0, "the backfill");
-  assert.deepEqual(chainFeed.window.baseFeesWei, chain.fees(101n, 600n));
+  const backfill = await reports.until((report) => report.snapshot !== undefined, "the backfill");
+  assert.deepEqual(backfill.snapshot!.historyWei, chain.fees(101n, 600n));
   await chain.mine(2);
-  await waitFor(() => chainFeed.window.newestBlock === 602n, "block 602");
+  await reports.until((report) => report.snapshot?.newestBlock === 602n, "block 602");
   assert.deepEqual(wrong.counts(), { eth_chainId: 1 }, "only asked for its chain id, never for data");
   assert.equal(good.count("eth_chainId"), 1);
-  const [wrongStatus, goodStatus] = chainFeed.endpoints();
+  const [wrongStatus, goodStatus] = chainFeed.report.endpoints;
   assert.equal(wrongStatus!.state, "wrong-chain");
   assert.equal(wrongStatus!.reportedChainId, 5);
   assert.equal(wrongStatus!.active, false);
   assert.match(wrongStatus!.lastError!, /serves chain 5, not chain 1/);
   assert.equal(goodStatus!.state, "ok");
   assert.equal(goodStatus!.active, true);
-  assert.equal(chainFeed.degraded, false);
+  assert.equal(chainFeed.report.phase, "ok");
   assert.equal(logger.lines.filter((line) => /error .*serves chain 5, not chain 1/.test(line)).length, 1);
 });
 
-test("with only wrong-chain endpoints the chain holds no data and is degraded", async () => {
+test("with only wrong-chain endpoints the chain holds no data and is unreachable, and the log says once that no endpoint answers", async () => {
   const { proxies } = await setup(600, 2);
   for (const proxy of proxies) proxy.setFaults({ chainId: 137 });
-  const chainFeed = feed({ rpcUrls: proxies.map((proxy) => proxy.url) });
+  const logger = recordingLogger();
+  const reports = new FeedReports();
+  const chainFeed = feed({ rpcUrls: proxies.map((proxy) => proxy.url), logger, onReport: reports.onReport });
   chainFeed.start();
-  await waitFor(() => chainFeed.degraded, "degraded");
-  await sleep(300);
-  assert.equal(chainFeed.window.size, 0);
-  assert.equal(chainFeed.confirmedAt, undefined);
+  await reports.until((report) => report.phase === "unreachable", "unreachable");
+  // Each endpoint checked again after its wait, and found serving chain 137 again.
+  await waitFor(() => proxies.every((proxy) => proxy.count("eth_chainId") >= 2), "a second check of each endpoint");
+  const { report } = chainFeed;
+  assert.equal(report.phase, "unreachable");
+  assert.equal(report.snapshot, undefined);
+  assert.equal(report.confirmedAt, undefined);
+  assert.ok(
+    reports.all.every((each) => each.phase !== "degraded"),
+    "never degraded: it had no data to serve",
+  );
   for (const proxy of proxies) assert.equal(proxy.count("eth_feeHistory") + proxy.count("eth_getBlockByNumber"), 0);
   assert.deepEqual(
-    chainFeed.endpoints().map((endpoint) => endpoint.state),
+    report.endpoints.map((endpoint) => endpoint.state),
     ["wrong-chain", "wrong-chain"],
   );
+  const said = logger.lines.filter((line) => line.includes("no RPC endpoint of the chain answers"));
+  assert.equal(said.length, 1, said.join(""));
+  assert.match(said[0]!, /error +chain 1: no RPC endpoint of the chain answers \(2 tried; last error: http:\/\/127\.0\.0\.1:\d+ serves chain 137, not chain 1/);
+  assert.ok(!logger.lines.some((line) => line.includes("serving the")), "no data held, so none served");
 });
 
 for (const mode of ["down", "http500", "http429", "malformed", "wrong-shape", "absurd-fees"] satisfies FaultMode[]) {
   test(`the only endpoint ${mode}: data kept, degraded, then caught up with no gap once it recovers`, async () => {
     const { chain, proxies } = await setup(600);
     const proxy = proxies[0]!;
-    let healthEvents = 0;
-    const chainFeed = feed({ rpcUrls: [proxy.url], onHealth: () => healthEvents++ });
+    const logger = recordingLogger();
+    const reports = new FeedReports();
+    const chainFeed = feed({ rpcUrls: [proxy.url], logger, onReport: reports.onReport });
+    const startedAt = Date.now();
     chainFeed.start();
-    await waitFor(() => chainFeed.window.size > 0, "the backfill");
-    const held = [...chainFeed.window.baseFeesWei];
-    const confirmedAt = chainFeed.confirmedAt;
+    const backfill = await reports.until((report) => report.snapshot !== undefined, "the backfill");
+    const held = backfill.snapshot!;
     proxy.setFaults({ mode });
     await chain.mine(30);
-    await waitFor(() => chainFeed.degraded, "degraded");
-    assert.deepEqual(chainFeed.window.baseFeesWei, held, "the data held is kept, unchanged (garbage never becomes data)");
-    assert.equal(chainFeed.window.newestBlock, 600n);
-    assert.equal(chainFeed.confirmedAt, confirmedAt);
-    const [status] = chainFeed.endpoints();
+    const degraded = await reports.until((report) => report.phase === "degraded", "degraded");
+    assert.equal(degraded.snapshot, held, "the data held is kept, unchanged (garbage never becomes data)");
+    assert.equal(degraded.snapshot.newestBlock, 600n);
+    assert.deepEqual(degraded.snapshot.historyWei, chain.fees(101n, 600n));
+    assert.equal(degraded.confirmedAt, backfill.confirmedAt);
+    const [status] = degraded.endpoints;
     assert.equal(status!.state, "failing");
     assert.equal(status!.active, false);
-    assert.ok(status!.retryAt! > Date.now() - 1000 && status!.retryAt! <= Date.now() + 400, "backs off, briefly");
+    // It failed after the start and before this report: its retry is at least the shortest wait (100 ms) after the
+    // start, and at most the longest (400 ms) after the report.
+    assert.ok(status!.retryAt! >= startedAt + 100 && status!.retryAt! <= reports.arrivedAt(degraded) + 400, "backs off, briefly");
     assert.ok(status!.lastError && status!.lastError.length > 0);
-    assert.ok(healthEvents >= 2);
+    assert.ok(reports.all.filter((report) => report.changed.health).length >= 2);
+    const said = logger.lines.filter((line) => line.includes("every RPC endpoint is failing"));
+    assert.equal(said.length, 1, said.join(""));
+    assert.match(said[0]!, /warn +chain 1: every RPC endpoint is failing; serving the 500 blocks held until one answers/);
+    assert.ok(!logger.lines.some((line) => line.includes("no RPC endpoint of the chain answers")), "it had data");
     const chainIdChecks = proxy.count("eth_chainId");
     proxy.reset();
-    await waitFor(() => chainFeed.window.newestBlock === 630n && !chainFeed.degraded, "the catch-up", 3000);
-    assert.deepEqual(chainFeed.window.baseFeesWei, chain.fees(131n, 630n));
-    assert.equal(chainFeed.window.size, 500);
+    const caughtUp = await reports.until((report) => report.snapshot?.newestBlock === 630n && report.phase === "ok", "the catch-up");
+    assert.deepEqual(caughtUp.snapshot!.historyWei, chain.fees(131n, 630n));
+    assert.equal(caughtUp.snapshot!.historyWei.length, 500);
     assert.ok(proxy.count("eth_chainId") > chainIdChecks, "the chain id is checked again after recovery");
-    assert.equal(chainFeed.endpoints()[0]!.state, "ok");
+    assert.equal(chainFeed.report.endpoints[0]!.state, "ok");
   });
 }
 
 test("failover: a timing-out primary hands over to the secondary with no gap, and is used again once it recovers", async () => {
   const { chain, proxies } = await setup(600, 2);
   const [primary, secondary] = proxies as [FaultProxy, FaultProxy];
-  const chainFeed = feed({ rpcUrls: [primary.url, secondary.url], requestTimeoutMs: 300 });
+  const reports = new FeedReports();
+  const chainFeed = feed({ rpcUrls: [primary.url, secondary.url], requestTimeoutMs: 300, onReport: reports.onReport });
   chainFeed.start();
-  await waitFor(() => chainFeed.window.size > 0, "the backfill");
+  await reports.until((report) => report.snapshot !== undefined, "the backfill");
   assert.equal(secondary.total(), 0, "the secondary is not touched while the primary answers");
   primary.setFaults({ delayMs: 2000 });
   await chain.mine(3);
-  await waitFor(() => chainFeed.window.newestBlock === 603n, "block 603 through the secondary", 3000);
+  await reports.until((report) => report.snapshot?.newestBlock === 603n, "block 603 through the secondary");
   assert.deepEqual(
-    chainFeed.endpoints().map((endpoint) => [endpoint.state, endpoint.active]),
+    chainFeed.report.endpoints.map((endpoint) => [endpoint.state, endpoint.active]),
     [
       ["failing", false],
       ["ok", true],
     ],
   );
-  assert.match(chainFeed.endpoints()[0]!.lastError!, /timed out/);
-  assert.equal(chainFeed.degraded, false, "one endpoint still answers");
+  assert.match(chainFeed.report.endpoints[0]!.lastError!, /timed out/);
+  assert.equal(chainFeed.report.phase, "ok", "one endpoint still answers");
   primary.reset();
-  await waitFor(() => chainFeed.endpoints()[0]!.active, "back on the primary", 3000);
+  await reports.until((report) => report.endpoints[0]!.active, "back on the primary");
   await chain.mine(2);
-  await waitFor(() => chainFeed.window.newestBlock === 605n, "block 605");
-  assert.deepEqual(chainFeed.window.baseFeesWei, chain.fees(106n, 605n));
+  const caughtUp = await reports.until((report) => report.snapshot?.newestBlock === 605n, "block 605");
+  assert.deepEqual(caughtUp.snapshot!.historyWei, chain.fees(106n, 605n));
 });
 
-test("URLs are redacted in endpoint statuses and logs", async () => {
+test("URLs are redacted in endpoint statuses and logs, and a chain that never had data says that no endpoint answers", async () => {
   const { proxies } = await setup(10);
   const secretUrl = `${proxies[0]!.url}/v3/abcdef0123456789abcdef0123456789`;
   const logger = recordingLogger();
   proxies[0]!.setFaults({ mode: "http500" });
-  const chainFeed = feed({ rpcUrls: [secretUrl], logger });
+  const reports = new FeedReports();
+  const chainFeed = feed({ rpcUrls: [secretUrl], logger, onReport: reports.onReport });
   chainFeed.start();
-  await waitFor(() => chainFeed.degraded, "degraded");
-  const [status] = chainFeed.endpoints();
+  await reports.until((report) => report.phase === "unreachable", "unreachable");
+  const [status] = chainFeed.report.endpoints;
   assert.equal(status!.url, `${proxies[0]!.url}/v3/***`);
-  assert.ok(!JSON.stringify(chainFeed.endpoints()).includes("abcdef0123456789"));
+  assert.ok(!JSON.stringify(reports.all).includes("abcdef0123456789"));
   assert.ok(logger.lines.length > 0 && logger.lines.every((line) => !line.includes("abcdef0123456789")));
+  const said = logger.lines.filter((line) => line.includes("no RPC endpoint of the chain answers"));
+  assert.equal(said.length, 1, said.join(""));
+  assert.ok(said[0]!.includes(`(1 tried; last error: eth_chainId at ${proxies[0]!.url}/v3/*** failed: HTTP 500`), said[0]);
 });
 
 test("a ws endpoint whose socket drops: degraded meanwhile, then reconnected, resubscribed and caught up with no gap", async () => {
   const { chain, proxies } = await setup(600);
   const proxy = proxies[0]!;
-  const chainFeed = feed({ rpcUrls: [proxy.wsUrl], pollIntervalMs: 60_000, blockTimeMs: 12_000 });
+  const reports = new FeedReports();
+  const chainFeed = feed({ rpcUrls: [proxy.wsUrl], pollIntervalMs: 60_000, blockTimeMs: 12_000, onReport: reports.onReport });
   chainFeed.start();
-  await waitFor(() => chainFeed.window.size > 0 && proxy.count("eth_subscribe") === 1, "the backfill and subscription");
+  await reports.until((report) => report.snapshot !== undefined, "the backfill");
+  await waitFor(() => proxy.count("eth_subscribe") === 1, "the subscription");
   proxy.setFaults({ mode: "down" });
-  await waitFor(() => chainFeed.degraded, "degraded");
+  await reports.until((report) => report.phase === "degraded", "degraded");
   await chain.mine(20);
-  assert.equal(chainFeed.window.newestBlock, 600n);
+  assert.equal(chainFeed.report.snapshot!.newestBlock, 600n);
   proxy.reset();
-  await waitFor(() => chainFeed.window.newestBlock === 620n, "the catch-up", 3000);
+  await reports.until((report) => report.snapshot?.newestBlock === 620n, "the catch-up");
   await waitFor(() => proxy.count("eth_subscribe") === 2, "the new subscription");
   const block = await chain.mine(1);
-  await waitFor(() => chainFeed.window.newestBlock === block, "a head on the new subscription", 1000);
-  assert.deepEqual(chainFeed.window.baseFeesWei, chain.fees(122n, 621n));
-  assert.equal(chainFeed.degraded, false);
+  // A ws endpoint is polled every 3 minutes here: only the new subscription brings the head before `until` gives up.
+  const head = await reports.until((report) => report.snapshot?.newestBlock === block, "a head on the new subscription");
+  assert.deepEqual(head.snapshot!.historyWei, chain.fees(122n, 621n));
+  assert.equal(chainFeed.report.phase, "ok");
 });

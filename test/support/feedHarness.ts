@@ -1,6 +1,9 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { startEvmNode, type EvmNode, type EvmNodeOptions } from "../../shared/demo/startEvmNode.ts";
 import { createLogger, type Logger } from "../../shared/log/logger.ts";
+import type { FeedReport } from "../../shared/rpc/feedReport.ts";
 
 /** Real mainnet base fees (block 17,180,000 onwards), the fees the test chains' blocks carry. */
 export const MAINNET_FEES_WEI: readonly bigint[] = loadMainnetBaseFees().baseFeesWei;
@@ -64,8 +67,11 @@ export function recordingLogger(): Logger & { lines: string[] } {
   return Object.assign(logger, { lines });
 }
 
+/** Long enough for a loaded 2-core machine; a condition that holds at all holds well within it. */
+export const DEFAULT_WAIT_MS = 15_000;
+
 /** Polls `condition` every 10 ms until it holds; fails with `what` after `timeoutMs`. Resolves with the elapsed ms. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<number> {
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<number> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -75,3 +81,120 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The reports a feed published, in order, each with the epoch ms it arrived at and, given `countRequests` (e.g. a
+ * counting proxy's count), the requests made by then. Pass `onReport` to the feed. A feed publishes once a sync's
+ * requests are all answered, so that count is exact: no request of the feed is under way at that moment.
+ * `until` waits for an event rather than a time: it resolves as soon as a report matches.
+ */
+export class FeedReports {
+  readonly all: FeedReport[] = [];
+  readonly #countRequests: (() => number) | undefined;
+  readonly #arrivedAt = new Map<FeedReport, number>();
+  readonly #requestsAt = new Map<FeedReport, number>();
+  readonly #waiters = new Set<{ matches: (report: FeedReport) => boolean; resolve: (report: FeedReport) => void }>();
+
+  constructor(options: { countRequests?: () => number } = {}) {
+    this.#countRequests = options.countRequests;
+  }
+
+  readonly onReport = (report: FeedReport): void => {
+    this.all.push(report);
+    this.#arrivedAt.set(report, Date.now());
+    if (this.#countRequests) this.#requestsAt.set(report, this.#countRequests());
+    for (const waiter of this.#waiters) {
+      if (!waiter.matches(report)) continue;
+      this.#waiters.delete(waiter);
+      waiter.resolve(report);
+    }
+  };
+
+  get latest(): FeedReport | undefined {
+    return this.all[this.all.length - 1];
+  }
+
+  /** Epoch ms at which the report reached the listener. */
+  arrivedAt(report: FeedReport): number {
+    const at = this.#arrivedAt.get(report);
+    if (at === undefined) throw new Error("this report was never published to this recorder");
+    return at;
+  }
+
+  /** What `countRequests` said when the report reached the listener. */
+  requestsAt(report: FeedReport): number {
+    const count = this.#requestsAt.get(report);
+    if (count === undefined) throw new Error("no request count for this report: give the recorder countRequests");
+    return count;
+  }
+
+  /** The reports published after `earlier` up to and including `later`. */
+  between(earlier: FeedReport, later: FeedReport): number {
+    return this.all.indexOf(later) - this.all.indexOf(earlier);
+  }
+
+  /** The newest report if it matches, else the next one that does; fails naming `what` after `timeoutMs`. */
+  until(matches: (report: FeedReport) => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<FeedReport> {
+    const latest = this.latest;
+    if (latest && matches(latest)) return Promise.resolve(latest);
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        matches,
+        resolve: (report: FeedReport) => {
+          clearTimeout(timer);
+          resolve(report);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(waiter);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for a report with ${what} (newest: ${describeReport(this.latest)})`));
+      }, timeoutMs);
+      this.#waiters.add(waiter);
+    });
+  }
+}
+
+function describeReport(report: FeedReport | undefined): string {
+  if (!report) return "none";
+  const endpoints = report.endpoints.map((endpoint) => `${endpoint.state}${endpoint.active ? "*" : ""}`).join(",");
+  return `${report.phase}, block ${report.snapshot?.newestBlock ?? "none"}, endpoints ${endpoints}`;
+}
+
+/** How a scripted endpoint answers one JSON-RPC method: a result, or a JSON-RPC error. */
+export type ScriptedAnswer = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
+
+/** A real JSON-RPC server on 127.0.0.1 whose answers a test sets per method, recording when each call arrived. */
+export interface ScriptedEndpoint {
+  readonly url: string;
+  /** Epoch ms at which each call of `method` arrived, oldest first. */
+  arrivals(method: string): readonly number[];
+  /** Answers `method` this way from now on (a method with no answer set gets "method not found"). */
+  answer(method: string, answer: ScriptedAnswer): void;
+  close(): Promise<void>;
+}
+
+export async function startScriptedEndpoint(answers: Record<string, ScriptedAnswer>): Promise<ScriptedEndpoint> {
+  const script = new Map(Object.entries(answers));
+  const arrivals = new Map<string, number[]>();
+  const server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id?: unknown; method?: string };
+      const method = String(call.method);
+      arrivals.set(method, [...(arrivals.get(method) ?? []), Date.now()]);
+      const answer = script.get(method) ?? { error: { code: -32601, message: `the method ${method} does not exist` } };
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: call.id ?? null, ...answer }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arrivals: (method) => arrivals.get(method) ?? [],
+    answer: (method, answer) => void script.set(method, answer),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { EndpointPool } from "./endpointPool.ts";
+
+const backoff = { initialMs: 50, maxMs: 800 };
+const failure = new Error("eth_feeHistory at http://127.0.0.1:9 failed: the method does not exist");
+
+function pool(urls = ["http://127.0.0.1:9", "ws://127.0.0.1:9"]) {
+  return new EndpointPool(urls, { timeoutMs: 1000, backoff });
+}
+
+test("a wrong-chain endpoint waits the longest, is never usable meanwhile, and a due endpoint is handed out once", () => {
+  const endpoints = pool();
+  const [first, second] = endpoints.endpoints;
+  endpoints.markWrongChain(first!, new Error("serves chain 5"), 5, 0);
+  assert.deepEqual(endpoints.usable(), [second]);
+  assert.equal(first!.retryAt, 800);
+  assert.equal(endpoints.nextRetryAt(), 800);
+  assert.deepEqual(endpoints.takeDue(799), []);
+  assert.deepEqual(endpoints.takeDue(800), [first]);
+  assert.deepEqual(endpoints.takeDue(800), [], "being probed");
+  assert.equal(endpoints.nextRetryAt(), undefined);
+  assert.equal(endpoints.allDown(), false, "the second was never tried");
+  endpoints.markFailing(second!, failure, 0);
+  assert.equal(endpoints.allDown(), true);
+});
+
+test("statuses: each endpoint as /networks shows it, URLs redacted", () => {
+  const endpoints = pool(["http://127.0.0.1:9/v3/abcdef0123456789abcdef0123456789", "ws://127.0.0.1:9"]);
+  const [first, second] = endpoints.endpoints;
+  endpoints.recordChainId(first!, 1);
+  endpoints.markVerified(first!);
+  endpoints.markServing(first!);
+  endpoints.markFailing(second!, failure, 1000);
+  assert.equal(first!.verified, true);
+  assert.deepEqual(endpoints.statuses(first), [
+    { url: "http://127.0.0.1:9/v3/***", transport: "http", state: "ok", active: true, reportedChainId: 1 },
+    { url: "ws://127.0.0.1:9", transport: "ws", state: "failing", active: false, lastError: failure.message, retryAt: 1050 },
+  ]);
+});
+
+test("the fee-history limit the pool keeps per endpoint only ever goes down", () => {
+  const endpoints = pool();
+  const limit = endpoints.feeHistoryLimit(endpoints.endpoints[0]!);
+  assert.equal(limit.maxBlocks, Number.POSITIVE_INFINITY);
+  limit.lower(300);
+  limit.lower(1000);
+  assert.equal(endpoints.feeHistoryLimit(endpoints.endpoints[0]!).maxBlocks, 300);
+  assert.equal(endpoints.feeHistoryLimit(endpoints.endpoints[1]!).maxBlocks, Number.POSITIVE_INFINITY);
+});
+
+test("the pool refuses endpoints that are not its own, and backoffs it cannot honour", () => {
+  const endpoints = pool();
+  assert.throws(() => endpoints.markServing(pool().endpoints[0]!), /is not an endpoint of this pool/);
+  assert.throws(() => new EndpointPool(["http://127.0.0.1:9"], { timeoutMs: 1000, backoff: { initialMs: 0, maxMs: 10 } }), /positive time/);
+  assert.throws(() => new EndpointPool([], { timeoutMs: 1000, backoff }), /at least one RPC URL/);
+});
