@@ -342,6 +342,7 @@ export class ChainFeed {
       this.#verify(endpoint).then(
         () => {
           if (this.#stopped || this.#noBaseFee) return;
+          // Usable again, but its backoff keeps growing until a sync through it succeeds (markServing).
           this.#pool.markAnswering(endpoint);
           this.#logger.debug(`chain ${this.chainId}: RPC endpoint ${endpoint.redactedUrl} passes its checks again; trying it`, {
             chainId: this.chainId,

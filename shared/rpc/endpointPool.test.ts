@@ -9,6 +9,34 @@ function pool(urls = ["http://127.0.0.1:9", "ws://127.0.0.1:9"]) {
   return new EndpointPool(urls, { timeoutMs: 1000, backoff });
 }
 
+test("the wait after a failure doubles up to the longest, and passing the probe's checks does not reset it", () => {
+  const endpoints = pool();
+  const [endpoint] = endpoints.endpoints;
+  const waitsMs: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    endpoints.markFailing(endpoint!, failure, 1000);
+    waitsMs.push(endpoint!.retryAt! - 1000);
+    assert.deepEqual(endpoints.takeDue(1000 + waitsMs[i]!), [endpoint]);
+    endpoints.markAnswering(endpoint!);
+    assert.equal(endpoint!.state, "ok", "usable again after passing the checks");
+  }
+  assert.deepEqual(waitsMs, [50, 100, 200, 400, 800, 800]);
+});
+
+test("serving the feed starts the backoff again from the shortest wait, and says the endpoint recovered", () => {
+  const endpoints = pool();
+  const [endpoint] = endpoints.endpoints;
+  assert.equal(endpoints.markServing(endpoint!), false, "never failed: not a recovery");
+  endpoints.markFailing(endpoint!, failure, 0);
+  endpoints.markAnswering(endpoint!);
+  endpoints.markFailing(endpoint!, failure, 0);
+  assert.equal(endpoint!.retryAt, 100);
+  endpoints.markAnswering(endpoint!);
+  assert.equal(endpoints.markServing(endpoint!), true);
+  endpoints.markFailing(endpoint!, failure, 0);
+  assert.equal(endpoint!.retryAt, 50);
+});
+
 test("a wrong-chain endpoint waits the longest, is never usable meanwhile, and a due endpoint is handed out once", () => {
   const endpoints = pool();
   const [first, second] = endpoints.endpoints;

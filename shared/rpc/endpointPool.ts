@@ -41,7 +41,11 @@ class PooledEndpoint implements Endpoint {
   lastError: string | undefined;
   reportedChainId: number | undefined;
   retryAt: number | undefined;
-  /** Failures since the endpoint last answered: each doubles the wait before the next attempt. */
+  /**
+   * Failures since the endpoint last served the feed (a sync through it succeeded). Passing the background probe's
+   * checks does not reset it, so an endpoint that answers those but fails the requests the feed needs waits longer
+   * after each failure instead of being retried at the shortest wait forever.
+   */
   failuresSinceServed = 0;
   /** It failed (or served another chain) since it last served the feed. */
   failedSinceServed = false;
@@ -140,11 +144,13 @@ export class EndpointPool {
     return recovered;
   }
 
-  /** A failing endpoint passed the background probe's checks (its chain id and latest block): usable again. */
+  /**
+   * A failing endpoint passed the background probe's checks (its chain id and latest block): usable again, but its
+   * backoff keeps growing until it serves the feed (`markServing`), so an endpoint that answers the checks and fails
+   * the feed's requests is not retried at the shortest wait forever.
+   */
   markAnswering(endpoint: Endpoint): void {
-    const pooled = this.#own(endpoint);
-    this.#markAnswering(pooled);
-    pooled.failuresSinceServed = 0;
+    this.#markAnswering(this.#own(endpoint));
   }
 
   #markAnswering(pooled: PooledEndpoint): void {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
 import { startFaultProxy, type FaultMode, type FaultProxy } from "../support/faultProxy.ts";
-import { FeedReports, recordingLogger, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
+import { FeedReports, recordingLogger, startScriptedEndpoint, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -195,4 +195,28 @@ test("a ws endpoint whose socket drops: degraded meanwhile, then reconnected, re
   const head = await reports.until((report) => report.snapshot?.newestBlock === block, "a head on the new subscription");
   assert.deepEqual(head.snapshot!.historyWei, chain.fees(122n, 621n));
   assert.equal(chainFeed.report.phase, "ok");
+});
+
+test("an endpoint whose eth_feeHistory fails is retried with a growing wait, though it passes the chain id and block checks", async () => {
+  const endpoint = await startScriptedEndpoint({
+    eth_chainId: { result: "0x1" },
+    eth_getBlockByNumber: { result: { number: "0x10", baseFeePerGas: "0x3b9aca00" } },
+    eth_feeHistory: { error: { code: -32601, message: "the method eth_feeHistory does not exist/is not available" } },
+  });
+  cleanups.push(() => endpoint.close());
+  const backoff = { initialMs: 50, maxMs: 800 };
+  const chainFeed = feed({ rpcUrls: [endpoint.url], backoff, pollIntervalMs: 50 });
+  chainFeed.start();
+  const attempts = 7;
+  await waitFor(() => endpoint.arrivals("eth_feeHistory").length >= attempts, `${attempts} eth_feeHistory attempts`, 30_000);
+  const arrivals = endpoint.arrivals("eth_feeHistory").slice(0, attempts);
+  const waitsMs = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
+  // Each failure doubles the wait before the next attempt (50, 100, 200, 400, 800, 800 ms): passing the cheap checks
+  // of the background probe does not count as serving the feed. 5 ms of slack for timer rounding, never more.
+  const expectedMs = waitsMs.map((_, i) => Math.min(backoff.maxMs, backoff.initialMs * 2 ** i));
+  waitsMs.forEach((waitMs, i) =>
+    assert.ok(waitMs >= expectedMs[i]! - 5, `wait ${i + 1} was ${waitMs} ms, expected at least ${expectedMs[i]} ms: ${JSON.stringify(waitsMs)}`),
+  );
+  // The probe still checks the endpoint before each attempt.
+  assert.ok(endpoint.arrivals("eth_chainId").length >= attempts - 1);
 });
