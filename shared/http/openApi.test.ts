@@ -1,255 +1,425 @@
+// The OpenAPI description: valid OpenAPI 3.1 (@seriousme/openapi-schema-validator, the specification's own schemas),
+// its JSON Schemas valid 2020-12 and every example matching them (ajv), complete against the contract
+// (../shared/CONTRACT.md), and true of the live server: each operation it describes answers as described.
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { PENDING_ERROR_CODES, pendingIssueOf, readApiContract } from "../../test/support/apiContract.ts";
+import { blockTipsOf } from "../core/fees/recentTips.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { createLogger } from "../log/logger.ts";
-import { blockTipsOf } from "../core/fees/recentTips.ts";
-import { API_ERRORS } from "./apiErrors.ts";
+import { TestFeeSource } from "../service/testFeeSource.ts";
 import { openApiDocument, pathParameters } from "./openApi.ts";
 import { ROUTES } from "./routes.ts";
 import { createApiServer } from "./server.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const KEY = "0123456789abcdef0123456789abcdef";
+/** The document's base URI for ajv: its `#/components/...` references resolve against it. */
+const DOCUMENT_ID = "https://gasfees.invalid/openapi.json";
 
-/** Resolves a local `$ref` (a JSON pointer into the document), or returns the object as it is. */
-function deref(doc: Json, value: Json): Json {
-  if (value === null || typeof value !== "object" || typeof value.$ref !== "string") return value;
-  const ref: string = value.$ref;
-  if (!ref.startsWith("#/")) return undefined;
-  return ref
-    .slice(2)
-    .split("/")
-    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((node: Json, part) => (node === undefined || node === null ? undefined : node[part]), doc);
+// --- the parts of an OpenAPI 3.1 document this test reads (after the validator has accepted its shape) ------------
+
+interface Reference {
+  readonly $ref: string;
+}
+interface Parameter {
+  readonly name: string;
+  readonly in: "path" | "query" | "header" | "cookie";
+  readonly required?: boolean;
+}
+interface MediaType {
+  readonly schema?: unknown;
+  readonly examples?: Readonly<Record<string, { readonly value: unknown }>>;
+}
+interface Response {
+  readonly description: string;
+  readonly headers?: Readonly<Record<string, unknown>>;
+  readonly content?: Readonly<Record<string, MediaType>>;
+}
+interface Operation {
+  readonly operationId: string;
+  readonly parameters?: readonly (Parameter | Reference)[];
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+  readonly responses: Readonly<Record<string, Response | Reference>>;
+}
+interface SecurityScheme {
+  readonly type: string;
+  readonly scheme?: string;
+  readonly description?: string;
+}
+interface OpenApiDocument {
+  readonly openapi: string;
+  readonly paths: Readonly<Record<string, Readonly<Record<string, Operation>>>>;
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+  readonly components: {
+    readonly schemas: Readonly<Record<string, unknown>>;
+    readonly parameters: Readonly<Record<string, Parameter>>;
+    readonly responses: Readonly<Record<string, Response>>;
+    readonly securitySchemes: Readonly<Record<string, SecurityScheme>>;
+  };
 }
 
-/** The OpenAPI 3.1 rules that matter here; returns the problems found (none when valid). */
-function openApiProblems(doc: Json): string[] {
-  const problems: string[] = [];
-  const problem = (text: string) => problems.push(text);
-  if (typeof doc.openapi !== "string" || !/^3\.1\.\d+$/.test(doc.openapi)) problem(`openapi is ${doc.openapi}, not 3.1.x`);
-  if (typeof doc.info?.title !== "string" || typeof doc.info?.version !== "string") problem("info needs a title and a version");
-  // Every $ref anywhere resolves.
-  const walk = (node: Json, at: string) => {
-    if (node === null || typeof node !== "object") return;
-    if (typeof node.$ref === "string" && deref(doc, node) === undefined) problem(`${at}: $ref ${node.$ref} does not resolve`);
-    for (const [key, child] of Object.entries(node)) walk(child, `${at}/${key}`);
-  };
-  walk(doc, "#");
-  const schemes = doc.components?.securitySchemes ?? {};
-  for (const [name, scheme] of Object.entries<Json>(schemes)) {
-    if (scheme.type === "http" && typeof scheme.scheme !== "string") problem(`security scheme ${name}: http needs a scheme`);
-    if (scheme.type === "apiKey" && !(typeof scheme.name === "string" && ["query", "header", "cookie"].includes(scheme.in)))
-      problem(`security scheme ${name}: apiKey needs a name and in query|header|cookie`);
-    if (!["http", "apiKey", "oauth2", "openIdConnect", "mutualTLS"].includes(scheme.type)) problem(`security scheme ${name}: type ${scheme.type}`);
+const isReference = (value: unknown): value is Reference =>
+  typeof value === "object" && value !== null && typeof (value as { $ref?: unknown }).$ref === "string";
+
+/** The JSON pointer of a path of keys (`~` and `/` escaped). */
+const pointer = (keys: readonly string[]) => keys.map((key) => key.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+
+/** Follows a local `$ref` (`#/a/b`) through the document; anything else is returned as it is. */
+function resolved<T>(doc: unknown, value: T | Reference): T | undefined {
+  if (!isReference(value)) return value;
+  if (!value.$ref.startsWith("#/")) return undefined;
+  let node: unknown = doc;
+  for (const key of value.$ref.slice(2).split("/")) {
+    const name = key.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (typeof node !== "object" || node === null || !(name in node)) return undefined;
+    node = (node as Record<string, unknown>)[name];
   }
+  return node as T;
+}
+
+// --- the checks ------------------------------------------------------------------------------------------------
+
+/**
+ * What is wrong with `value` as this API's OpenAPI 3.1 document: the specification's schema (by the validator), the
+ * rules that its schema cannot state (unique operationIds, path parameters declared, security schemes defined), this
+ * API's own rule (every 4xx/5xx body is the Error schema), and the JSON Schemas and examples (by ajv).
+ */
+async function documentProblems(value: unknown): Promise<string[]> {
+  const result = await new Validator().validate(structuredClone(value) as object);
+  if (!result.valid) {
+    const errors = Array.isArray(result.errors) ? result.errors : [{ message: String(result.errors) }];
+    return errors.map((error: { instancePath?: string; message?: string }) => `OpenAPI 3.1: ${error.instancePath ?? ""} ${error.message ?? ""}`.trim());
+  }
+  const doc = value as OpenApiDocument;
+  const problems: string[] = [];
   const operationIds = new Set<string>();
-  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
-    if (!path.startsWith("/")) problem(`path ${path} does not start with /`);
-    const templated = new Set(pathParameters(path));
-    for (const method of Object.keys(item)) {
-      if (!METHODS.includes(method) && !["parameters", "summary", "description", "servers"].includes(method)) problem(`${path}: unknown field ${method}`);
-    }
-    for (const method of METHODS.filter((m) => item[m] !== undefined)) {
-      const operation = item[method];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
       const at = `${method.toUpperCase()} ${path}`;
-      if (typeof operation.operationId !== "string") problem(`${at}: no operationId`);
-      else if (operationIds.has(operation.operationId)) problem(`${at}: operationId ${operation.operationId} is not unique`);
-      else operationIds.add(operation.operationId);
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: Json) => deref(doc, p));
-      const seen = new Set<string>();
-      const declaredInPath = new Set<string>();
-      for (const parameter of parameters) {
-        if (parameter === undefined) continue;
-        if (typeof parameter.name !== "string" || !["path", "query", "header", "cookie"].includes(parameter.in))
-          problem(`${at}: a parameter needs a name and in`);
-        if (seen.has(`${parameter.in}:${parameter.name}`)) problem(`${at}: parameter ${parameter.name} twice`);
-        seen.add(`${parameter.in}:${parameter.name}`);
-        if (parameter.schema === undefined && parameter.content === undefined) problem(`${at}: parameter ${parameter.name} has no schema`);
-        if (parameter.in === "path") {
-          declaredInPath.add(parameter.name);
-          if (parameter.required !== true) problem(`${at}: path parameter ${parameter.name} is not required`);
-          if (!templated.has(parameter.name)) problem(`${at}: path parameter ${parameter.name} is not in the path`);
-        }
+      if (operationIds.has(operation.operationId)) problems.push(`${at}: operationId ${operation.operationId} is not unique`);
+      operationIds.add(operation.operationId);
+      const declared = (operation.parameters ?? []).map((parameter) => resolved(doc, parameter)).filter((parameter) => parameter?.in === "path");
+      for (const name of pathParameters(path)) {
+        if (!declared.some((parameter) => parameter?.name === name)) problems.push(`${at}: {${name}} is not declared`);
       }
-      for (const name of templated) if (!declaredInPath.has(name)) problem(`${at}: {${name}} is not declared`);
+      for (const parameter of declared) {
+        if (parameter !== undefined && !pathParameters(path).includes(parameter.name))
+          problems.push(`${at}: path parameter ${parameter.name} is not in the path`);
+      }
       for (const requirement of operation.security ?? doc.security ?? []) {
-        for (const name of Object.keys(requirement)) if (schemes[name] === undefined) problem(`${at}: security scheme ${name} is not defined`);
-      }
-      const responses = Object.entries<Json>(operation.responses ?? {});
-      if (responses.length === 0) problem(`${at}: no responses`);
-      for (const [status, raw] of responses) {
-        const response = deref(doc, raw);
-        if (!/^([1-5](\d\d|XX)|default)$/.test(status)) problem(`${at}: response key ${status}`);
-        if (typeof response?.description !== "string") problem(`${at} ${status}: no description`);
-        for (const [type, media] of Object.entries<Json>(response?.content ?? {})) {
-          if (media.schema === undefined) problem(`${at} ${status} ${type}: no schema`);
-        }
-        if (/^[45]/.test(status)) {
-          const schema = response?.content?.["application/json"]?.schema;
-          const refs = JSON.stringify(schema ?? null);
-          if (!refs.includes('"#/components/schemas/Error"')) problem(`${at} ${status}: an error without the Error schema`);
+        for (const name of Object.keys(requirement)) {
+          if (doc.components.securitySchemes[name] === undefined) problems.push(`${at}: security scheme ${name} is not defined`);
         }
       }
+      for (const [status, raw] of Object.entries(operation.responses)) {
+        if (!/^[45]/.test(status)) continue;
+        const schema = resolved(doc, raw)?.content?.["application/json"]?.schema;
+        if (!JSON.stringify(schema ?? null).includes('"#/components/schemas/Error"')) problems.push(`${at} ${status}: an error without the Error schema`);
+      }
+    }
+  }
+  problems.push(...schemaProblems(doc));
+  return problems;
+}
+
+/** ajv over the whole document, so that every `#/...` reference in it resolves; its schemas compiled on demand. */
+function schemaChecker(doc: OpenApiDocument): Ajv2020 {
+  // Schemas that are not valid JSON Schema, or use unknown keywords or formats, are refused (strictSchema); the style
+  // rules of strict mode (a type beside each keyword, tuples closed) are not this document's business.
+  const ajv = new Ajv2020({ strictSchema: true, strictNumbers: true, strictTypes: false, strictTuples: false, strictRequired: false, allErrors: true });
+  // The document's own fields are not JSON Schema keywords: declared, so that strict mode accepts the document.
+  ajv.addVocabulary(["openapi", "info", "servers", "paths", "components"]);
+  ajv.addSchema({ ...doc, $id: DOCUMENT_ID });
+  return ajv;
+}
+
+/** The validator of the schema at `keys` in the document. */
+function validatorAt(ajv: Ajv2020, keys: readonly string[]) {
+  const validate = ajv.getSchema(`${DOCUMENT_ID}#/${keys.map((key) => encodeURIComponent(pointer([key]))).join("/")}`);
+  if (validate === undefined) throw new Error(`no schema at #/${pointer(keys)}`);
+  return validate;
+}
+
+const errorsText = (errors: readonly ErrorObject[] | null | undefined) => (errors ?? []).map((error) => `${error.instancePath} ${error.message ?? ""}`);
+
+/** Every component schema compiles (valid 2020-12), and every example matches the schema beside it. */
+function schemaProblems(doc: OpenApiDocument): string[] {
+  const problems: string[] = [];
+  let ajv: Ajv2020;
+  try {
+    ajv = schemaChecker(doc);
+  } catch (error) {
+    return [`JSON Schema: ${(error as Error).message}`];
+  }
+  for (const name of Object.keys(doc.components.schemas)) {
+    try {
+      validatorAt(ajv, ["components", "schemas", name]);
+    } catch (error) {
+      problems.push(`#/components/schemas/${name}: ${(error as Error).message}`);
+    }
+  }
+  const mediaTypes: { keys: string[]; media: MediaType }[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (isReference(response)) continue;
+        for (const [type, media] of Object.entries(response.content ?? {}))
+          mediaTypes.push({ keys: ["paths", path, method, "responses", status, "content", type], media });
+      }
+    }
+  }
+  for (const [code, response] of Object.entries(doc.components.responses)) {
+    for (const [type, media] of Object.entries(response.content ?? {})) mediaTypes.push({ keys: ["components", "responses", code, "content", type], media });
+  }
+  for (const { keys, media } of mediaTypes) {
+    if (media.schema === undefined || media.examples === undefined) continue;
+    let validate;
+    try {
+      validate = validatorAt(ajv, [...keys, "schema"]);
+    } catch (error) {
+      problems.push(`#/${pointer(keys)}: ${(error as Error).message}`);
+      continue;
+    }
+    for (const [name, example] of Object.entries(media.examples)) {
+      if (!validate(example.value)) problems.push(`#/${pointer(keys)} example ${name}: ${errorsText(validate.errors).join("; ")}`);
     }
   }
   return problems;
 }
 
-/** A small JSON Schema check (the keywords the description uses), for live answers. */
-function schemaProblems(doc: Json, schema: Json, value: Json, at = "$"): string[] {
-  schema = deref(doc, schema);
-  if (schema === false) return [`${at}: no value allowed`];
-  if (schema === true || schema === undefined) return [];
-  const out: string[] = [];
-  if (schema.$ref) return schemaProblems(doc, deref(doc, schema), value, at);
-  if (schema.allOf) for (const part of schema.allOf) out.push(...schemaProblems(doc, part, value, at));
-  if (schema.oneOf && schema.oneOf.filter((part: Json) => schemaProblems(doc, part, value, at).length === 0).length !== 1)
-    out.push(`${at}: not exactly one of oneOf`);
-  if ("const" in schema && value !== schema.const) out.push(`${at}: not ${JSON.stringify(schema.const)}`);
-  if (schema.enum && !schema.enum.includes(value)) out.push(`${at}: ${JSON.stringify(value)} not in enum`);
-  const type = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
-  if (schema.anyOf && !schema.anyOf.some((part: Json) => schemaProblems(doc, part, value, at).length === 0)) out.push(`${at}: none of anyOf`);
-  const types: string[] | undefined = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types && !types.some((allowed) => allowed === type || (allowed === "number" && type === "integer")))
-    return [...out, `${at}: ${type}, not ${types.join(" or ")}`];
-  if (typeof value === "string" && schema.pattern && !new RegExp(schema.pattern).test(value)) out.push(`${at}: ${value} does not match ${schema.pattern}`);
-  if (typeof value === "number" && ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)))
-    out.push(`${at}: ${value} out of range`);
-  if (Array.isArray(value)) {
-    if ((schema.minItems !== undefined && value.length < schema.minItems) || (schema.maxItems !== undefined && value.length > schema.maxItems))
-      out.push(`${at}: ${value.length} items`);
-    value.forEach((item, i) => {
-      const itemSchema = schema.prefixItems && i < schema.prefixItems.length ? schema.prefixItems[i] : schema.items;
-      out.push(...schemaProblems(doc, itemSchema, item, `${at}[${i}]`));
-    });
-  }
-  if (type === "object") {
-    for (const name of schema.required ?? []) if (!(name in value)) out.push(`${at}: no ${name}`);
-    for (const [name, child] of Object.entries(value)) {
-      const property = schema.properties?.[name];
-      if (property !== undefined) out.push(...schemaProblems(doc, property, child, `${at}.${name}`));
-      else if (schema.additionalProperties === false) out.push(`${at}: extra field ${name}`);
-    }
-  }
-  return out;
+/** What is wrong with `body` as an answer described by the schema at `keys`. */
+function answerProblems(ajv: Ajv2020, keys: readonly string[], body: unknown): string[] {
+  const validate = validatorAt(ajv, keys);
+  return validate(body) ? [] : errorsText(validate.errors);
 }
 
-test("the OpenAPI document is valid 3.1 by the rules that matter, and the checks can fail", () => {
-  const doc = openApiDocument(ROUTES);
-  assert.deepEqual(openApiProblems(doc), []);
-  const broken = structuredClone(doc) as Json;
-  broken.openapi = "3.0.3";
-  broken.paths["/healthz"].get.operationId = "getNetworks";
-  broken.paths["/networks/{chainId}/busyThreshold"].get.parameters = [];
-  broken.paths["/networks"].get.responses["401"].content["application/json"].schema = { type: "object" };
-  broken.paths["/networks"].get.security = [{ bearer: [] }];
-  broken.paths["/networks"].get.responses["200"] = { $ref: "#/components/responses/NOPE" };
-  const problems = openApiProblems(broken);
-  for (const expected of [
-    "openapi is 3.0.3, not 3.1.x",
-    "$ref #/components/responses/NOPE does not resolve",
-    "GET /networks: security scheme bearer is not defined",
-    "GET /networks 401: an error without the Error schema",
-    "operationId getNetworks is not unique",
-    "GET /networks/{chainId}/busyThreshold: {chainId} is not declared",
-    "GET /networks 200: no description",
-  ]) {
+const documentOf = () => openApiDocument(ROUTES) as unknown as OpenApiDocument;
+
+test("the OpenAPI document is valid OpenAPI 3.1, its schemas valid JSON Schema 2020-12, its examples true to them", async () => {
+  assert.deepEqual(await documentProblems(documentOf()), []);
+});
+
+/** The document with the value at `keys` replaced (or deleted, for undefined): a broken copy for the checks to find. */
+function brokenDocument(keys: readonly string[], value: unknown): unknown {
+  const doc = structuredClone(documentOf()) as unknown;
+  let node = doc as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  const last = keys.at(-1)!;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return doc;
+}
+
+test("the document checks can fail: each kind of broken document is reported", async () => {
+  const networks = ["paths", "/networks", "get"];
+  const cases: [string, readonly string[], unknown, RegExp][] = [
+    ["an OpenAPI 3.0 version", ["openapi"], "3.0.3", /^OpenAPI 3\.1: /],
+    ["a reference that does not resolve", [...networks, "responses", "200"], { $ref: "#/components/responses/NOPE" }, /NOPE/],
+    ["a response without a description", [...networks, "responses", "200", "description"], undefined, /description/],
+    ["a duplicate operationId", ["paths", "/healthz", "get", "operationId"], "getNetworks", /operationId getNetworks is not unique/],
+    ["a path parameter not declared", ["paths", "/networks/{chainId}/busyThreshold", "get", "parameters"], [], /\{chainId\} is not declared/],
+    ["an undefined security scheme", [...networks, "security"], [{ bearer: [] }], /security scheme bearer is not defined/],
+    [
+      "an error body that is not the Error schema",
+      [...networks, "responses", "401", "content", "application/json", "schema"],
+      { type: "object" },
+      /GET \/networks 401: an error without the Error schema/,
+    ],
+    ["a schema that is not JSON Schema", ["components", "schemas", "Health", "type"], "strin", /Health/],
+    [
+      "an example its schema refuses",
+      ["components", "responses", "NOT_FOUND", "content", "application/json", "examples", "NOT_FOUND", "value", "statusCode"],
+      "404",
+      /NOT_FOUND\/content\/application~1json example NOT_FOUND: \/statusCode must be integer/,
+    ],
+  ];
+  for (const [what, keys, value, expected] of cases) {
+    const problems = await documentProblems(brokenDocument(keys, value));
     assert.ok(
-      problems.some((p) => p.includes(expected)),
-      `${expected} in ${JSON.stringify(problems)}`,
+      problems.some((problem) => expected.test(problem)),
+      `${what}: ${expected} in ${JSON.stringify(problems)}`,
     );
   }
 });
 
-test("the document describes every route of ROUTES and nothing else, with its auth form and errors", () => {
-  const doc = openApiDocument(ROUTES) as Json;
-  assert.deepEqual(Object.keys(doc.paths).sort(), ROUTES.map((route) => route.path).sort());
-  for (const route of ROUTES) {
-    const operation = doc.paths[route.path].get;
-    assert.equal(operation.operationId, route.name);
-    assert.deepEqual(Object.keys(doc.paths[route.path]), ["get"]);
-    const inPath = route.path.includes("{apiKey}");
-    assert.deepEqual(operation.security, route.auth === "key" && !inPath ? [{ basicAuth: [] }] : [], route.path);
+test("the document describes every endpoint and error row of the contract, with the contract's authentication", () => {
+  const doc = documentOf();
+  const contract = readApiContract();
+  for (const route of contract.routes) {
+    const operation = doc.paths[route.path]?.["get"];
+    const pending = pendingIssueOf(route.path);
+    if (pending !== undefined) {
+      assert.equal(operation, undefined, `${route.path} is described now: remove it from PENDING_ROUTES (${pending})`);
+      continue;
+    }
+    assert.ok(operation, `${route.path}: the contract names it, the document does not describe it`);
+    const keyInPath = route.path.includes("{apiKey}");
+    assert.deepEqual(operation.security, route.auth === "key" && !keyInPath ? [{ basicAuth: [] }] : [], route.path);
     const statuses = Object.keys(operation.responses);
     if (route.auth === "key") assert.ok(statuses.includes("401") && statuses.includes("429"), route.path);
     else assert.ok(!statuses.includes("401"), route.path);
-    if (route.path.includes("{chainId}"))
+  }
+  for (const row of contract.errors) {
+    if (PENDING_ERROR_CODES[row.code] !== undefined) {
+      assert.equal(doc.components.responses[row.code], undefined, `${row.code} is described now: remove it from PENDING_ERROR_CODES`);
+      continue;
+    }
+    const response = doc.components.responses[row.code];
+    assert.ok(response, `${row.code}: a row of the contract's error table, not described`);
+    assert.deepEqual(response.content?.["application/json"]?.examples?.[row.code]?.value, {
+      statusCode: row.statusCode,
+      code: row.code,
+      message: (response.content?.["application/json"]?.examples?.[row.code]?.value as { message: string }).message,
+    });
+    for (const header of Object.keys(row.headers)) assert.ok(response.headers?.[header], `${row.code}: the ${header} header is not described`);
+  }
+});
+
+test("the document is made from the server's route list: one path per route, with its operationId, parameters and errors", () => {
+  const doc = documentOf();
+  assert.deepEqual(Object.keys(doc.paths).sort(), ROUTES.map((route) => route.path).sort());
+  for (const route of ROUTES) {
+    assert.deepEqual(Object.keys(doc.paths[route.path]!), ["get"]);
+    assert.equal(doc.paths[route.path]!["get"]!.operationId, route.name);
+    if (route.path.includes("{chainId}")) {
+      const statuses = Object.keys(doc.paths[route.path]!["get"]!.responses);
       assert.ok(
-        ["400", "422", "503"].every((s) => statuses.includes(s)),
+        ["400", "422", "503"].every((status) => statuses.includes(status)),
         route.path,
       );
+    }
   }
   assert.deepEqual(doc.components.securitySchemes, {
-    basicAuth: { type: "http", scheme: "basic", description: doc.components.securitySchemes.basicAuth.description },
+    basicAuth: { type: "http", scheme: "basic", description: doc.components.securitySchemes["basicAuth"]?.description },
   });
-  // Every row of the error table, with its message as the server writes it.
-  assert.deepEqual(Object.keys(doc.components.responses).sort(), Object.keys(API_ERRORS).sort());
-  assert.deepEqual(doc.components.schemas.Error.properties.code.enum, Object.keys(API_ERRORS));
-  const suggested = doc.paths["/v3/{apiKey}/networks/{chainId}/suggestedGasFees"].get;
+  const suggested = doc.paths["/v3/{apiKey}/networks/{chainId}/suggestedGasFees"]!["get"]!;
   assert.deepEqual(suggested.parameters, [{ $ref: "#/components/parameters/apiKey" }, { $ref: "#/components/parameters/chainId" }]);
-  assert.deepEqual(suggested.responses["400"].content["application/json"].schema.allOf[1], {
+  const response = (status: string) => resolved<Response>(doc, suggested.responses[status]!)!;
+  assert.deepEqual((response("400").content?.["application/json"]?.schema as { allOf: unknown[] }).allOf[1], {
     properties: { code: { enum: ["INVALID_CHAIN_ID", "UNSUPPORTED_CHAIN"] } },
   });
-  assert.deepEqual(suggested.responses["400"].content["application/json"].examples.UNSUPPORTED_CHAIN.value, {
+  assert.deepEqual(response("400").content?.["application/json"]?.examples?.["UNSUPPORTED_CHAIN"]?.value, {
     statusCode: 400,
     code: "UNSUPPORTED_CHAIN",
     message: "'6001' is not a supported chain id.",
   });
-  assert.deepEqual(Object.keys(suggested.responses["401"].content["application/json"].examples), ["INVALID_API_KEY", "SECRET_REQUIRED"]);
-  assert.deepEqual(Object.keys(doc.paths["/networks"].get.responses["401"].headers), ["WWW-Authenticate"]);
-  assert.deepEqual(Object.keys(suggested.responses["503"].headers), ["Retry-After"]);
-  assert.deepEqual(Object.keys(suggested.responses["200"].headers), ["ETag", "X-Block-Number", "X-Data-Age-Ms", "Last-Modified"]);
-  assert.deepEqual(suggested.responses["200"].content, { "application/json": { schema: { $ref: "#/components/schemas/SuggestedGasFees" } } });
+  assert.deepEqual(Object.keys(response("401").content?.["application/json"]?.examples ?? {}), ["INVALID_API_KEY", "SECRET_REQUIRED"]);
+  assert.deepEqual(Object.keys(resolved<Response>(doc, doc.paths["/networks"]!["get"]!.responses["401"]!)!.headers ?? {}), ["WWW-Authenticate"]);
+  assert.deepEqual(Object.keys(response("503").headers ?? {}), ["Retry-After"]);
+  assert.deepEqual(Object.keys(response("200").headers ?? {}), ["ETag", "X-Block-Number", "X-Data-Age-Ms", "Last-Modified"]);
+  assert.deepEqual(response("200").content, { "application/json": { schema: { $ref: "#/components/schemas/SuggestedGasFees" } } });
 });
 
-function get(port: number, path: string, auth?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+// --- the live server -----------------------------------------------------------------------------------------------
+
+interface Reply {
+  readonly status: number;
+  readonly contentType: string | undefined;
+  readonly etag: string | undefined;
+  readonly body: string;
+}
+
+/** A GET; an event stream's answer is its head and its first event (a stream never ends by itself). */
+function get(port: number, path: string, auth?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: "127.0.0.1", port, path, headers: auth ? { authorization: auth } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      const contentType = res.headers["content-type"];
+      const stream = contentType?.startsWith("text/event-stream") === true;
+      let body = "";
+      const done = () => resolve({ status: res.statusCode ?? 0, contentType, etag: res.headers["etag"], body });
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+        if (stream && /\n\n(?:.*\n)*?event: network\n.*\n\n/.test(body)) {
+          res.destroy();
+          done();
+        }
+      });
+      res.on("end", done);
+      res.on("error", reject);
     });
     req.on("error", reject);
-    // A stream (Server-Sent Events) never ends: its head is enough.
-    req.setTimeout(2000, () => req.destroy(new Error(`${path}: no answer`)));
     req.end();
   });
 }
 
-test("the server answers /openapi.json without a key, and each operation it describes answers as described", async (t) => {
+/** The data of the first `event: network` of a stream's text. */
+function firstNetworkEvent(text: string): unknown {
+  const data = /^event: network\ndata: (.*)$/m.exec(text)?.[1];
+  assert.ok(data !== undefined, `no network event in ${JSON.stringify(text)}`);
+  return JSON.parse(data);
+}
+
+async function startServer(t: TestContext): Promise<number> {
   const source = new TestFeeSource([{ chainId: 1, blockTimeMs: 12_000 }]);
   source.write(1, 100n, [7n, 8n, 9n], Date.now(), 10n, [blockTipsOf(102n, [1n, 2n, 3n])]);
   const server = createApiServer({ source, keyring: new ApiKeyring([{ key: KEY }]), logger: createLogger("error", () => {}), port: 0 });
   const { port } = await server.listen();
   t.after(() => server.close());
+  return port;
+}
 
+test("the server answers /openapi.json without a key, and each operation it describes answers as described", async (t) => {
+  const port = await startServer(t);
   const answer = await get(port, "/openapi.json");
   assert.equal(answer.status, 200);
-  assert.match(String(answer.headers["etag"]), /^"[A-Za-z0-9_-]{22}"$/);
-  const doc = JSON.parse(answer.body);
-  assert.deepEqual(doc, JSON.parse(JSON.stringify(openApiDocument(ROUTES))));
+  assert.match(answer.etag ?? "", /^"[A-Za-z0-9_-]{22}"$/);
+  const doc = JSON.parse(answer.body) as OpenApiDocument;
+  assert.deepEqual(doc, JSON.parse(JSON.stringify(documentOf())));
+  const ajv = schemaChecker(doc);
 
   const basic = `Basic ${Buffer.from(`${KEY}:`).toString("base64")}`;
-  for (const [path, item] of Object.entries<Json>(doc.paths)) {
-    if (path.endsWith("/events")) continue; // a stream: its head is checked by the dashboard's tests
+  let streams = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const operation = item["get"]!;
+    const auth = path.includes("{apiKey}") ? undefined : basic;
     const concrete = path.replace("{chainId}", "1").replace("{apiKey}", KEY).replace("{asset}", "missing.js");
-    const reply = await get(port, concrete, path.includes("{apiKey}") ? undefined : basic);
-    const described = item.get.responses[String(reply.status)];
+    const reply = await get(port, concrete, auth);
+    const status = String(reply.status);
+    const described = resolved<Response>(doc, operation.responses[status]!);
     assert.ok(described, `${concrete} answered ${reply.status}, which is not described`);
-    const schema = described.content?.["application/json"]?.schema;
-    if (schema && reply.status === 200) assert.deepEqual(schemaProblems(doc, schema, JSON.parse(reply.body)), [], concrete);
+    const schemaKeys = ["paths", path, "get", "responses", status, "content", "application/json", "schema"];
+    if (reply.contentType?.startsWith("text/event-stream")) {
+      // An event stream: its first event carries the chain's status as GET /networks describes it.
+      streams++;
+      assert.equal(reply.status, 200, concrete);
+      const event = firstNetworkEvent(reply.body) as { status: unknown; blocks: unknown };
+      assert.deepEqual(answerProblems(ajv, ["components", "schemas", "NetworkStatus"], event.status), [], `${concrete}: the event's status`);
+    } else if (described.content?.["application/json"]?.schema !== undefined) {
+      assert.equal(reply.contentType, "application/json; charset=utf-8", concrete);
+      assert.deepEqual(answerProblems(ajv, schemaKeys, JSON.parse(reply.body)), [], concrete);
+    }
     // And its errors as described: an unknown chain.
     if (path.includes("{chainId}")) {
-      const unsupported = await get(port, path.replace("{chainId}", "6001").replace("{apiKey}", KEY), path.includes("{apiKey}") ? undefined : basic);
-      assert.equal(unsupported.status, 400);
-      assert.deepEqual(schemaProblems(doc, item.get.responses["400"].content["application/json"].schema, JSON.parse(unsupported.body)), []);
+      const unsupported = await get(port, path.replace("{chainId}", "6001").replace("{apiKey}", KEY), auth);
+      assert.equal(unsupported.status, 400, path);
+      assert.deepEqual(
+        answerProblems(ajv, ["paths", path, "get", "responses", "400", "content", "application/json", "schema"], JSON.parse(unsupported.body)),
+        [],
+        path,
+      );
     }
   }
+  assert.equal(streams, 4, "the event streams (one chain, every chain, both forms) were each checked");
   // A path the document does not hold is not answered.
   assert.equal((await get(port, "/networks/1/gasPrices", basic)).status, 404);
+});
+
+test("the answer checks can fail: an answer that breaks its schema is reported", async (t) => {
+  const port = await startServer(t);
+  const doc = JSON.parse((await get(port, "/openapi.json")).body) as OpenApiDocument;
+  const ajv = schemaChecker(doc);
+  const schemaOf = (path: string, status = "200") => ["paths", path, "get", "responses", status, "content", "application/json", "schema"];
+  assert.deepEqual(answerProblems(ajv, schemaOf("/networks/{chainId}/busyThreshold"), { busyThreshold: "37.378956101" }), []);
+  assert.notDeepEqual(answerProblems(ajv, schemaOf("/networks/{chainId}/busyThreshold"), { busyThreshold: 37.378956101 }), []);
+  assert.notDeepEqual(answerProblems(ajv, schemaOf("/networks/{chainId}/busyThreshold"), { busyThreshold: "37.378956101", block: "1" }), []);
+  assert.notDeepEqual(answerProblems(ajv, schemaOf("/networks/{chainId}/baseFeeHistory"), ["1", "2e9"]), []);
+  const networks = JSON.parse((await get(port, "/networks", `Basic ${Buffer.from(`${KEY}:`).toString("base64")}`)).body) as Record<string, unknown>[];
+  assert.deepEqual(answerProblems(ajv, schemaOf("/networks"), networks), []);
+  assert.notDeepEqual(answerProblems(ajv, schemaOf("/networks"), [{ ...networks[0], state: "fine" }]), []);
+  assert.notDeepEqual(answerProblems(ajv, schemaOf("/networks/{chainId}/busyThreshold", "400"), { statusCode: 400, code: "NO_SUCH_CODE", message: "x" }), []);
+  assert.notDeepEqual(answerProblems(ajv, ["components", "schemas", "NetworkStatus"], { ...networks[0], extra: 1 }), []);
 });
