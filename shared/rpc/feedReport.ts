@@ -13,7 +13,9 @@ export type FeedPhase = "syncing" | "unreachable" | "ok" | "degraded" | "no-base
 
 /**
  * Everything a chain feed knows at one moment, handed to its listener as one immutable value on each change. Readers
- * never ask the feed anything else: what is not here, they do not need.
+ * never ask the feed anything else: what is not here, they do not need. Before its first change a feed's report is
+ * syncing, with no data and its endpoints as configured. What did not change since the previous report is the same
+ * object in both (`snapshot`, `endpoints`), so readers may compare by identity; everything is frozen.
  */
 export interface FeedReport {
   readonly chainId: number;
