@@ -100,8 +100,9 @@ describe("suggestedGasFees over a Hardhat chain with varied tips", () => {
     assert.deepEqual(await inPath.json(), expected);
   });
 
-  test("invariants: low <= medium <= high, max fee covers the base fee plus the tip, congestion in 0..1", async () => {
-    const { body } = await callApi<Suggested>(chain.service.url, `/networks/${CHAIN_ID}/suggestedGasFees`, KEY);
+  test("invariants: low <= medium <= high, max fee covers the base fee plus the tip, congestion in 0..1, the window's range", async () => {
+    const { node, service, newestBlock } = chain;
+    const { body } = await callApi<Suggested>(service.url, `/networks/${CHAIN_ID}/suggestedGasFees`, KEY);
     const levels = [body.low, body.medium, body.high];
     const baseFee = toWei(body.estimatedBaseFee);
     for (const l of levels) {
@@ -113,7 +114,15 @@ describe("suggestedGasFees over a Hardhat chain with varied tips", () => {
       assert.ok(toWei(levels[i - 1]!.suggestedMaxFeePerGas) <= toWei(levels[i]!.suggestedMaxFeePerGas));
     }
     assert.ok(body.networkCongestion >= 0 && body.networkCongestion <= 1);
-    assert.ok(toWei(body.historicalBaseFeeRange[0]) <= baseFee || toWei(body.historicalBaseFeeRange[1]) >= baseFee);
+    // The statistics window's lowest and highest base fee, both ends, as the node reports its blocks (all of them: the
+    // chain is younger than the window).
+    const history = await node.request<{ baseFeePerGas: string[] }>("eth_feeHistory", [`0x${(newestBlock + 1n).toString(16)}`, "latest", []]);
+    const windowWei = history.baseFeePerGas.slice(0, -1).map(BigInt);
+    assert.equal(windowWei.length, Number(newestBlock) + 1);
+    const lowest = windowWei.reduce((a, b) => (b < a ? b : a));
+    const highest = windowWei.reduce((a, b) => (b > a ? b : a));
+    assert.ok(lowest < highest, "the window's base fees differ, so that the two ends tell apart");
+    assert.deepEqual(body.historicalBaseFeeRange, [expectedGwei(lowest), expectedGwei(highest)]);
   });
 
   test("a new block with mixed tips: its smallest and largest tip are the latest range, within one poll", async () => {
