@@ -176,7 +176,13 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
   // WebSocket: piped through unchanged; the client's frames are read on the way to count the JSON-RPC calls.
   server.on("upgrade", (incoming: IncomingMessage, client: Duplex, head: Buffer) => {
     if (faults.mode === "down") return client.destroy();
-    const upstream = httpRequest({ host: target.hostname, port: target.port, path: incoming.url, method: "GET", headers: incoming.headers });
+    const upstream = httpRequest({
+      host: target.hostname,
+      port: target.port,
+      path: incoming.url,
+      method: "GET",
+      headers: { ...incoming.headers, host: target.host },
+    });
     upstream.on("upgrade", (answer: IncomingMessage, server: Socket, upstreamHead: Buffer) => {
       const headerLines = Object.entries(answer.headers).flatMap(([name, value]) =>
         Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value}`],
