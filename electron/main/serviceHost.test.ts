@@ -85,9 +85,10 @@ test("a taken port gives a clear state, and choosing another port in settings st
   assert.equal((await get(`${urlOf(host)}/healthz`)).status, 200);
 });
 
-test("pause frees the port and stops serving; start resumes on the same port; stop is clean and repeatable", async () => {
+test("pause frees the port and stops serving; start resumes on the same port; stop is clean and repeatable", async (t) => {
   const port = await findFreePort();
   const host = new ServiceHost({ store: await storeWith({ port }), cipher: plaintextCipher, logger: silentLogger });
+  t.after(() => host.stop());
   await host.start();
   await host.pause();
   assert.deepEqual(host.state, { state: "paused" });
@@ -189,6 +190,7 @@ test("the dashboard's token is made on the first start and kept in the settings,
   const store = await storeWith({ port });
   assert.equal(store.current.dashboardToken, undefined);
   const host = new ServiceHost({ store, cipher: plaintextCipher, logger: silentLogger });
+  t.after(() => host.stop());
   await host.start();
   const token = store.current.dashboardToken;
   assert.match(token ?? "", /^[0-9a-f]{32}$/);
