@@ -23,8 +23,8 @@ export interface BridgeHandler<Event> {
 export interface BridgeGuard<Event> {
   /** Why a sender must be refused, or undefined when it may call (see trustedSender.ts). */
   readonly untrustedSenderReason: (event: Event) => string | undefined;
-  /** Told of every refused call (for the log): never the arguments' values, which may be anything. */
-  readonly onRefused?: (channel: string, reason: string) => void;
+  /** Told of every refused call (for the log), with its event: never the arguments' values, which may be anything. */
+  readonly onRefused?: (channel: string, reason: string, event: Event) => void;
 }
 
 type Implementation = (...args: never[]) => unknown;
@@ -43,13 +43,13 @@ export function bridgeHandlers<Event>(calls: BridgeDeclarations, implementations
         async handle(event: Event, args: readonly unknown[]) {
           const untrusted = guard.untrustedSenderReason(event);
           if (untrusted !== undefined) {
-            guard.onRefused?.(channel, untrusted);
+            guard.onRefused?.(channel, untrusted, event);
             throw new BridgeCallRefusedError(`${channel} refused: ${untrusted}`);
           }
           const parsed = schema.safeParse(args);
           if (!parsed.success) {
             const problems = z.prettifyError(parsed.error);
-            guard.onRefused?.(channel, `invalid arguments: ${problems}`);
+            guard.onRefused?.(channel, `invalid arguments: ${problems}`, event);
             throw new BridgeArgumentsError(`${channel} refused: its arguments are not valid:\n${problems}`);
           }
           return await implementation(...(parsed.data as never[]));

@@ -88,14 +88,14 @@ export function registerIpc(context: IpcContext): { viewNow: () => SettingsView 
 
   const handlers = bridgeHandlers(BRIDGE_CALLS, implementation, {
     untrustedSenderReason: senderRefusal,
-    onRefused: (channel, reason) => logger.warn(`refused a ${channel} call: ${reason}`, { url: context.mainWindow()?.webContents.getURL() }),
+    onRefused: (channel, reason, event) => logger.warn(`refused a ${channel} call: ${reason}`, { from: event.senderFrame?.url }),
   });
   for (const handler of handlers) ipcMain.handle(handler.channel, (event, ...args: unknown[]) => handler.handle(event, args));
 
   ipcMain.on(CONNECTION_CHANNEL, (event: IpcMainEvent) => {
     const refusal = senderRefusal(event);
     const token = host.dashboardToken;
-    if (refusal !== undefined) logger.warn(`refused a ${CONNECTION_CHANNEL} call: ${refusal}`);
+    if (refusal !== undefined) logger.warn(`refused a ${CONNECTION_CHANNEL} call: ${refusal}`, { from: event.senderFrame?.url });
     const reply: ConnectionReply =
       refusal === undefined && token !== undefined ? { baseUrl: host.baseUrl, token, platform: platformName(process.platform) } : null;
     event.returnValue = reply;
