@@ -73,7 +73,9 @@ async function main(): Promise<void> {
     trayTimer = setTimeout(() => {
       trayTimer = undefined;
       // Runs after `tray` below is made: the timer cannot fire before main() has run on to it.
-      logTrayChange(tray.update(host.state, host.running?.service.networks() ?? [], store.current.trayChainId, host.paused));
+      logTrayChange(
+        tray.update(host.state, host.running?.service.list().map((publication) => publication.status) ?? [], store.current.trayChainId, host.paused),
+      );
       if (!window || window.isDestroyed()) return;
       window.webContents.send(BRIDGE_CALLS.settings.onChange.channel, ipc.viewNow());
       // The page's base URL is fixed for its life: after a port change, load it again.

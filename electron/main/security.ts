@@ -1,4 +1,5 @@
 // The window's security rules as pure functions, so that plain Node tests prove them (electron/main/window.ts applies them).
+import { dashboardCsp } from "../../shared/http/dashboardCsp.ts";
 
 /** The renderer's own origin: a privileged custom scheme, served from the files of the build (appProtocol.ts). */
 export const APP_SCHEME = "gasfees";
@@ -6,28 +7,13 @@ export const APP_HOST = "app";
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
-/**
- * The page may run only its own scripts and styles and talk only to the local API: no inline script, no eval,
- * no other host, no plugins, no frames, no forms. React and recharts set styles through the CSSOM, which `style-src`
- * does not restrict, so `'unsafe-inline'` is not needed.
- */
+/** The dashboard's CSP in the window: the browser's (dashboardCsp), connecting to the local API's origin only. */
 export function contentSecurityPolicy(apiBaseUrl: string): string {
   const api = new URL(apiBaseUrl);
   if (api.protocol !== "http:" || !["127.0.0.1", "localhost", "[::1]"].includes(api.hostname)) {
     throw new Error(`the dashboard connects only to the local API, not to ${api.origin}`);
   }
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src ${api.origin}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join("; ");
+  return dashboardCsp(api.origin);
 }
 
 /** A URL of the app's own pages (the only place the window may be, and the only frames IPC answers). */

@@ -1,6 +1,6 @@
 // The settings page's view of the settings and the changes it may make, as pure functions (ipc.ts wires them).
 import type { Settings } from "../../shared/config/settings.ts";
-import { DEFAULT_CHAINS, defaultRpcUrls } from "../../shared/core/chains/defaultChains.ts";
+import { defaultChainSettings } from "../../shared/config/defaultChainSettings.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
 import { listApiKeys } from "../../shared/keys/storedApiKeys.ts";
 import type { ServiceState, SettingsView } from "../bridge/bridgeTypes.ts";
@@ -37,7 +37,7 @@ export function settingsViewOf(
   const { port, chains, notifications, theme, startAtLogin, trayChainId } = settings;
   return {
     settings: { port, chains, notifications, theme, startAtLogin, trayChainId },
-    defaultChains: DEFAULT_CHAINS.map((chain) => ({ chainId: chain.id, name: chain.name, rpcUrls: defaultRpcUrls(chain), statsWindowBlocks: 500 })),
+    defaultChains: defaultChainSettings(),
     apiKeys: listApiKeys(settings, cipher),
     keyStorage: { encrypted: cipher.encrypts, description: cipher.description },
     notice,
