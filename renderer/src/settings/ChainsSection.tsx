@@ -1,3 +1,4 @@
+import { HISTORY_BLOCKS } from "../../../shared/wire/contractLimits.ts";
 import { useState } from "react";
 import type { ChainSettings, SettingsView } from "./settingsClient.ts";
 
@@ -24,7 +25,7 @@ function chainsOf(drafts: readonly ChainDraft[]): ChainSettings[] {
       .split(/[\s,]+/)
       .map((url) => url.trim())
       .filter((url) => url !== ""),
-    statsWindowBlocks: Number(draft.statsWindowBlocks.trim() || "500"),
+    statsWindowBlocks: Number(draft.statsWindowBlocks.trim() || String(HISTORY_BLOCKS)),
   }));
 }
 
@@ -45,7 +46,7 @@ export function ChainsSection({ view, onSave }: { view: SettingsView; onSave: (c
         {usingDefaults
           ? "Following the default chains through their public RPC endpoints. Change any of them to keep your own list."
           : "Your own list of chains. Each chain's RPC URLs are tried in order (http(s) polls, ws(s) pushes new blocks)."}{" "}
-        The statistics window (500 to 50,000 blocks) is what the percentiles are computed over; the history stays 500 blocks.
+        The statistics window ({HISTORY_BLOCKS} to 50,000 blocks) is what the percentiles are computed over; the history stays {HISTORY_BLOCKS} blocks.
       </p>
       {drafts.map((draft, index) => (
         <fieldset className="settings-chain" key={index} data-testid="chain-row">
@@ -76,7 +77,10 @@ export function ChainsSection({ view, onSave }: { view: SettingsView; onSave: (c
         </fieldset>
       ))}
       <div className="settings-actions">
-        <button type="button" onClick={() => setDrafts((current) => [...current, { chainId: "", name: "", rpcUrls: "", statsWindowBlocks: "500" }])}>
+        <button
+          type="button"
+          onClick={() => setDrafts((current) => [...current, { chainId: "", name: "", rpcUrls: "", statsWindowBlocks: String(HISTORY_BLOCKS) }])}
+        >
           Add a chain
         </button>
         <button type="button" className="settings-primary" disabled={!dirty} onClick={() => void onSave(chainsOf(drafts))} data-testid="chains-save">
