@@ -88,7 +88,8 @@ function resolved<T>(doc: unknown, value: T | Reference): T | undefined {
  * API's own rule (every 4xx/5xx body is the Error schema), and the JSON Schemas and examples (by ajv).
  */
 async function documentProblems(value: unknown): Promise<string[]> {
-  const result = await new Validator().validate(structuredClone(value) as object);
+  // A copy: the validator resolves the document's references in place.
+  const result = await new Validator().validate(structuredClone(value) as Record<string, unknown>);
   if (!result.valid) {
     const errors = Array.isArray(result.errors) ? result.errors : [{ message: String(result.errors) }];
     return errors.map((error: { instancePath?: string; message?: string }) => `OpenAPI 3.1: ${error.instancePath ?? ""} ${error.message ?? ""}`.trim());

@@ -14,7 +14,7 @@ export async function callApi<T = unknown>(baseUrl: string, path: string, key?: 
 }
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs` naming what it waited for. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 20): Promise<T> {
+export async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, everyMs = 20): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
