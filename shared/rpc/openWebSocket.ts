@@ -64,7 +64,12 @@ export function openWebSocket(url: string, options: WebSocketOptions = {}): Prom
         socket.once("close", () => reject(new Error(`the WebSocket closed while opening`)));
       });
     }
-    socket.on("error", (error: Error & { code?: string }) => onError(socketError(error, maxMessageBytes)));
+    // An endpoint that broke the protocol or the cap is not owed a close handshake: the socket is dropped at once, so
+    // that nothing more it sends is read.
+    socket.on("error", (error: Error & { code?: string }) => {
+      socket.terminate();
+      onError(socketError(error, maxMessageBytes));
+    });
     onOpen();
     return {
       get readyState() {

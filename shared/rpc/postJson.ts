@@ -79,10 +79,10 @@ export function postJson(target: PostTarget, json: string, options: JsonPostOpti
   return new Promise<JsonHttpAnswer>((resolve, reject) => {
     const { signal } = options;
     if (signal?.aborted) return reject(new HttpPostError("aborted", "aborted"));
-    const body = Buffer.from(json, "utf8");
+    const requestBody = Buffer.from(json, "utf8");
     const headers: Record<string, string | number> = {
       "content-type": "application/json",
-      "content-length": body.length,
+      "content-length": requestBody.length,
       accept: "application/json",
       "accept-encoding": "identity",
     };
@@ -100,7 +100,7 @@ export function postJson(target: PostTarget, json: string, options: JsonPostOpti
 
     let settled = false;
     let reading: Readable | undefined;
-    let chunks: Buffer[] = [];
+    let body = new AnswerBody(maxBytes);
     const settle = () => {
       settled = true;
       clearTimeout(timer);
@@ -109,7 +109,7 @@ export function postJson(target: PostTarget, json: string, options: JsonPostOpti
     const fail = (error: HttpPostError) => {
       if (settled) return;
       settle();
-      chunks = [];
+      body = new AnswerBody(maxBytes);
       // Stop decoding at once and drop the socket: a half-read answer would corrupt the next one, and whatever the
       // endpoint still sends is neither read nor decoded.
       reading?.destroy();
@@ -142,12 +142,10 @@ export function postJson(target: PostTarget, json: string, options: JsonPostOpti
       }
       const stream: Readable = decoder === undefined ? response : response.pipe(decoder);
       reading = decoder;
-      let size = 0;
       stream.on("data", (chunk: Buffer) => {
         if (settled) return;
-        size += chunk.length;
-        if (size > maxBytes) return fail(tooLarge(maxBytes, size));
-        chunks.push(chunk);
+        if (body.size + chunk.length > maxBytes) return fail(tooLarge(maxBytes, body.size + chunk.length));
+        body.append(chunk);
       });
       stream.on("error", (error: Error) => fail(new HttpPostError("network", error.message || String(error))));
       response.on("close", () => {
@@ -155,9 +153,9 @@ export function postJson(target: PostTarget, json: string, options: JsonPostOpti
       });
       stream.on("end", () => {
         if (settled) return;
-        const text = Buffer.concat(chunks, size).toString("utf8");
+        const text = body.text();
         settle();
-        chunks = [];
+        body = new AnswerBody(maxBytes);
         resolve({
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? "",
@@ -166,8 +164,39 @@ export function postJson(target: PostTarget, json: string, options: JsonPostOpti
         });
       });
     });
-    request.end(body);
+    request.end(requestBody);
   });
+}
+
+/**
+ * An answer's bytes as they arrive, copied into one buffer that doubles as needed (up to the cap) rather than kept as
+ * the socket's chunks: an answer near the cap then leaves no trail of 64 KB blocks scattered through the heap, which
+ * the allocator would keep resident long after they are freed.
+ */
+class AnswerBody {
+  #bytes = Buffer.alloc(0);
+  #size = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get size(): number {
+    return this.#size;
+  }
+
+  append(chunk: Buffer): void {
+    const needed = this.#size + chunk.length;
+    if (needed > this.#bytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.min(this.maxBytes, Math.max(needed, 2 * this.#bytes.length, 16_384)));
+      this.#bytes.copy(grown, 0, 0, this.#size);
+      this.#bytes = grown;
+    }
+    chunk.copy(this.#bytes, this.#size);
+    this.#size = needed;
+  }
+
+  text(): string {
+    return this.#bytes.toString("utf8", 0, this.#size);
+  }
 }
 
 function tooLarge(maxBytes: number, size: number): HttpPostError {

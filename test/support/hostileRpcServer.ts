@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { constants as zlibConstants, createBrotliCompress, createGzip, deflateRawSync, type BrotliCompress, type Gzip } from "node:zlib";
 import { WebSocketServer, type WebSocket } from "ws";
+import { MAX_RPC_ANSWER_BYTES } from "../../shared/rpc/answerLimits.ts";
 
 /**
  * What the endpoint does to every request:
@@ -34,7 +35,7 @@ export interface HostileRpcServerOptions {
   readonly wsBombBytes?: number;
   /** How far past the cap the oversized answers run. Default 1 MiB. */
   readonly oversizeBytes?: number;
-  /** The answer cap the oversized answers exceed. Default 10 MiB (the service's). */
+  /** The answer cap the oversized answers exceed. Default: the service's (MAX_RPC_ANSWER_BYTES). */
   readonly capBytes?: number;
   readonly dripEveryMs?: number;
 }
@@ -69,7 +70,7 @@ const MiB = 1024 * 1024;
 /** Starts the server; it is honest until turned. */
 export async function startHostileRpcServer(options: HostileRpcServerOptions = {}): Promise<HostileRpcServer> {
   const chainId = options.chainId ?? 31_337;
-  const capBytes = options.capBytes ?? 10 * MiB;
+  const capBytes = options.capBytes ?? MAX_RPC_ANSWER_BYTES;
   const oversizeBytes = options.oversizeBytes ?? MiB;
   const bombBytes = options.bombBytes ?? 1024 * MiB;
   const wsBombBytes = options.wsBombBytes ?? 90_000_000;
@@ -340,9 +341,22 @@ async function writeOversized(response: ServerResponse, prefix: string, bytes: n
   const chunk = Buffer.alloc(64 * 1024, "0");
   response.write(prefix);
   for (let written = prefix.length; written < bytes && !response.destroyed; written += chunk.length) {
-    if (!response.write(chunk)) await Promise.race([once(response, "drain"), once(response, "close")]);
+    if (!response.write(chunk)) await drainedOrClosed(response);
   }
   if (!response.destroyed) response.end('"}');
+}
+
+/** Resolves once the response can take more, or is closed; leaves no listener behind. */
+function drainedOrClosed(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off("drain", done);
+      response.off("close", done);
+      resolve();
+    };
+    response.on("drain", done);
+    response.on("close", done);
+  });
 }
 
 /** An unmasked server-to-client text frame; `compressed` sets RSV1 (permessage-deflate). */
