@@ -1,4 +1,6 @@
-// Whether this machine has the Electron binary: `npm start` and the Electron end-to-end tests ask, so that a missing
+// Whether this machine has the Electron binary. `npm ci` never downloads it (package.json's allowScripts keeps
+// electron's install script off); scripts/ensureElectron.ts fetches it the first time `npm start`, `npm run dist` or
+// the Electron tests need it. `npm start`, the fetch and the Electron end-to-end tests ask here, so that a missing
 // binary is said plainly (and the tests are skipped with the reason, or fail when the environment demands them)
 // instead of a stack trace.
 import { existsSync, readFileSync } from "node:fs";
@@ -16,33 +18,60 @@ export type ElectronBinary =
     }
   | { readonly found: false; readonly reason: string };
 
-export function findElectronBinary(env: NodeJS.ProcessEnv = process.env): ElectronBinary {
-  const require = createRequire(import.meta.url);
-  let path: unknown;
-  try {
-    // In plain Node, the electron package exports the binary's path (and throws when its download never happened).
-    path = require("electron");
-  } catch (error) {
-    return { found: false, reason: (error as Error).message.split("\n")[0]! };
-  }
-  if (typeof path !== "string") return { found: false, reason: "the electron package did not give a binary path" };
-  if (!existsSync(path)) return { found: false, reason: `the Electron binary ${path} does not exist` };
-  const packageDir = dirname(require.resolve("electron/package.json"));
-  const packageVersion = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }).version;
-  const override = env.ELECTRON_OVERRIDE_DIST_PATH;
-  const distDir = override || join(packageDir, "dist");
-  const source = override
-    ? `ELECTRON_OVERRIDE_DIST_PATH=${override} (a binary provided outside npm; the electron npm package is ${packageVersion})`
-    : `the electron npm package ${packageVersion}, whose install script downloaded it into ${distDir}`;
-  return { found: true, path, version: readVersion(join(distDir, "version")), source };
+/** The installed electron npm package's folder (its package.json, install.js, checksums.json, and dist/ once fetched). */
+export function electronPackageDir(): string {
+  return dirname(createRequire(import.meta.url).resolve("electron/package.json"));
 }
 
-function readVersion(file: string): string | undefined {
+/** The version of the installed electron npm package: the Electron binary it needs. */
+export function electronPackageVersion(packageDir: string = electronPackageDir()): string {
+  return (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * Finds the binary the way the electron package's own index.js does (its `path.txt`, written when the binary is
+ * extracted, under `dist/` or under ELECTRON_OVERRIDE_DIST_PATH), read afresh on every call: a binary fetched by this
+ * process is found at once, which a cached `require("electron")` would not do.
+ */
+export function findElectronBinary(env: NodeJS.ProcessEnv = process.env, packageDir: string = electronPackageDir()): ElectronBinary {
+  const packageVersion = electronPackageVersion(packageDir);
+  const executable = readText(join(packageDir, "path.txt"));
+  const override = env.ELECTRON_OVERRIDE_DIST_PATH;
+  if (override) {
+    const path = join(override, executable ?? platformExecutable());
+    if (!existsSync(path)) return { found: false, reason: `ELECTRON_OVERRIDE_DIST_PATH=${override} has no Electron binary (${path} does not exist)` };
+    const source = `ELECTRON_OVERRIDE_DIST_PATH=${override} (a binary provided outside npm; the electron npm package is ${packageVersion})`;
+    return { found: true, path, version: readVersion(join(override, "version")), source };
+  }
+  const distDir = join(packageDir, "dist");
+  if (executable === undefined) {
+    return { found: false, reason: `Electron ${packageVersion} has not been fetched into ${distDir} yet (npm ci leaves it out)` };
+  }
+  const path = join(distDir, executable);
+  if (!existsSync(path)) return { found: false, reason: `the Electron binary ${path} does not exist` };
+  const version = readVersion(join(distDir, "version"));
+  if (version !== undefined && version !== packageVersion) {
+    return { found: false, reason: `${distDir} holds Electron ${version}, but the electron npm package is ${packageVersion}` };
+  }
+  return { found: true, path, version, source: `the electron npm package ${packageVersion}, fetched into ${distDir}` };
+}
+
+/** The executable inside an unpacked Electron release, as electron's install.js names it. */
+function platformExecutable(): string {
+  if (process.platform === "darwin") return "Electron.app/Contents/MacOS/Electron";
+  return process.platform === "win32" ? "electron.exe" : "electron";
+}
+
+function readText(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8").trim().replace(/^v/, "") || undefined;
+    return readFileSync(file, "utf8").trim() || undefined;
   } catch {
     return undefined;
   }
+}
+
+function readVersion(file: string): string | undefined {
+  return readText(file)?.replace(/^v/, "") || undefined;
 }
 
 /** One line for logs: which Electron, where, from what. */
@@ -70,9 +99,13 @@ export function electronTestPlan(binary: ElectronBinary, env: NodeJS.ProcessEnv 
   return { kind: "skip", reason: `${missing}. ${ELECTRON_MISSING_HELP}` };
 }
 
+/** What to do without the Electron binary: said by `npm start`, `npm run dist` and the Electron tests when it is missing. */
 export const ELECTRON_MISSING_HELP = [
-  "The Electron binary is not installed (npm ci was run with ELECTRON_SKIP_BINARY_DOWNLOAD=1, or it could not reach GitHub).",
-  "To get it, with internet access:",
-  "  node node_modules/electron/install.js      (or: npm rebuild electron, or npm ci without ELECTRON_SKIP_BINARY_DOWNLOAD)",
-  "Meanwhile `npm run serve` runs the same service and serves the same dashboard in a browser (open the URL it logs).",
+  "`npm start`, `npm run dist` and `npm run test:electron` fetch the Electron binary the first time they run (npm ci never does).",
+  "Where it cannot be fetched:",
+  "  - `npm run serve` runs the same service and serves the same dashboard in a browser (open the URL it logs);",
+  "  - or run `npm start` once on a network that reaches github.com (the binary is then kept in node_modules/electron/dist);",
+  "  - or set ELECTRON_MIRROR to a mirror of Electron's releases (e.g. https://npmmirror.com/mirrors/electron/), and behind a proxy",
+  "    set ELECTRON_GET_USE_PROXY=1 with HTTPS_PROXY;",
+  "  - or unzip Electron's release for this system, downloaded elsewhere, into a folder and set ELECTRON_OVERRIDE_DIST_PATH to it.",
 ].join("\n");

@@ -1,11 +1,14 @@
-// `npm start`: runs the desktop app from a fresh clone. Builds the renderer and the desktop shell, then launches
-// Electron on them; without the Electron binary, says what is missing and how to get it, and exits non-zero.
+// `npm start`: runs the desktop app from a fresh clone. Fetches the Electron binary the first time (npm ci leaves it
+// out), builds the renderer and the desktop shell, then launches Electron on them; where the binary cannot be had,
+// says why and what to do instead, and exits non-zero before building anything.
 import { spawn, spawnSync } from "node:child_process";
-import { describeElectronBinary, ELECTRON_MISSING_HELP, findElectronBinary } from "./electronBinary.ts";
+import { describeElectronBinary } from "./electronBinary.ts";
+import { electronUnavailableMessage, ensureElectron } from "./ensureElectron.ts";
 
-const electron = findElectronBinary();
+const electron = await ensureElectron();
 if (!electron.found) {
-  process.stderr.write(`gasfees: cannot start the desktop app: ${electron.reason}\n\n${ELECTRON_MISSING_HELP}\n`);
+  process.stderr.write(electronUnavailableMessage("start", electron.reason));
+  // An exit of its own: a DNS lookup abandoned after its timeout would otherwise keep the process alive.
   process.exit(1);
 }
 
