@@ -16,8 +16,8 @@ import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { connect } from "node:net";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
   describeElectronBinary,
@@ -119,7 +119,7 @@ export function explainFetchFailure(error: unknown, route: DownloadRoute, timeou
   if (code === "ECONNRESET" || code === "EPIPE") return `the connection to ${where} was cut (${code}): a firewall or proxy may block it`;
   if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "ENETDOWN") return `no network route to ${where} (${code})`;
   if (code?.startsWith("ERR_TLS") || code?.includes("CERT"))
-    return `the TLS certificate of ${where} was refused (${code}): an intercepting proxy needs NODE_EXTRA_CA_CERTS`;
+    return `the TLS certificate of ${where} was refused (${code}): where a proxy intercepts TLS, give Node its CA in NODE_EXTRA_CA_CERTS`;
   if (status === 407) return `the proxy ${route.proxy ?? ""} asks for credentials (HTTP 407): put them in its URL (http://user:password@host:port)`;
   if (typeof status === "number") {
     const url = typeof fields.response?.url === "string" ? fields.response.url : "";
@@ -308,7 +308,7 @@ export async function ensureElectron(options: EnsureElectronOptions = {}): Promi
   const label = `Electron ${download.details.version.replace(/^v/, "")}`;
   const cannotFetch = (why: string) => ({ found: false, reason: `${label} could not be fetched from ${download.url}: ${why}` }) as const;
   write(
-    `gasfees: fetching ${label} for ${download.details.platform}-${download.details.arch} (npm ci leaves it out; this happens once)\n` +
+    `gasfees: fetching ${label} for ${download.details.platform}-${download.details.arch} (npm ci leaves it out; once fetched, it stays)\n` +
       `  from  ${download.cachedZip ?? download.url}\n` +
       `  into  ${join(packageDir, "dist")}${download.cachedZip ? "" : ` (the zip is kept in ${download.cacheDir})`}\n`,
   );
@@ -367,7 +367,14 @@ function isElectronNeed(value: unknown): value is ElectronNeed {
   return value === "start" || value === "dist" || value === "tests";
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** Whether this file is the program being run (not imported, as scripts/start.ts does); Windows paths ignore case. */
+function isMainModule(): boolean {
+  if (process.argv[1] === undefined) return false;
+  const [self, main] = [fileURLToPath(import.meta.url), resolve(process.argv[1])].map((path) => (process.platform === "win32" ? path.toLowerCase() : path));
+  return self === main;
+}
+
+if (isMainModule()) {
   const { values } = parseArgs({ options: { for: { type: "string" } } });
   if (!isElectronNeed(values.for)) {
     process.stderr.write("usage: tsx scripts/ensureElectron.ts --for start|dist|tests\n");
