@@ -10,11 +10,14 @@ export const REDACTED = "***";
 /** Secrets shorter than this are left out of free text: they would match ordinary words (they never show in URLs). */
 const MIN_SECRET_CHARS = 4;
 
-/** Runs of URL-safe characters long enough to be a provider's key (Infura's 32 hex, Alchemy's 32 base62, UUIDs...). */
-const KEY_LIKE_RUN = /[A-Za-z0-9_-]{16,}/g;
+/**
+ * Runs of URL-safe characters long enough to be a provider's key (Infura's 32 hex, Alchemy's 32 base62, UUIDs...).
+ * A new expression per use: a global one carries its position (lastIndex) from one use to the next.
+ */
+const keyLikeRuns = () => /[A-Za-z0-9_-]{16,}/g;
 
 /** Any http(s) or ws(s) URL in free text, up to the first character that cannot be part of it. */
-const URL_IN_TEXT = /\b(?:https?|wss?):\/\/[^\s"'<>`]+/gi;
+const urlsInText = () => /\b(?:https?|wss?):\/\/[^\s"'<>`]+/gi;
 
 /** A run long enough to be a key, that also has a digit or both cases: `mainnet-archive-node` is not one. */
 function looksLikeKey(run: string): boolean {
@@ -32,13 +35,13 @@ export function redactUrl(url: string): string {
   } catch {
     return "<invalid url>";
   }
-  const path = parsed.pathname.replaceAll(KEY_LIKE_RUN, (run) => (looksLikeKey(run) ? REDACTED : run));
+  const path = parsed.pathname.replaceAll(keyLikeRuns(), (run) => (looksLikeKey(run) ? REDACTED : run));
   return `${parsed.protocol}//${parsed.host}${path === "/" ? "" : path}${parsed.search ? `?${REDACTED}` : ""}`;
 }
 
 /** Free text with every http(s)/ws(s) URL in it redacted (`redactUrl`), whichever endpoint it belongs to. */
 export function redactUrlsIn(text: string): string {
-  return text.replaceAll(URL_IN_TEXT, (url) => redactUrl(url));
+  return text.replaceAll(urlsInText(), (url) => redactUrl(url));
 }
 
 /**
@@ -90,7 +93,7 @@ function secretsOf(url: string): string[] {
     // Never used as an endpoint (the connection refuses it); still, its text is the secret.
     return url.length >= MIN_SECRET_CHARS ? [url] : [];
   }
-  const parts = [parsed.username, parsed.password, ...[...parsed.pathname.matchAll(KEY_LIKE_RUN)].map(([run]) => run).filter(looksLikeKey)];
+  const parts = [parsed.username, parsed.password, ...[...parsed.pathname.matchAll(keyLikeRuns())].map(([run]) => run).filter(looksLikeKey)];
   if (parsed.search.length > 1) {
     parts.push(parsed.search.slice(1));
     for (const [name, value] of parsed.searchParams) parts.push(value, name.length >= 16 ? name : "");
