@@ -62,8 +62,12 @@ test("keep-alive sends WebSocket ping frames while the socket is open, and none 
   client.close();
   await closedOnServer;
   const afterClose = pings;
+  // The keep-alive timer calls the socket's ping(): counted from here, it shows whether the timer still runs.
+  let keepAlivesAfterClose = 0;
+  (client.socket as { ping: () => void }).ping = () => keepAlivesAfterClose++;
   // Ten keep-alive intervals at least: a loaded machine can only fit fewer, which cannot make this fail.
   await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.equal(keepAlivesAfterClose, 0, "the keep-alive timer stopped with the socket");
   assert.equal(pings, afterClose);
 });
 
