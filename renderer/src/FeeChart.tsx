@@ -1,7 +1,9 @@
-import { memo, useEffect, useMemo, useState, type MouseEvent } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { FeePoint } from "./chainData.ts";
-import { blockNumber, gweiTick, shortGwei } from "./format.ts";
+import { blockTicks, feeTicks } from "./chartTicks.ts";
+import { blockNumber, gweiTick } from "./format.ts";
 
 export interface FeeChartProps {
   readonly points: readonly FeePoint[];
@@ -10,8 +12,8 @@ export interface FeeChartProps {
   readonly busyThreshold: string;
 }
 
-/** The right margin holds the reference lines' labels, so that they never cover the newest blocks. */
-const MARGIN = { top: 10, right: 84, bottom: 4, left: 4 };
+/** The right margin holds the reference lines' labels ("busy 102.4", "p50 1,235"), so that they never cover the newest blocks. */
+const MARGIN = { top: 10, right: 92, bottom: 4, left: 4 };
 const CHART_STYLE = { width: "100%", height: "100%" };
 
 /**
@@ -35,12 +37,11 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
     if (point.gwei > high) high = point.gwei;
   }
   // The same arrays while the round ticks stay (most blocks): new arrays would be a new y-axis setting to recharts.
-  const nice = niceScale(low, high);
-  const niceLow = nice.domain[0];
-  const niceHigh = nice.domain[1];
-  const tickCount = nice.ticks.length;
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the ticks follow from their first, last and count
-  const { domain, ticks } = useMemo(() => nice, [niceLow, niceHigh, tickCount]);
+  const tickKey = feeTicks(low, high).join(" ");
+  const { domain, ticks } = useMemo(() => {
+    const sameTicks = tickKey.split(" ").map(Number);
+    return { domain: [sameTicks[0]!, sameTicks[sameTicks.length - 1]!] as [number, number], ticks: sameTicks };
+  }, [tickKey]);
 
   // x is a block's distance from the newest one (-499 … 0), so that the x axis recharts knows stays the same from
   // block to block once the window is full: a new block then changes none of recharts' settings (each change goes
@@ -95,7 +96,7 @@ function BlockTicks({ points }: { points: readonly FeePoint[] }) {
   const xScale = useXAxisScale();
   const first = points[0]?.block ?? 0;
   const last = points[points.length - 1]?.block ?? 0;
-  const xTicks = useMemo(() => blockTicks(first, last).xTicks, [first, last]);
+  const xTicks = useMemo(() => blockTicks(first, last), [first, last]);
   if (plot === undefined || xScale === undefined || points.length === 0) return null;
   const axisY = plot.y + plot.height;
   const placed = xTicks.map((block) => ({ block, x: xScale(block - last) ?? plot.x }));
@@ -150,7 +151,7 @@ function ReferenceLines({ baseFeePercentile, busyThreshold }: { baseFeePercentil
     return (
       <g className={`recharts-layer recharts-reference-line ref-${kind}`}>
         <line className="recharts-reference-line-line" fill="none" x1={plot.x} y1={y} x2={plot.x + plot.width} y2={y} />
-        <LineLabel text={text} exact={value} kind={kind} left={plot.x + plot.width + 4} lineY={y} />
+        <LineLabel text={text} exact={value} kind={kind} left={plot.x + plot.width + 4} right={plot.x + plot.width + MARGIN.right} lineY={y} />
       </g>
     );
   };
@@ -166,51 +167,43 @@ interface LabelProps {
   readonly text: string;
   readonly exact: string;
   readonly kind: "p50" | "busy";
+  /** Where the plate starts, unless it would then end past `right` (the chart's edge): then it ends there. */
   readonly left: number;
+  readonly right: number;
   /** The y of the line the plate sits on. */
   readonly lineY: number;
 }
 
+/** Room between a plate's or the tooltip's edge and its text. */
+const TEXT_PAD_PX = 5;
+
 /**
  * A reference line's value on a plate, its edge on the line: the busy threshold's above, the 50th percentile's below,
- * so that the two never overlap (the threshold is never below the percentile).
+ * so that the two never overlap (the threshold is never below the percentile). The plate is as wide as its text is
+ * drawn, measured once the text is laid out (a width guessed from the number of characters depends on the font and
+ * the zoom); it is measured again only when the text changes.
  */
-function LineLabel({ text, exact, kind, left, lineY }: LabelProps) {
-  const width = text.length * 6.9 + 10;
+function LineLabel({ text, exact, kind, left, right, lineY }: LabelProps) {
+  const plate = useRef<SVGRectElement>(null);
+  const label = useRef<SVGTextElement>(null);
+  useLayoutEffect(() => {
+    if (!plate.current || !label.current) return;
+    const width = Math.ceil(label.current.getComputedTextLength()) + 2 * TEXT_PAD_PX;
+    const start = Math.min(left, right - width - 1);
+    plate.current.setAttribute("x", String(start));
+    plate.current.setAttribute("width", String(width));
+    label.current.setAttribute("x", String(start + TEXT_PAD_PX));
+  }, [text, left, right]);
   const y = kind === "busy" ? lineY - 16 : lineY;
   return (
     <g className={`ref-label ref-label-${kind}`} data-testid={`ref-label-${kind}`} data-value={exact}>
       <title>{`${kind === "p50" ? "50th percentile" : "busy threshold"}: ${exact} Gwei`}</title>
-      <rect x={left} y={y} width={width} height={16} rx={3} />
-      <text x={left + 5} y={y + 12}>
+      <rect ref={plate} y={y} height={16} rx={3} />
+      <text ref={label} y={y + 12}>
         {text}
       </text>
     </g>
   );
-}
-
-/** Ticks at round block numbers (a multiple of 1, 2 or 5 times a power of ten), about six across the window. */
-export function blockTicks(first: number, last: number): { xDomain: [number, number]; xTicks: number[] } {
-  const span = Math.max(1, last - first);
-  const raw = span / 6;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw)!;
-  const xTicks: number[] = [];
-  for (let tick = Math.ceil(first / step) * step; tick <= last; tick += step) xTicks.push(tick);
-  return { xDomain: [first, last], xTicks };
-}
-
-/** Round ticks (1, 2, 2.5 or 5 times a power of ten) around [low, high], about five of them. */
-export function niceScale(low: number, high: number, count = 5): { domain: [number, number]; ticks: number[] } {
-  const span = high - low || Math.abs(high) || 1;
-  const raw = span / count;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw)!;
-  const first = Math.max(0, Math.floor(low / step));
-  const last = Math.ceil(high / step);
-  const ticks: number[] = [];
-  for (let index = first; index <= last; index++) ticks.push(Number((index * step).toPrecision(12)));
-  return { domain: [ticks[0]!, ticks[ticks.length - 1]!], ticks };
 }
 
 /**
@@ -261,24 +254,11 @@ function HoverLayer({ points }: { points: readonly FeePoint[] }) {
     const point = points[Math.min(points.length - 1, Math.max(0, Math.round(fraction * (last - first))))]!;
     const x = xScale(point.block - last) ?? plot.x;
     const y = yScale(point.gwei) ?? plot.y;
-    const blockText = `Block ${blockNumber(point.block)}`;
-    const valueText = `${point.exact} Gwei`;
-    const width = Math.max(blockText.length * 6.6, valueText.length * 7.2) + 16;
-    const boxX = x + 12 + width > plot.x + plot.width ? x - 12 - width : x + 12;
-    const boxY = Math.min(Math.max(plot.y, y - 46), plot.y + plot.height - 40);
     readout = (
       <g className="chart-hover" pointerEvents="none">
         <line className="chart-cursor" x1={x} x2={x} y1={plot.y} y2={plot.y + plot.height} />
         <circle className="chart-hover-dot" cx={x} cy={y} r={3.5} />
-        <g className="chart-tooltip" data-testid="chart-tooltip">
-          <rect x={boxX} y={boxY} width={width} height={38} rx={5} />
-          <text className="chart-tooltip-block" x={boxX + 8} y={boxY + 15}>
-            {blockText}
-          </text>
-          <text className="chart-tooltip-value" x={boxX + 8} y={boxY + 31} data-value={point.exact}>
-            {valueText}
-          </text>
-        </g>
+        <Tooltip x={x} y={y} plot={plot} point={point} />
       </g>
     );
   }
@@ -299,5 +279,50 @@ function HoverLayer({ points }: { points: readonly FeePoint[] }) {
         {readout}
       </g>
     </ZIndexLayer>
+  );
+}
+
+interface TooltipProps {
+  /** Where the pointed block's value is drawn. */
+  readonly x: number;
+  readonly y: number;
+  readonly plot: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
+  readonly point: FeePoint;
+}
+
+const TOOLTIP_HEIGHT_PX = 38;
+/** Between the pointed value and the tooltip's near edge. */
+const TOOLTIP_GAP_PX = 12;
+
+/**
+ * The block number and its exact base fee in a box beside the pointed value, on its right unless the box would leave
+ * the plot. The box is sized to its text as drawn, measured after layout and before paint: nothing is guessed from
+ * the number of characters, so it fits in any font and at any zoom.
+ */
+function Tooltip({ x, y, plot, point }: TooltipProps) {
+  const box = useRef<SVGRectElement>(null);
+  const blockLine = useRef<SVGTextElement>(null);
+  const valueLine = useRef<SVGTextElement>(null);
+  useLayoutEffect(() => {
+    if (!box.current || !blockLine.current || !valueLine.current) return;
+    const textWidth = Math.max(blockLine.current.getComputedTextLength(), valueLine.current.getComputedTextLength());
+    const width = Math.ceil(textWidth) + 2 * (TEXT_PAD_PX + 3);
+    const left = x + TOOLTIP_GAP_PX + width > plot.x + plot.width ? x - TOOLTIP_GAP_PX - width : x + TOOLTIP_GAP_PX;
+    box.current.setAttribute("x", String(left));
+    box.current.setAttribute("width", String(width));
+    blockLine.current.setAttribute("x", String(left + TEXT_PAD_PX + 3));
+    valueLine.current.setAttribute("x", String(left + TEXT_PAD_PX + 3));
+  });
+  const top = Math.min(Math.max(plot.y, y - 46), plot.y + plot.height - TOOLTIP_HEIGHT_PX - 2);
+  return (
+    <g className="chart-tooltip" data-testid="chart-tooltip">
+      <rect ref={box} y={top} height={TOOLTIP_HEIGHT_PX} rx={5} />
+      <text ref={blockLine} className="chart-tooltip-block" y={top + 15}>
+        {`Block ${blockNumber(point.block)}`}
+      </text>
+      <text ref={valueLine} className="chart-tooltip-value" y={top + 31} data-value={point.exact}>
+        {`${point.exact} Gwei`}
+      </text>
+    </g>
   );
 }
