@@ -89,7 +89,7 @@ test("per-message compression is not offered, and a compressed frame sent anyway
   assert.equal(hostile.upgradeHeaders.length, 1);
   assert.equal(hostile.upgradeHeaders[0]!["sec-websocket-extensions"], undefined, "the upgrade offers no permessage-deflate");
 
-  hostile.turn("ws-deflate-bomb");
+  await hostile.turn("ws-deflate-bomb");
   await assert.rejects(client.requestAsync({ body: { id: 2, method: "eth_feeHistory" }, timeout: 10_000 }), /RSV1 must be clear/);
   assert.equal(hostile.hostileAnswers, 1);
 });

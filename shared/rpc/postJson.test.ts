@@ -44,7 +44,7 @@ test("an honest answer is read", async () => {
 });
 
 test("a brotli bomb (1.6 KB decoding to 1 GiB) is refused unread: brotli is never decoded", { timeout: 60_000 }, async () => {
-  hostile.turn("http-brotli-bomb");
+  await hostile.turn("http-brotli-bomb");
   const error = await rejection(post(hostile.httpUrl));
   assert.equal(error.kind, "encoding");
   assert.match(error.message, /compressed with "br" although the request asked for none/);
@@ -52,27 +52,27 @@ test("a brotli bomb (1.6 KB decoding to 1 GiB) is refused unread: brotli is neve
 });
 
 test("a gzip bomb (1 MB decoding to 1 GiB) is decoded only up to the cap, then refused as too large", { timeout: 60_000 }, async () => {
-  hostile.turn("http-gzip-bomb");
+  await hostile.turn("http-gzip-bomb");
   const error = await rejection(post(hostile.httpUrl));
   assert.equal(error.kind, "too-large");
   assert.match(error.message, new RegExp(`exceeded the size limit \\(\\d+ bytes, at most ${MAX_RPC_ANSWER_BYTES}\\)`));
   // Still alive and still answering: the decoder's last events, if any, went nowhere.
-  hostile.turn("honest");
+  await hostile.turn("honest");
   assert.equal((await post(hostile.httpUrl)).status, 200);
 });
 
 test("a plain answer running past the cap, with no length announced, is cut at the cap", { timeout: 60_000 }, async () => {
-  hostile.turn("http-oversized");
+  await hostile.turn("http-oversized");
   const error = await rejection(post(hostile.httpUrl));
   assert.equal(error.kind, "too-large");
-  hostile.turn("honest");
+  await hostile.turn("honest");
 });
 
 test("a slow drip times out", { timeout: 60_000 }, async () => {
-  hostile.turn("http-slow-drip");
+  await hostile.turn("http-slow-drip");
   const error = await rejection(post(hostile.httpUrl, 500));
   assert.equal(error.kind, "timeout");
-  hostile.turn("honest");
+  await hostile.turn("honest");
 });
 
 test("a coding other than gzip or deflate is refused; gzip and deflate are read", async () => {

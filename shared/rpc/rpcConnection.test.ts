@@ -238,7 +238,7 @@ test("ws: an endpoint's error message quoting its URL, key, query or password sh
   t.after(() => connection.close());
   assert.equal(await connection.request("eth_chainId", []), "0x7a69");
   for (const message of quotes(hostile.wsUrl)) {
-    hostile.turn("rpc-error", { errorMessage: message });
+    await hostile.turn("rpc-error", { errorMessage: message });
     const error = await failure(connection.request("eth_chainId", []));
     assert.ok(error instanceof RpcEndpointError);
     assertNoSecret(error.message);

@@ -85,7 +85,7 @@ async function caughtUp(chainId: number, server: HostileRpcServer): Promise<void
 
 before(async () => {
   [http, ws, keyed] = await Promise.all([startHostileRpcServer({ chainId: A }), startHostileRpcServer({ chainId: B }), startHostileRpcServer({ chainId: C })]);
-  keyed.turn("rpc-error", { errorMessage: `invalid request to ${keyedUrl(keyed.httpUrl)}: project ${PATH_KEY}, apikey=${QUERY_KEY}` });
+  await keyed.turn("rpc-error", { errorMessage: `invalid request to ${keyedUrl(keyed.httpUrl)}: project ${PATH_KEY}, apikey=${QUERY_KEY}` });
   const plan = (chainId: number, url: string) => ({
     chainId,
     name: `Hostile ${chainId}`,
@@ -119,7 +119,7 @@ async function survives(t: TestContext, chainId: number, server: HostileRpcServe
   const beforeRssBytes = await service.rssAfterGc();
   const held = await history(chainId);
   let hostileAnswers: number;
-  server.turn(mode);
+  await server.turn(mode);
   try {
     // A WebSocket endpoint is asked on each new head: make one come.
     if (mode.startsWith("ws-")) server.mine();
@@ -142,7 +142,7 @@ async function survives(t: TestContext, chainId: number, server: HostileRpcServe
     assert.deepEqual(during.fees, held.fees);
   } finally {
     hostileAnswers = server.hostileAnswers;
-    server.turn("honest");
+    await server.turn("honest");
   }
   server.mine();
   await caughtUp(chainId, server);

@@ -49,7 +49,8 @@ export interface HostileRpcServer {
   baseFeeWei(block: bigint): bigint;
   /** Mines `count` blocks and notifies the newHeads subscribers. */
   mine(count?: number): void;
-  turn(mode: HostileMode, options?: { errorMessage?: string }): void;
+  /** Resolves once the attack is ready (a bomb made) and every request from then on gets it. */
+  turn(mode: HostileMode, options?: { errorMessage?: string }): Promise<void>;
   readonly mode: HostileMode;
   /** Hostile answers sent since the last turn(). */
   readonly hostileAnswers: number;
@@ -280,7 +281,10 @@ export async function startHostileRpcServer(options: HostileRpcServerOptions = {
         socket.send(JSON.stringify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription, result: blockOf(head) } }));
       }
     },
-    turn(next, turnOptions = {}) {
+    async turn(next, turnOptions = {}) {
+      if (next === "http-brotli-bomb") await bomb("br");
+      if (next === "http-gzip-bomb") await bomb("gzip");
+      if (next === "ws-deflate-bomb") deflateBomb(wsBombBytes, null);
       mode = next;
       errorMessage = turnOptions.errorMessage ?? "";
       hostileAnswers = 0;
