@@ -1,25 +1,24 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
 import { ApiPanel } from "./ApiPanel.tsx";
 import { ChainSwitcher } from "./ChainSwitcher.tsx";
-import { ChainView } from "./ChainView.tsx";
+import { ChainView, LastContact } from "./ChainView.tsx";
 import { findConnection, forgetToken, rememberToken, type Connection } from "./connection.ts";
-import { ApiCallError, createDataClient, type DataClient } from "./dataClient.ts";
-import { useChainFeed, useNetworks } from "./useLiveData.ts";
+import { createDataClient, type DataClient } from "./dataClient.ts";
+import type { LinkState } from "./liveConnection.ts";
+import { useLiveConnection } from "./useLiveConnection.ts";
+import { desktopSettings } from "./settings/settingsClient.ts";
 import { SettingsPage } from "./settings/SettingsPage.tsx";
 
 export function App() {
   const [connection, setConnection] = useState<Connection | undefined>(() => findConnection());
   const client = useMemo(() => (connection ? createDataClient(connection) : undefined), [connection]);
-  if (client === undefined) return <KeyForm onKey={(token) => (rememberToken(token), setConnection(findConnection()))} />;
-  return (
-    <Dashboard
-      client={client}
-      onKeyRefused={() => {
-        forgetToken();
-        setConnection(undefined);
-      }}
-    />
-  );
+  const useToken = useCallback((token: string) => {
+    rememberToken(token);
+    setConnection(findConnection());
+  }, []);
+  if (client === undefined) return <TokenScreen onToken={useToken} />;
+  // A new client (another token) is a new dashboard: nothing of the previous connection carries over.
+  return <Dashboard key={`${client.baseUrl} ${client.token}`} client={client} onToken={useToken} />;
 }
 
 function chainFromHash(): number | undefined {
@@ -27,65 +26,113 @@ function chainFromHash(): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-function Dashboard({ client, onKeyRefused }: { client: DataClient; onKeyRefused: () => void }) {
-  const { networks, error } = useNetworks(client);
+function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: string) => void }) {
+  const { link, feed, panelKey } = useLiveConnection(client);
   const [selected, setSelected] = useState<number | undefined>(chainFromHash);
-  const chainId = selected !== undefined && networks?.some((network) => network.chainId === selected) ? selected : networks?.[0]?.chainId;
-  const feed = useChainFeed(client, chainId);
-
+  const chain = feed.chains.find((candidate) => candidate.status.chainId === selected) ?? feed.chains[0];
+  const chainId = chain?.status.chainId;
   const select = useCallback((id: number) => {
     setSelected(id);
     window.history.replaceState(window.history.state, "", `#chain=${id}`);
   }, []);
-
-  const refused = error instanceof ApiCallError && error.status === 401;
+  const rejected = link.kind === "rejected";
   useEffect(() => {
-    if (refused && networks === undefined) onKeyRefused();
-  }, [refused, networks, onKeyRefused]);
+    // A refused token is not kept for the next visit.
+    if (rejected) forgetToken();
+  }, [rejected]);
 
-  const serviceDown = error !== undefined && !refused;
-  const live = feed?.stream === "live" && !serviceDown;
+  const live = link.kind === "live";
+  const offline = useMemo(() => (link.kind === "unreachable" || link.kind === "reconnecting" ? { lastContactAt: link.lastContactAt } : undefined), [link]);
   // The desktop app's settings page (stored by its main process); a browser edits settings.json instead.
-  const desktopSettings = window.gasfeesDesktop?.settings;
+  const settings = desktopSettings();
   const [settingsOpen, setSettingsOpen] = useState(false);
+
+  if (link.kind === "rejected") return <TokenScreen rejected={link.reason} onToken={onToken} />;
   return (
     <div className="app">
       <header className="topbar">
         <h1 className="brand">
           gasfees <span className="brand-sub">base fees, live</span>
         </h1>
-        <span className={`link-state ${live ? "link-live" : "link-waiting"}`} data-testid="link-state" data-state={live ? "live" : "connecting"}>
-          <span className="dot" aria-hidden="true" />
-          {live ? "Live" : serviceDown ? "Service unreachable: retrying…" : "Connecting…"}
-        </span>
-        {desktopSettings && !settingsOpen && (
+        <LinkIndicator link={link} />
+        {settings && !settingsOpen && (
           <button type="button" className="open-settings" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
             Settings
           </button>
         )}
       </header>
-      {settingsOpen && desktopSettings ? (
-        <SettingsPage bridge={desktopSettings} onClose={() => setSettingsOpen(false)} />
-      ) : networks === undefined ? (
-        <main className="placeholder">{serviceDown ? `The gasfees service does not answer (${error.message}). Retrying…` : "Loading the chains…"}</main>
-      ) : networks.length === 0 ? (
-        <main className="placeholder">No chain is configured: add one with --chain ID=URL or in settings.json.</main>
+      {settingsOpen && settings ? (
+        <SettingsPage bridge={settings} onClose={() => setSettingsOpen(false)} />
+      ) : chain === undefined ? (
+        <main className="placeholder" data-testid="no-chains">
+          {link.kind === "unreachable" ? (
+            <ServiceBanner link={link} hasData={false} />
+          ) : live && feed.configured.length === 0 ? (
+            "No chain is configured: add one with --chain ID=URL or in settings.json."
+          ) : (
+            "Loading the chains…"
+          )}
+        </main>
       ) : (
         <>
-          <ChainSwitcher networks={networks} selected={chainId} live={feed?.status} onSelect={select} />
-          <main>{feed && chainId !== undefined ? <ChainView feed={feed} /> : null}</main>
-          <ApiPanel baseUrl={client.baseUrl} token={client.token} chainId={chainId ?? 1} />
+          {offline ? <ServiceBanner link={link} hasData /> : null}
+          <ChainSwitcher chains={feed.chains} selected={chainId} serviceAnswering={live} onSelect={select} />
+          <main>
+            <ChainView chain={chain} offline={offline} />
+          </main>
+          <ApiPanel baseUrl={client.baseUrl} panelKey={panelKey} chainId={chain.status.chainId} />
         </>
       )}
     </div>
   );
 }
 
-function KeyForm({ onKey }: { onKey: (token: string) => void }) {
+/** The page's own link to the service, in the top bar. */
+function LinkIndicator({ link }: { link: LinkState }) {
+  const words =
+    link.kind === "live"
+      ? "Live"
+      : link.kind === "connecting"
+        ? "Connecting…"
+        : link.kind === "reconnecting"
+          ? "Reconnecting…"
+          : link.kind === "unreachable"
+            ? "Service unreachable"
+            : "Token rejected";
+  return (
+    <span className={`link-state link-${link.kind}`} data-testid="link-state" data-state={link.kind}>
+      <span className="dot" aria-hidden="true" />
+      {words}
+      {link.kind === "unreachable" || link.kind === "reconnecting" ? (
+        <span className="link-detail">
+          {" · "}
+          <LastContact at={link.lastContactAt} />
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** While the service does not answer: what is known, since when, and that the page keeps trying by itself. */
+function ServiceBanner({ link, hasData }: { link: LinkState; hasData: boolean }) {
+  if (link.kind !== "unreachable" && link.kind !== "reconnecting") return null;
+  return (
+    <div className="banner banner-offline" role="status" data-testid="service-banner" data-state={link.kind}>
+      <strong>{link.kind === "unreachable" ? "The gasfees service is not answering" : "Reconnecting to the gasfees service…"}</strong>
+      {link.kind === "unreachable" ? ` (${link.reason}).` : ""} {hasData ? "The numbers below are its last data, not current ones. " : ""}
+      This page reconnects by itself as soon as the service is back
+      {link.kind === "unreachable" && link.lastContactAt === undefined ? "; is it running (npm run serve, or the desktop app)?" : "."}
+    </div>
+  );
+}
+
+/** No token, or one the service refused: what happened, where the current one is, and a field to paste it. */
+function TokenScreen({ rejected, onToken }: { rejected?: string; onToken: (token: string) => void }) {
   const [value, setValue] = useState("");
+  const desktop = window.gasfeesDesktop !== undefined;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (value.trim() !== "") onKey(value.trim());
+    if (value.trim() !== "") onToken(value.trim());
   };
   return (
     <div className="app">
@@ -93,19 +140,57 @@ function KeyForm({ onKey }: { onKey: (token: string) => void }) {
         <h1 className="brand">gasfees</h1>
       </header>
       <main className="key-form-wrap">
-        <form className="key-form" onSubmit={submit} data-testid="key-form">
-          <h2>This dashboard needs a key</h2>
-          <p>
-            Open the address that <code>npm run serve</code> prints on its console (<code>dashboard: http://127.0.0.1:…/?token=…</code>), or paste one of your
-            API keys.
-          </p>
-          <label>
-            API key or session token
-            <input type="password" autoComplete="off" spellCheck={false} value={value} onChange={(event) => setValue(event.target.value)} autoFocus />
-          </label>
-          <button type="submit">Open the dashboard</button>
-        </form>
+        {rejected === undefined ? (
+          <form className="key-form" onSubmit={submit} data-testid="key-form">
+            <h2>This dashboard needs a key</h2>
+            <p>
+              Open the address that <code>npm run serve</code> prints on its console (<code>dashboard: http://127.0.0.1:…/?token=…</code>), or paste one of your
+              API keys.
+            </p>
+            <TokenField value={value} onChange={setValue} />
+            <button type="submit">Open the dashboard</button>
+          </form>
+        ) : (
+          <form className="key-form key-form-rejected" onSubmit={submit} data-testid="token-rejected">
+            <h2>The service rejected this page&apos;s token</h2>
+            <p className="key-form-reason">The gasfees service is running, but it refuses the token or key this page was opened with ({rejected}).</p>
+            {desktop ? (
+              <p>The dashboard&apos;s token was probably rotated. Reload the window: it opens with the current token.</p>
+            ) : (
+              <>
+                <p>
+                  The dashboard&apos;s token stays the same across restarts until it is rotated (in the desktop app&apos;s settings), and an API key stops
+                  working when it is revoked. To get the current address:
+                </p>
+                <ul>
+                  <li>
+                    look for the line <code>dashboard: http://127.0.0.1:…/?token=…</code> that <code>npm run serve</code> prints on its console when it starts;
+                  </li>
+                  <li>or, in the desktop app, open the dashboard from the tray menu;</li>
+                  <li>or paste the current token, or one of your API keys, here:</li>
+                </ul>
+                <TokenField value={value} onChange={setValue} />
+              </>
+            )}
+            {desktop ? (
+              <button type="button" onClick={() => window.location.reload()}>
+                Reload the window
+              </button>
+            ) : (
+              <button type="submit">Open the dashboard</button>
+            )}
+          </form>
+        )}
       </main>
     </div>
+  );
+}
+
+function TokenField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <label>
+      API key or dashboard token
+      <input type="password" autoComplete="off" spellCheck={false} value={value} onChange={(event) => onChange(event.target.value)} autoFocus />
+    </label>
   );
 }

@@ -1,20 +1,20 @@
-import { useRef, type KeyboardEvent } from "react";
+import { memo, useRef, type KeyboardEvent } from "react";
 import { GLANCE_WORDS, glanceState } from "./chainState.ts";
-import type { NetworkStatus } from "./dataClient.ts";
+import type { ChainLive } from "./dashboardFeed.ts";
 
 interface Props {
-  readonly networks: readonly NetworkStatus[];
+  readonly chains: readonly ChainLive[];
   readonly selected: number | undefined;
-  /** The selected chain's status from its live stream, newer than the polled one. */
-  readonly live: NetworkStatus | undefined;
+  /** False while the service does not answer: then no chain's state is known to be current. */
+  readonly serviceAnswering: boolean;
   readonly onSelect: (chainId: number) => void;
 }
 
 /** Every configured chain with its state; Tab reaches it, the arrow keys, Home and End move between chains. */
-export function ChainSwitcher({ networks, selected, live, onSelect }: Props) {
+export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, serviceAnswering, onSelect }: Props) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
   const onKeyDown = (event: KeyboardEvent, index: number) => {
-    const last = networks.length - 1;
+    const last = chains.length - 1;
     const target =
       event.key === "ArrowRight" || event.key === "ArrowDown"
         ? index === last
@@ -32,17 +32,17 @@ export function ChainSwitcher({ networks, selected, live, onSelect }: Props) {
     if (target === undefined) return;
     event.preventDefault();
     buttons.current[target]?.focus();
-    onSelect(networks[target]!.chainId);
+    onSelect(chains[target]!.status.chainId);
   };
   return (
     <nav className="switcher" aria-label="Chains" data-testid="chain-switcher">
-      {networks.map((polled, index) => {
-        const network = live?.chainId === polled.chainId ? live : polled;
-        const state = glanceState(network);
-        const current = network.chainId === selected;
+      {chains.map(({ status }, index) => {
+        const state = glanceState(status, serviceAnswering);
+        const current = status.chainId === selected;
+        const why = serviceAnswering ? GLANCE_WORDS[state] : "unknown: the service is not answering";
         return (
           <button
-            key={network.chainId}
+            key={status.chainId}
             ref={(element) => {
               buttons.current[index] = element;
             }}
@@ -50,18 +50,18 @@ export function ChainSwitcher({ networks, selected, live, onSelect }: Props) {
             className={`chain-chip state-${state}${current ? " chain-chip-current" : ""}`}
             aria-current={current ? "page" : undefined}
             tabIndex={current || (selected === undefined && index === 0) ? 0 : -1}
-            data-testid={`chain-${network.chainId}`}
+            data-testid={`chain-${status.chainId}`}
             data-state={state}
-            title={`${network.name} (chain ${network.chainId}): ${GLANCE_WORDS[state]}`}
-            onClick={() => onSelect(network.chainId)}
+            title={`${status.name} (chain ${status.chainId}): ${why}`}
+            onClick={() => onSelect(status.chainId)}
             onKeyDown={(event) => onKeyDown(event, index)}
           >
             <span className="dot" aria-hidden="true" />
-            <span className="chain-chip-name">{network.name}</span>
+            <span className="chain-chip-name">{status.name}</span>
             <span className="chain-chip-state">{GLANCE_WORDS[state]}</span>
           </button>
         );
       })}
     </nav>
   );
-}
+});

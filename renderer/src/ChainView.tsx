@@ -1,44 +1,45 @@
 import { useEffect, useState, type ReactNode } from "react";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import { congestionOf } from "../../shared/wire/congestion.ts";
 import { endpointsSummary, GLANCE_WORDS, glanceState } from "./chainState.ts";
+import type { ChainLive } from "./dashboardFeed.ts";
 import type { EndpointStatus, NetworkStatus } from "./dataClient.ts";
 import { FeeChart } from "./FeeChart.tsx";
-import { blockNumber, shortAge, shortGwei } from "./format.ts";
-import type { ChainFeedState } from "./useLiveData.ts";
+import { blockNumber, clockTime, shortAge } from "./format.ts";
 
-export function ChainView({ feed }: { feed: ChainFeedState }) {
-  const { status, points } = feed;
-  if (status === undefined) return <section className="chain-view placeholder">Loading chain {feed.chainId}…</section>;
+interface Props {
+  readonly chain: ChainLive;
+  /**
+   * Undefined while the page is live; else when the service was last heard from (undefined inside: never). While the
+   * service does not answer, nothing shown here is known to be current: every live indicator says unknown.
+   */
+  readonly offline: { readonly lastContactAt: number | undefined } | undefined;
+}
+
+export function ChainView({ chain, offline }: Props) {
+  const { status, points, receivedAt } = chain;
   const newest = points[points.length - 1];
-  const hasData = points.length > 0 && status.baseFeePercentile !== null && status.busyThreshold !== null;
-  const congestion = status.busy === null || !hasData ? "unknown" : status.busy ? "busy" : "normal";
+  const hasData = newest !== undefined && status.baseFeePercentile !== null && status.busyThreshold !== null;
+  const congestion = offline ? "unknown" : congestionOf(status);
   return (
-    <section className="chain-view" aria-labelledby="chain-title" data-testid="chain-view" data-chain={status.chainId}>
+    <section className={`chain-view${offline ? " chain-view-offline" : ""}`} aria-labelledby="chain-title" data-testid="chain-view" data-chain={status.chainId}>
       <div className="chain-head">
         <h2 id="chain-title">
           {status.name} <span className="chain-id">chain {status.chainId}</span>
         </h2>
         <span className={`congestion congestion-${congestion}`} data-testid="congestion" data-state={congestion}>
-          {congestion === "busy" ? "Busy" : congestion === "normal" ? "Normal" : "No data"}
-          <span className="congestion-why">
-            {congestion === "busy"
-              ? "next base fee above the busy threshold"
-              : congestion === "normal"
-                ? "next base fee at or below the busy threshold"
-                : status.state === "no-base-fee"
-                  ? "no base fee on this chain"
-                  : "waiting for blocks"}
-            {status.state === "degraded" && congestion !== "unknown" ? " (as of the last data)" : ""}
-          </span>
+          {congestion === "busy" ? "Busy" : congestion === "normal" ? "Normal" : hasData || offline ? "Unknown" : "No data"}
+          <span className="congestion-why">{congestionWhy(status, congestion, hasData, offline)}</span>
         </span>
-        <Health status={status} receivedAt={feed.receivedAt} />
+        <Health status={status} receivedAt={receivedAt} offline={offline} />
       </div>
-      {status.state === "degraded" ? <DegradedBanner status={status} receivedAt={feed.receivedAt} hasData={hasData} /> : null}
+      {!offline && status.state === "degraded" && hasData ? <DegradedBanner status={status} receivedAt={receivedAt} /> : null}
       {hasData ? (
-        <>
+        <div className="chain-data" title={offline ? "The last data the service sent: it is not answering now." : undefined}>
           <div className="cards">
-            <Card testId="newest-block" label="Newest block" value={blockNumber(newest!.block)} exact={String(newest!.block)} title={`block ${newest!.block}`}>
-              <span className="card-sub" data-testid="newest-base-fee" data-value={newest!.exact} title={`${newest!.exact} Gwei`}>
-                fee {shortGwei(newest!.exact)} Gwei
+            <Card testId="newest-block" label="Newest block" value={blockNumber(newest.block)} exact={String(newest.block)} title={`block ${newest.block}`}>
+              <span className="card-sub" data-testid="newest-base-fee" data-value={newest.exact} title={`${newest.exact} Gwei`}>
+                fee {shortGwei(newest.exact)} Gwei
               </span>
             </Card>
             <GweiCard testId="next-base-fee" label="Next base fee" exact={status.currentBaseFee} />
@@ -48,19 +49,35 @@ export function ChainView({ feed }: { feed: ChainFeedState }) {
             <GweiCard testId="window-max" label="Window max" exact={status.maxBaseFee} />
           </div>
           <div className="chart-frame" data-testid="fee-chart" aria-label={`Base fee of the newest ${points.length} blocks, in Gwei`}>
-            <FeeChart points={points} baseFeePercentile={status.baseFeePercentile!} busyThreshold={status.busyThreshold!} />
+            <FeeChart points={points} baseFeePercentile={status.baseFeePercentile} busyThreshold={status.busyThreshold} />
           </div>
           <p className="chart-note">
-            Base fee in Gwei of blocks {blockNumber(points[0]!.block)} to {blockNumber(newest!.block)}. Dashed: the 50th percentile (p50) and the busy threshold
+            Base fee in Gwei of blocks {blockNumber(points[0]!.block)} to {blockNumber(newest.block)}. Dashed: the 50th percentile (p50) and the busy threshold
             (90th percentile)
             {status.statsWindowBlocks > status.historyBlocks ? ` over ${blockNumber(status.statsWindowBlocks)} blocks` : ""}.
           </p>
-        </>
+        </div>
       ) : (
-        <EmptyState status={status} />
+        <EmptyState status={status} offline={offline !== undefined} />
       )}
     </section>
   );
+}
+
+function congestionWhy(status: NetworkStatus, congestion: ReturnType<typeof congestionOf>, hasData: boolean, offline: Props["offline"]): string {
+  if (offline) return "the service is not answering";
+  if (congestion === "busy") return "next base fee above the busy threshold";
+  if (congestion === "normal") return "next base fee at or below the busy threshold";
+  switch (status.state) {
+    case "no-base-fee":
+      return "no base fee on this chain";
+    case "degraded":
+      return "every RPC endpoint is failing";
+    case "unreachable":
+      return "no RPC endpoint answers";
+    default:
+      return hasData ? "waiting for the next block" : "waiting for blocks";
+  }
 }
 
 function Card({
@@ -118,25 +135,35 @@ function Age({ status, receivedAt }: { status: NetworkStatus; receivedAt: number
   return <span data-testid="data-age">{age === "now" ? "updated just now" : `updated ${age} ago`}</span>;
 }
 
-function Health({ status, receivedAt }: { status: NetworkStatus; receivedAt: number }) {
+/** "last contact 14:32:05", or that there was none since the page opened. */
+export function LastContact({ at }: { at: number | undefined }) {
+  return (
+    <span data-testid="last-contact" data-value={at ?? ""}>
+      {at === undefined ? "no contact since the page opened" : `last contact ${clockTime(at)}`}
+    </span>
+  );
+}
+
+function Health({ status, receivedAt, offline }: { status: NetworkStatus; receivedAt: number; offline: Props["offline"] }) {
   const answering = status.endpoints.filter((endpoint) => endpoint.state === "ok").length;
   const active = status.endpoints.find((endpoint) => endpoint.active);
-  const state = glanceState(status);
-  const rpc = status.state === "degraded" ? "failing" : answering > 0 ? "ok" : "waiting";
+  const state = glanceState(status, true);
+  const rpc = offline ? "unknown" : status.state === "degraded" || status.state === "unreachable" ? "failing" : answering > 0 ? "ok" : "waiting";
+  const rpcWords = { unknown: "RPC unknown", ok: "RPC OK", failing: "RPC failing", waiting: "RPC not answering yet" }[rpc];
   return (
     <div className="health" data-testid="rpc-health" data-state={rpc}>
       <span className={`health-rpc rpc-${rpc}`}>
         <span className="dot" aria-hidden="true" />
-        RPC {rpc === "ok" ? "OK" : rpc === "failing" ? "failing" : "not answering yet"}
+        {rpcWords}
       </span>
-      <span className="health-detail" title={status.endpoints.map(describeEndpoint).join("\n")}>
-        {endpointsSummary(status.endpoints)}
-        {active ? ` · via ${active.url}` : ""}
-      </span>
-      <span className="health-age">
-        <Age status={status} receivedAt={receivedAt} />
-      </span>
-      {state === "no-base-fee" ? <span>{GLANCE_WORDS[state]}</span> : null}
+      {offline ? null : (
+        <span className="health-detail" title={status.endpoints.map(describeEndpoint).join("\n")}>
+          {endpointsSummary(status.endpoints)}
+          {active ? ` · via ${active.url}` : ""}
+        </span>
+      )}
+      <span className="health-age">{offline ? <LastContact at={offline.lastContactAt} /> : <Age status={status} receivedAt={receivedAt} />}</span>
+      {!offline && state === "no-base-fee" ? <span>{GLANCE_WORDS[state]}</span> : null}
     </div>
   );
 }
@@ -149,42 +176,37 @@ function lastErrorOf(status: NetworkStatus): string | undefined {
   return status.endpoints.find((endpoint) => endpoint.lastError)?.lastError;
 }
 
-function DegradedBanner({ status, receivedAt, hasData }: { status: NetworkStatus; receivedAt: number; hasData: boolean }) {
+/** Every endpoint failing after data arrived: the chain's last data stays, with its age. */
+function DegradedBanner({ status, receivedAt }: { status: NetworkStatus; receivedAt: number }) {
   const error = lastErrorOf(status);
   return (
     <div className="banner banner-degraded" role="status" data-testid="degraded">
-      <strong>Every RPC endpoint of {status.name} is failing.</strong>{" "}
-      {hasData ? (
-        <>
-          Showing the last data held (<Age status={status} receivedAt={receivedAt} />
-          ): the service keeps retrying and catches up by itself.
-        </>
-      ) : (
-        "The service keeps retrying."
-      )}
+      <strong>Every RPC endpoint of {status.name} is failing.</strong> Showing the last data held (<Age status={status} receivedAt={receivedAt} />
+      ): the service keeps retrying and catches up by itself.
       {error ? <div className="banner-detail">Last error: {error}</div> : null}
     </div>
   );
 }
 
-function EmptyState({ status }: { status: NetworkStatus }) {
+function EmptyState({ status, offline }: { status: NetworkStatus; offline: boolean }) {
   const error = lastErrorOf(status);
-  const text =
-    status.state === "no-base-fee"
+  const text = offline
+    ? `No data from ${status.name}: the service is not answering.`
+    : status.state === "no-base-fee"
       ? `${status.name} has no EIP-1559 base fee, so there are no base-fee statistics for it.`
-      : status.state === "degraded"
+      : status.state === "degraded" || status.state === "unreachable"
         ? `No data yet from ${status.name}: every RPC endpoint is failing.`
         : `Waiting for the first blocks of ${status.name}…`;
   return (
-    <div className="empty" data-testid="empty-state" data-state={status.state}>
+    <div className="empty" data-testid="empty-state" data-state={offline ? "unknown" : status.state}>
       <p className="empty-title">{text}</p>
-      {status.state === "syncing" ? (
+      {!offline && status.state === "syncing" ? (
         <p>
           The service is fetching the newest 500 blocks from {status.endpoints.length === 1 ? "its RPC endpoint" : `${status.endpoints.length} RPC endpoints`};
           the chart appears as soon as they arrive.
         </p>
       ) : null}
-      {error && status.state !== "no-base-fee" ? <p className="empty-detail">Last error: {error}</p> : null}
+      {!offline && error && status.state !== "no-base-fee" ? <p className="empty-detail">Last error: {error}</p> : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
-// The dashboard's copy of one chain: the newest blocks as chart points, patched by each event.
-import type { BlockRun } from "./dataClient.ts";
+// The dashboard's copy of one chain's blocks: the newest ones as chart points, patched by each event.
+import type { BlockRun } from "../../shared/wire/networkEvent.ts";
 
 export const HISTORY_BLOCKS = 500;
 
@@ -11,11 +11,14 @@ export interface FeePoint {
   readonly exact: string;
 }
 
-/** The points after `run`: all of them replaced, or the blocks from `run.firstBlock` on; the newest 500 kept. */
+/**
+ * The points after `run` (the client half of the events' delta protocol, shared/wire/networkEvent.ts): all of them
+ * replaced (`all`), or those before `run.firstBlock` kept and the rest replaced by the run (`from`); the newest 500 kept.
+ */
 export function applyBlocks(points: readonly FeePoint[], run: BlockRun): readonly FeePoint[] {
   const first = Number(run.firstBlock);
   const incoming = run.baseFees.map((exact, index) => ({ block: first + index, gwei: Number(exact), exact }));
-  if (run.kind === "all") return incoming;
+  if (run.kind === "all") return incoming.length > HISTORY_BLOCKS ? incoming.slice(incoming.length - HISTORY_BLOCKS) : incoming;
   let keep = points.length;
   while (keep > 0 && points[keep - 1]!.block >= first) keep--;
   const merged = keep === points.length ? points.concat(incoming) : points.slice(0, keep).concat(incoming);

@@ -1,19 +1,33 @@
+import { type Congestion, congestionOf } from "../../shared/wire/congestion.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
-/** What a chain looks like at a glance: one word, one colour (see styles.css, `.state-*`). */
-export type GlanceState = "busy" | "normal" | "degraded" | "syncing" | "no-base-fee";
+/**
+ * What a chain looks like at a glance in the switcher: one word, one colour (see styles.css, `.state-*`). A chain
+ * that follows its RPC shows its congestion (congestionOf, the one vocabulary of busy and normal); otherwise what
+ * keeps it from having one. `unknown` is also every chain's state while the service itself is not answering: then
+ * nothing the page holds is known to be current.
+ */
+export type GlanceState = Congestion | "degraded" | "unreachable" | "syncing" | "no-base-fee";
 
-export function glanceState(status: NetworkStatus): GlanceState {
-  if (status.state === "no-base-fee") return "no-base-fee";
-  if (status.state === "syncing") return "syncing";
-  if (status.state === "degraded") return "degraded";
-  return status.busy ? "busy" : "normal";
+export function glanceState(status: NetworkStatus, serviceAnswering: boolean): GlanceState {
+  if (!serviceAnswering) return "unknown";
+  switch (status.state) {
+    case "ok":
+      return congestionOf(status);
+    case "degraded":
+    case "unreachable":
+    case "syncing":
+    case "no-base-fee":
+      return status.state;
+  }
 }
 
 export const GLANCE_WORDS: Readonly<Record<GlanceState, string>> = {
   busy: "busy",
   normal: "normal",
+  unknown: "unknown",
   degraded: "RPC failing",
+  unreachable: "RPC failing",
   syncing: "syncing",
   "no-base-fee": "no base fee",
 };

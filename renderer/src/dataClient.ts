@@ -1,104 +1,124 @@
-// The one way the dashboard talks to the service: typed calls over fetch and Server-Sent Events.
-import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
+// The one way the dashboard talks to the service: typed calls over fetch, and one Server-Sent Event stream for every
+// chain. It only asks and reports; when to ask again is liveConnection.ts's business.
+import type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
+import type { NETWORK_EVENT_NAME, NetworkEvent } from "../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
+import { ApiCallError } from "./apiCallError.ts";
 import type { Connection } from "./connection.ts";
 
+export type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
 export type { BlockRun, NetworkEvent } from "../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
-/** A refused or failed call, with the contract's error code when the service gave one. */
-export class ApiCallError extends Error {
-  override name = "ApiCallError";
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string | undefined,
-  ) {
-    super(message);
-  }
-}
+/**
+ * What the service says of the page's token. EventSource hides HTTP statuses (a refused stream and a stopped service
+ * look alike to it), so a plain request tells them apart.
+ * - accepted: the service answers and takes the token; `chainIds` are its configured chains, in its order;
+ * - rejected: it answers 401: the token is wrong, or was rotated or revoked;
+ * - unreachable: no answer at all (stopped, or not answering within the timeout);
+ * - refused: it answers, but not with the data (rate limited, or failing): worth asking again later.
+ */
+export type TokenCheck =
+  | { readonly kind: "accepted"; readonly chainIds: readonly number[] }
+  | { readonly kind: "rejected"; readonly message: string }
+  | { readonly kind: "unreachable"; readonly message: string }
+  | { readonly kind: "refused"; readonly message: string };
 
-/** live: events flow; connecting: (re)connecting by itself. */
-export type StreamState = "connecting" | "live";
+export interface EventHandlers {
+  /** The stream is open: the full state of every chain follows at once. */
+  onOpen(): void;
+  onEvent(event: NetworkEvent): void;
+  /** The stream failed and was closed; `wasOpen` says whether it had been open (the service was there until now). */
+  onError(wasOpen: boolean): void;
+}
 
 export interface DataClient {
   readonly baseUrl: string;
+  /** What the page was opened with: the dashboard's token, or one of the user's API keys. */
   readonly token: string;
-  /** Every configured chain with its state (`GET /networks`). */
-  networks(signal?: AbortSignal): Promise<NetworkStatus[]>;
-  /** The chain's full state at once, then every change; reconnects by itself. Returns the function that stops it. */
-  watchNetwork(chainId: number, onEvent: (event: NetworkEvent) => void, onState: (state: StreamState) => void): () => void;
+  /** Asks `GET /networks` with the token (see TokenCheck). */
+  checkToken(signal: AbortSignal): Promise<TokenCheck>;
+  /** `GET /dashboard/credentials`: a user key for the API panel. Throws ApiCallError (401 when the token is itself a user key). */
+  credentials(signal: AbortSignal): Promise<DashboardCredentials>;
+  /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
+  openEvents(handlers: EventHandlers): () => void;
 }
 
-const EVENT_NAME = "network";
-const MAX_RETRY_MS = 10_000;
+/** The name the service gives its events; typed against the wire's constant, which the page cannot import (zod). */
+const EVENT_NAME: typeof NETWORK_EVENT_NAME = "network";
+/** A check that gets no answer within this counts as unreachable (a hung service, not only a stopped one). */
+const CHECK_TIMEOUT_MS = 8_000;
 
 export function createDataClient({ baseUrl, token }: Connection): DataClient {
   const authorization = `Basic ${btoa(`${token}:`)}`;
-
-  async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-    const response = await fetch(`${baseUrl}${path}`, { headers: { authorization }, signal, cache: "no-store" });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      throw new ApiCallError(`the service answered ${response.status} with something that is not JSON`, response.status, undefined);
-    }
-    if (!response.ok) {
-      const error = body as { code?: string; message?: string } | undefined;
-      throw new ApiCallError(error?.message ?? `the service answered ${response.status}`, response.status, error?.code);
-    }
-    return body as T;
-  }
+  const get = (path: string, signal: AbortSignal) =>
+    fetch(`${baseUrl}${path}`, { headers: { authorization }, signal: AbortSignal.any([signal, AbortSignal.timeout(CHECK_TIMEOUT_MS)]), cache: "no-store" });
 
   return {
     baseUrl,
     token,
-    networks: (signal) => getJson<NetworkStatus[]>("/networks", signal),
-    watchNetwork(chainId, onEvent, onState) {
-      // EventSource cannot send an Authorization header, so the stream uses the key-in-path form.
-      const url = `${baseUrl}/v3/${encodeURIComponent(token)}/networks/${chainId}/events`;
-      let source: EventSource | undefined;
-      let retryTimer: number | undefined;
-      let retryMs = 500;
-      let stopped = false;
-      let firstData = true;
 
-      const open = () => {
-        onState("connecting");
-        const current = new EventSource(url);
-        source = current;
-        current.addEventListener("open", () => {
-          retryMs = 500;
-          onState("live");
-        });
-        current.addEventListener(EVENT_NAME, (message) => {
-          const event = JSON.parse((message as MessageEvent<string>).data) as NetworkEvent;
-          if (firstData && event.blocks !== null) {
-            firstData = false;
-            performance.mark("gasfees:first-data");
-          }
-          onEvent(event);
-        });
-        current.addEventListener("error", () => {
-          if (stopped) return;
-          onState("connecting");
-          // CONNECTING: the browser retries by itself. CLOSED: it gave up (the service refused the stream, or was
-          // gone at the first try), so try again later, backing off.
-          if (current.readyState === EventSource.CLOSED) {
-            current.close();
-            retryTimer = window.setTimeout(open, retryMs);
-            retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
-          }
-        });
-      };
-      open();
-      return () => {
-        stopped = true;
-        window.clearTimeout(retryTimer);
-        source?.close();
-      };
+    async checkToken(signal) {
+      let response: Response;
+      try {
+        response = await get("/networks", signal);
+      } catch (error) {
+        return { kind: "unreachable", message: describeNetworkFailure(error) };
+      }
+      const body = await readJson(response);
+      if (response.status === 401) return { kind: "rejected", message: messageOf(body) ?? "the service refused the token (401)" };
+      if (!response.ok || !Array.isArray(body)) return { kind: "refused", message: messageOf(body) ?? `the service answered ${response.status}` };
+      return { kind: "accepted", chainIds: (body as NetworkStatus[]).map((network) => network.chainId) };
+    },
+
+    async credentials(signal) {
+      const response = await get("/dashboard/credentials", signal);
+      const body = await readJson(response);
+      if (!response.ok) {
+        const error = body as { code?: string } | undefined;
+        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+      }
+      return body as DashboardCredentials;
+    },
+
+    openEvents(handlers) {
+      // EventSource cannot send an Authorization header, so the stream uses the key-in-path form.
+      const source = new EventSource(`${baseUrl}/v3/${encodeURIComponent(token)}/events`);
+      let open = false;
+      source.addEventListener("open", () => {
+        open = true;
+        handlers.onOpen();
+      });
+      source.addEventListener(EVENT_NAME, (message) => {
+        const event = JSON.parse((message as MessageEvent<string>).data) as NetworkEvent;
+        if (event.blocks !== null && performance.getEntriesByName("gasfees:first-data").length === 0) performance.mark("gasfees:first-data");
+        handlers.onEvent(event);
+      });
+      source.addEventListener("error", () => {
+        // The browser would retry by itself, blind to why it failed; the caller checks the token first instead.
+        source.close();
+        handlers.onError(open);
+      });
+      return () => source.close();
     },
   };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    const text = await response.text();
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function messageOf(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? message : undefined;
+}
+
+function describeNetworkFailure(error: unknown): string {
+  if (error instanceof DOMException && error.name === "TimeoutError") return `no answer within ${CHECK_TIMEOUT_MS / 1000} s`;
+  return "no connection to the service";
 }

@@ -1,19 +1,12 @@
-// Numbers for humans: about four significant digits, the exact value kept for hover and copy.
+// Numbers and times for humans. Fees use shortGwei (shared/core/text), the one short form of a fee.
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 
-const FOUR_DIGITS = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4 });
 const GROUPED = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
-
-/** A Gwei string of the API (exact, up to 9 decimals) shown with about 4 significant digits: "23.23", "0.01235". */
-export function shortGwei(exact: string): string {
-  const value = Number(exact);
-  if (!Number.isFinite(value)) return exact;
-  if (value !== 0 && Math.abs(value) < 0.0001) return value.toPrecision(4).replace(/\.?0+e/, "e");
-  return FOUR_DIGITS.format(value);
-}
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 /** An axis tick: short and without trailing noise. */
-export function gweiTick(value: number): string {
-  return shortGwei(String(value));
+export function gweiTick(gwei: number): string {
+  return shortGwei(String(gwei));
 }
 
 /** A block number, exact, with thousands separators. */
@@ -33,7 +26,7 @@ export function shortAge(ageMs: number): string {
   return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
 
-/** `0123456789abcdef…` as `0123…cdef`. */
-export function maskKey(key: string): string {
-  return key.length <= 8 ? "•".repeat(key.length) : `${key.slice(0, 4)}${"•".repeat(8)}${key.slice(-4)}`;
+/** A moment of today as the reader's clock shows it: "14:32:05" (or "02:32:05 PM"). */
+export function clockTime(epochMs: number): string {
+  return CLOCK.format(epochMs);
 }

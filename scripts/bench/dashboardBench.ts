@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type CDPSession, type Page } from "@playwright/test";
+import { chromium, type CDPSession } from "@playwright/test";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { DEFAULT_DASHBOARD_DIR } from "../../shared/http/dashboardFiles.ts";
@@ -46,13 +46,13 @@ const POLYLINE_PAGE = `<svg id="chart" width="1100" height="420" xmlns="http://w
 
 /** Main-thread seconds (script, and all tasks) of the page so far, by Chromium's own counters. */
 async function busySeconds(cdp: CDPSession): Promise<{ script: number; task: number }> {
-  const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: Array<{ name: string; value: number }> };
+  const { metrics } = await cdp.send("Performance.getMetrics");
   const metric = (name: string) => metrics.find((entry) => entry.name === name)?.value ?? 0;
   return { script: metric("ScriptDuration"), task: metric("TaskDuration") };
 }
 
 /** What the page's main thread spent during `action` and the `settleMs` after it (nothing else happens meanwhile). */
-async function mainThreadCost(cdp: CDPSession, action: () => Promise<unknown>, settleMs: number): Promise<{ scriptMs: number; taskMs: number }> {
+async function mainThreadCost(cdp: CDPSession, action: () => unknown, settleMs: number): Promise<{ scriptMs: number; taskMs: number }> {
   const before = await busySeconds(cdp);
   await action();
   await sleep(settleMs);
@@ -107,13 +107,13 @@ export async function runDashboardBench(loads = 5, updates = 20): Promise<BenchR
     for (let update = 0; update < updates; update++) {
       newest++;
       const block = newest;
-      const cost = await mainThreadCost(cdp, async () => source.write(CHAIN_ID, block, [feesWei[500 + update]!], Date.now()), 300);
+      const cost = await mainThreadCost(cdp, () => source.write(CHAIN_ID, block, [feesWei[500 + update]!], Date.now()), 300);
       const shown = await page.getByTestId("newest-block").getAttribute("data-value");
       if (shown !== block.toString()) throw new Error(`the dashboard shows block ${shown}, not ${block}, 300 ms after it was written`);
       updateScriptMs.push(cost.scriptMs);
       updateTaskMs.push(cost.taskMs);
     }
-    const idle = await mainThreadCost(cdp, async () => undefined, 300);
+    const idle = await mainThreadCost(cdp, () => undefined, 300);
     await page.close();
 
     // The baseline: a bare SVG polyline of the same 500 fees, drawn and then shifted by one block, in the same browser.

@@ -14,7 +14,7 @@ const test = base.extend<{ problems: string[] }>({
   problems: async ({ page }, use) => {
     const problems: string[] = [];
     page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+      if (message.type() === "error") problems.push(`console error: ${message.text()} (${message.location().url})`);
     });
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
     await use(problems);
@@ -31,6 +31,34 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await stack?.stop();
 });
+
+/**
+ * Takes out of `problems` the console errors Chromium itself writes for requests that a test makes fail on purpose
+ * (a stopped service, a refused token), each named by its text and URL; anything else stays and fails the test.
+ */
+function forgive(problems: string[], expected: RegExp): void {
+  const kept = problems.filter((problem) => !expected.test(problem));
+  problems.splice(0, problems.length, ...kept);
+}
+
+/** The page's requests to the service (not its own files), as `METHOD path` with any key in the path hidden. */
+function recordRequests(page: Page): string[] {
+  const requests: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === "/" || url.pathname.startsWith("/assets/")) return;
+    requests.push(`${request.method()} ${url.pathname.replace(/^\/v3\/[^/]+/, "/v3/KEY")}`);
+  });
+  return requests;
+}
+
+/** The computed colour of `property` of the first element matching `selector`. */
+function colourOf(page: Page, selector: string, property: "color" | "backgroundColor" | "stroke"): Promise<string> {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element, name) => getComputedStyle(element)[name], property);
+}
 
 async function api<T>(path: string): Promise<T> {
   const response = await fetch(`${stack.url}${path}`, { headers: { authorization: `Basic ${Buffer.from(`${E2E_KEY}:`).toString("base64")}` } });
@@ -212,7 +240,7 @@ test("a chain without data shows the empty state, reached from the switcher by k
   await expect(page.getByTestId("empty-state")).toBeVisible();
   await expect(page.getByTestId("empty-state")).toContainText("Unreachable chain");
   // Its only endpoint refuses every connection: the page says so rather than "waiting".
-  await expect(page.getByTestId("empty-state")).toHaveAttribute("data-state", "degraded", { timeout: 20_000 });
+  await expect(page.getByTestId("empty-state")).toHaveAttribute("data-state", "unreachable", { timeout: 20_000 });
   await expect(page.getByTestId("empty-state")).toContainText("every RPC endpoint is failing");
   await expect(page.getByTestId("rpc-health")).toHaveAttribute("data-state", "failing");
   await expect(page.getByTestId("congestion")).toHaveAttribute("data-state", "unknown");
@@ -222,7 +250,11 @@ test("a chain without data shows the empty state, reached from the switcher by k
   await shoot(page, "empty");
 });
 
-test("the token leaves the address bar for sessionStorage; the API panel masks it and its curl lines work", async ({ page, context, problems }) => {
+test("the token leaves the address bar for sessionStorage; the API panel shows the user's key, masked, and its curl lines work", async ({
+  page,
+  context,
+  problems,
+}) => {
   void problems;
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto(stack.dashboardUrl);
@@ -233,14 +265,20 @@ test("the token leaves the address bar for sessionStorage; the API panel masks i
   await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
 
   await expect(page.getByTestId("api-base-url")).toHaveText(stack.url);
+  // The user's key (the service's first), masked on screen; the dashboard's token appears nowhere in the panel.
+  await expect(page.getByTestId("api-key")).toHaveText(`${E2E_KEY.slice(0, 4)}…${E2E_KEY.slice(-4)}`);
   await expect(page.getByTestId("api-key")).not.toContainText(stack.token);
+  await expect(page.getByTestId("api-panel")).not.toContainText(stack.token);
+  await expect(page.getByTestId("api-panel")).not.toContainText(E2E_KEY);
   await expect(page.getByTestId("curl-busyThreshold")).not.toContainText(stack.token);
   await page.getByRole("button", { name: "Copy the curl line for busyThreshold" }).click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(copied).toBe(`curl -u "${stack.token}:" ${stack.url}/networks/${LIVE_CHAIN_ID}/busyThreshold`);
-  // The copied line works as written: the session token is a key of the API.
+  expect(copied).toBe(`curl -u "${E2E_KEY}:" ${stack.url}/networks/${LIVE_CHAIN_ID}/busyThreshold`);
+  await page.getByRole("button", { name: "Copy the API key" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(E2E_KEY);
+  // The copied line works as written.
   const response = await fetch(`${stack.url}/networks/${LIVE_CHAIN_ID}/busyThreshold`, {
-    headers: { authorization: `Basic ${Buffer.from(`${stack.token}:`).toString("base64")}` },
+    headers: { authorization: `Basic ${Buffer.from(`${E2E_KEY}:`).toString("base64")}` },
   });
   expect(response.status).toBe(200);
 
@@ -249,4 +287,190 @@ test("the token leaves the address bar for sessionStorage; the API panel masks i
   await page.goto(stack.url);
   await expect(page.getByTestId("key-form")).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}no-key-1280x800-light.png` });
+});
+
+test("any API key works as ?token=: the page runs on it, and its API panel shows that key", async ({ page, context, problems }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(`${stack.url}/?token=${E2E_KEY}#chain=${LIVE_CHAIN_ID}`);
+  await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
+  await expect(page.getByTestId("link-state")).toHaveAttribute("data-state", "live");
+  expect(new URL(page.url()).search).toBe("");
+  expect(await page.evaluate(() => sessionStorage.getItem("gasfees.token"))).toBe(E2E_KEY);
+  const [network] = await api<Array<{ newestBlock: string }>>("/networks");
+  await expect(page.getByTestId("newest-block")).toHaveAttribute("data-value", network!.newestBlock);
+  // GET /dashboard/credentials answers only the dashboard's token (401 here, by design): the panel uses the key itself.
+  await expect(page.getByTestId("api-key-row")).toHaveAttribute("data-state", "key");
+  await expect(page.getByTestId("api-key")).toHaveText(`${E2E_KEY.slice(0, 4)}…${E2E_KEY.slice(-4)}`);
+  await expect(page.getByTestId("api-panel")).toContainText("opened with");
+  await page.getByRole("button", { name: "Copy the curl line for baseFeeHistory" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`curl -u "${E2E_KEY}:" ${stack.url}/networks/${LIVE_CHAIN_ID}/baseFeeHistory`);
+  forgive(
+    problems,
+    /^console error: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/dashboard\/credentials\)$/,
+  );
+});
+
+test("one event stream for every chain: no polling, and switching chains opens nothing new", async ({ page, problems }) => {
+  void problems;
+  const requests = recordRequests(page);
+  await openDashboard(page);
+  await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
+  // Both chains' states come from the stream.
+  await expect(page.getByTestId(`chain-${LIVE_CHAIN_ID}`)).toHaveAttribute("data-state", /^(normal|busy)$/);
+  await expect(page.getByTestId(`chain-${DOWN_CHAIN_ID}`)).toHaveAttribute("data-state", "unreachable", { timeout: 20_000 });
+  // New blocks over several seconds (the old page polled GET /networks every 2 s), and a switch of chain and back.
+  for (let block = 0; block < 3; block++) {
+    const newest = await stack.mine(1);
+    await expect(page.getByTestId("newest-block")).toHaveAttribute("data-value", String(newest));
+    await page.waitForTimeout(1_500);
+  }
+  await page.getByTestId(`chain-${DOWN_CHAIN_ID}`).click();
+  await expect(page.getByTestId("chain-view")).toHaveAttribute("data-chain", String(DOWN_CHAIN_ID));
+  await page.getByTestId(`chain-${LIVE_CHAIN_ID}`).click();
+  await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
+  expect(requests.sort()).toEqual(["GET /dashboard/credentials", "GET /networks", "GET /v3/KEY/events"]);
+});
+
+test("the service stopped: every live indicator turns grey with the last contact's time; restarted, the page recovers by itself", async ({
+  page,
+  problems,
+}) => {
+  await openDashboard(page);
+  await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
+  await expect(page.getByTestId("link-state")).toHaveAttribute("data-state", "live");
+  await expect(page.getByTestId("rpc-health")).toHaveAttribute("data-state", "ok");
+  await expect(page.getByTestId("congestion")).toHaveAttribute("data-state", /^(normal|busy)$/);
+  await page.evaluate(() => {
+    (window as Window & { notReloaded?: boolean }).notReloaded = true;
+  });
+
+  const stoppedAt = Date.now();
+  await stack.stopService();
+  try {
+    // The issue asks for 5 s; the page learns it from the stream's socket closing, at once.
+    await expect(page.getByTestId("link-state")).toHaveAttribute("data-state", "unreachable", { timeout: 5_000 });
+    const seenAt = Date.now();
+    await expect(page.getByTestId("link-state")).toContainText("Service unreachable");
+    await expect(page.getByTestId("link-state")).toContainText("last contact");
+    await expect(page.getByTestId("congestion")).toHaveAttribute("data-state", "unknown");
+    await expect(page.getByTestId("congestion")).toContainText("Unknown");
+    await expect(page.getByTestId("congestion")).not.toContainText("Normal");
+    await expect(page.getByTestId("rpc-health")).toHaveAttribute("data-state", "unknown");
+    await expect(page.getByTestId("rpc-health")).not.toContainText("RPC OK");
+    await expect(page.getByTestId(`chain-${LIVE_CHAIN_ID}`)).toHaveAttribute("data-state", "unknown");
+    await expect(page.getByTestId(`chain-${DOWN_CHAIN_ID}`)).toHaveAttribute("data-state", "unknown");
+    await expect(page.getByTestId("service-banner")).toBeVisible();
+    await expect(page.getByTestId("data-age")).toHaveCount(0);
+    // The time of the last contact: when the stream was cut, between the stop and the moment the page said so.
+    const lastContact = Number(await page.getByTestId("link-state").getByTestId("last-contact").getAttribute("data-value"));
+    expect(lastContact).toBeGreaterThanOrEqual(stoppedAt);
+    expect(lastContact).toBeLessThanOrEqual(seenAt);
+    // Grey, and no green anywhere: every dot on the page (link, chains, RPC) is the idle grey (--idle, light
+    // scheme), and the badge is in the muted text colour (--muted).
+    const dots = await page.locator(".dot").evaluateAll((elements) => elements.map((element) => getComputedStyle(element).backgroundColor));
+    expect(dots).toHaveLength(4);
+    expect(new Set(dots)).toEqual(new Set(["rgb(138, 146, 156)"]));
+    expect(await colourOf(page, '[data-testid="congestion"]', "color")).toBe("rgb(91, 100, 112)");
+    await shoot(page, "unreachable");
+  } finally {
+    await stack.startService();
+  }
+  // Same port, same token: the page finds the service again by itself, without a reload.
+  await expect(page.getByTestId("link-state")).toHaveAttribute("data-state", "live", { timeout: 30_000 });
+  await expect(page.getByTestId("rpc-health")).toHaveAttribute("data-state", "ok", { timeout: 30_000 });
+  await expect(page.getByTestId("congestion")).toHaveAttribute("data-state", /^(normal|busy)$/);
+  await expect(page.getByTestId(`chain-${LIVE_CHAIN_ID}`)).toHaveAttribute("data-state", /^(normal|busy)$/);
+  await expect(page.getByTestId("service-banner")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as Window & { notReloaded?: boolean }).notReloaded)).toBe(true);
+  expect(await page.evaluate(() => sessionStorage.getItem("gasfees.token"))).toBe(stack.token);
+  const newest = await stack.mine(1);
+  await expect(page.getByTestId("newest-block")).toHaveAttribute("data-value", String(newest));
+  expect(await linePoints(page)).toHaveLength(500);
+  // The cut stream and the checks made while the service was down.
+  forgive(problems, /^console error: Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING \(http:\/\/127\.0\.0\.1:\d+\/v3\/[0-9a-f]+\/events\)$/);
+  forgive(problems, /^console error: Failed to load resource: net::ERR_CONNECTION_REFUSED \(http:\/\/127\.0\.0\.1:\d+\/(networks|v3\/[0-9a-f]+\/events)\)$/);
+});
+
+test("a wrong token gets the rejected-token screen, which says how to get the current one", async ({ page, problems }) => {
+  await page.goto(`${stack.url}/?token=${"f".repeat(32)}`);
+  const screen = page.getByTestId("token-rejected");
+  await expect(screen).toBeVisible();
+  await expect(screen).toContainText("rejected");
+  await expect(screen).toContainText("dashboard: http://127.0.0.1:…/?token=…");
+  await expect(page.getByTestId("key-form")).toHaveCount(0);
+  await expect(page.getByTestId("link-state")).toHaveCount(0);
+  // A refused token is not kept for the next visit.
+  expect(await page.evaluate(() => sessionStorage.getItem("gasfees.token"))).toBeNull();
+  await shoot(page, "rejected");
+  // The current token, pasted there, opens the dashboard.
+  await screen.getByLabel("API key or dashboard token").fill(stack.token);
+  await screen.getByRole("button", { name: "Open the dashboard" }).click();
+  await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
+  await expect(page.getByTestId("link-state")).toHaveAttribute("data-state", "live");
+  forgive(
+    problems,
+    /^console error: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/networks\)$/,
+  );
+});
+
+test("the tooltip's text stays inside its box, and the box inside the chart, at every zoom", async ({ browser }) => {
+  const history = await api<string[]>(`/networks/${LIVE_CHAIN_ID}/baseFeeHistory`);
+  // The longest value text of the window, and the newest point (its box opens to the left, at the plot's edge).
+  const longest = history.reduce((best, fee, index) => (fee.length > history[best]!.length ? index : best), 0);
+  for (const deviceScaleFactor of [1, 1.25, 1.5, 2, 3]) {
+    const context = await browser.newContext({ deviceScaleFactor, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${stack.dashboardUrl}#chain=${LIVE_CHAIN_ID}`);
+      await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
+      const surface = (await page.locator('[data-testid="fee-chart"] svg.recharts-surface').first().boundingBox())!;
+      const points = await linePoints(page);
+      for (const index of [longest, 0, points.length - 1]) {
+        await page.mouse.move(surface.x + points[index]!.x, surface.y + points[index]!.y);
+        const tooltip = page.getByTestId("chart-tooltip");
+        await expect(tooltip).toBeVisible();
+        const frame = (await tooltip.locator("rect").boundingBox())!;
+        for (const line of await tooltip.locator("text").all()) {
+          const text = (await line.boundingBox())!;
+          const where = `zoom ${deviceScaleFactor}, point ${index}, "${await line.textContent()}": text ${JSON.stringify(text)} in box ${JSON.stringify(frame)}`;
+          expect(text.x, where).toBeGreaterThanOrEqual(frame.x + 2);
+          expect(text.x + text.width, where).toBeLessThanOrEqual(frame.x + frame.width - 2);
+          expect(text.y, where).toBeGreaterThanOrEqual(frame.y);
+          expect(text.y + text.height, where).toBeLessThanOrEqual(frame.y + frame.height);
+        }
+        expect(frame.x).toBeGreaterThanOrEqual(surface.x);
+        expect(frame.x + frame.width).toBeLessThanOrEqual(surface.x + surface.width);
+      }
+      // The reference lines' plates fit their values too.
+      for (const kind of ["p50", "busy"]) {
+        const label = page.getByTestId(`ref-label-${kind}`);
+        const plate = (await label.locator("rect").boundingBox())!;
+        const text = (await label.locator("text").boundingBox())!;
+        expect(text.x, `${kind} plate at zoom ${deviceScaleFactor}`).toBeGreaterThanOrEqual(plate.x + 1);
+        expect(text.x + text.width, `${kind} plate at zoom ${deviceScaleFactor}`).toBeLessThanOrEqual(plate.x + plate.width - 1);
+        expect(plate.x + plate.width, `${kind} plate inside the chart at zoom ${deviceScaleFactor}`).toBeLessThanOrEqual(surface.x + surface.width);
+      }
+      if (deviceScaleFactor === 2) await page.screenshot({ path: `${SCREENSHOTS}tooltip-1280x800-light-2x.png` });
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("light and dark follow the system's colour scheme", async ({ page, problems }) => {
+  void problems;
+  await openDashboard(page);
+  await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
+  const colours = async () => ({
+    page: await colourOf(page, "html", "backgroundColor"),
+    text: await colourOf(page, "html", "color"),
+    panel: await colourOf(page, '[data-testid="chain-view"]', "backgroundColor"),
+    line: await colourOf(page, '[data-testid="fee-chart"] path.recharts-curve', "stroke"),
+  });
+  await page.emulateMedia({ colorScheme: "light" });
+  expect(await colours()).toEqual({ page: "rgb(246, 247, 249)", text: "rgb(27, 31, 36)", panel: "rgb(255, 255, 255)", line: "rgb(37, 99, 235)" });
+  await page.emulateMedia({ colorScheme: "dark" });
+  expect(await colours()).toEqual({ page: "rgb(15, 18, 22)", text: "rgb(230, 233, 237)", panel: "rgb(23, 27, 33)", line: "rgb(96, 165, 250)" });
+  await page.emulateMedia({ colorScheme: "light" });
+  expect((await colours()).page).toBe("rgb(246, 247, 249)");
 });

@@ -17,6 +17,10 @@ export interface LiveStack {
   mineFee(feeWei: bigint): Promise<bigint>;
   /** "down": the live chain's only RPC endpoint stops answering; "pass": it answers again. */
   setRpc(mode: "pass" | "down"): Promise<void>;
+  /** Stops the service (its port is closed; the chains and their nodes keep running). */
+  stopService(): Promise<void>;
+  /** Starts the service again on the same port with the same dashboard token, as a restart of `npm run serve` does. */
+  startService(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,7 +48,7 @@ export async function startLiveStack(): Promise<LiveStack> {
     new Promise<LiveMessage & { type: "done" }>((resolve, reject) => {
       const id = nextId++;
       waiting.set(id, { resolve, reject });
-      child.send({ ...body, id } as LiveCommand);
+      child.send({ ...body, id });
     });
   return {
     url,
@@ -53,6 +57,8 @@ export async function startLiveStack(): Promise<LiveStack> {
     mine: async (count) => BigInt((await call({ type: "mine", count })).newestBlock!),
     mineFee: async (feeWei) => BigInt((await call({ type: "mineFee", feeWei: feeWei.toString() })).newestBlock!),
     setRpc: async (mode) => void (await call({ type: "faults", mode })),
+    stopService: async () => void (await call({ type: "stopService" })),
+    startService: async () => void (await call({ type: "startService" })),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
