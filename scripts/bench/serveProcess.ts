@@ -35,11 +35,11 @@ export async function startServeProcess(settings: object, options: { tsx?: boole
     env: { ...process.env, GASFEES_CONFIG_DIR: dir, GASFEES_LOG_LEVEL: "warn" },
   });
   let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4000)));
+  child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4000)));
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = "";
     const timer = setTimeout(() => reject(new Error(`serve did not listen within 60 s: ${stderr}`)), 60_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8");
       const match = /gasfees listening on (http:\/\/\S+)/.exec(stdout);
       if (match) {
@@ -94,7 +94,7 @@ export function stopChild(child: ChildProcess): Promise<void> {
 export async function bareNodeRssMb(withTsx = true): Promise<number> {
   const args = [...(withTsx ? ["--import", "tsx"] : []), "-e", "setInterval(() => {}, 1000); console.log('ready')"];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "ignore"] });
-  await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
   await new Promise((resolve) => setTimeout(resolve, 500));
   const rss = rssMbOf(child.pid!);
   await stopChild(child);

@@ -57,7 +57,7 @@ async function measure(): Promise<BenchRow[]> {
   const child = spawn(process.execPath, [...serveNodeFlags(), "--import", "tsx", "scripts/bench/benchServers.ts"], { stdio: ["ignore", "pipe", "inherit"] });
   try {
     const ports = await new Promise<{ gasfees: number; bare: number }>((resolve, reject) => {
-      child.stdout!.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString("utf8")) as { gasfees: number; bare: number }));
+      child.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString("utf8")) as { gasfees: number; bare: number }));
       child.once("exit", (code) => reject(new Error(`the bench servers exited with ${code}`)));
     });
     const rows: BenchRow[] = [];

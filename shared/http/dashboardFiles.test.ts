@@ -112,7 +112,7 @@ test("no path leaves the build: traversal, encoded slashes, dot files and unknow
   ]) {
     const answer = await get(url, path);
     assert.equal(answer.status, 404, path);
-    assert.equal(JSON.parse(answer.body).code, "NOT_FOUND", path);
+    assert.equal((JSON.parse(answer.body) as { code: string }).code, "NOT_FOUND", path);
     assert.doesNotMatch(answer.body, /outside the build|hidden/, path);
   }
 });
@@ -121,13 +121,13 @@ test("the page is public but its data is not: /networks still needs the key", as
   const url = await start(t, buildDir(t));
   const data = await get(url, "/networks");
   assert.equal(data.status, 401);
-  assert.equal(JSON.parse(data.body).code, "MISSING_API_KEY");
+  assert.equal((JSON.parse(data.body) as { code: string }).code, "MISSING_API_KEY");
 });
 
 test("without a build, / is 404 NOT_FOUND (never a 500)", async (t) => {
   const url = await start(t, join(tmpdir(), "gasfees-no-such-build"));
   const page = await get(url, "/");
   assert.equal(page.status, 404);
-  assert.equal(JSON.parse(page.body).code, "NOT_FOUND");
+  assert.equal((JSON.parse(page.body) as { code: string }).code, "NOT_FOUND");
   assert.equal((await get(url, "/assets/index-Bx9_k2.js")).status, 404);
 });

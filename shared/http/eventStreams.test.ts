@@ -31,7 +31,7 @@ interface Opened {
   keyring: ApiKeyring;
   streams: { readonly size: number };
   url: string;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 async function start(t: TestContext, limits?: Partial<EventStreamLimits>): Promise<Opened> {
@@ -142,7 +142,7 @@ test("the first event carries the full state: the status of /networks and the 50
   assert.equal(first.status.dataAgeMs, 1000);
   assert.equal(first.status.newestBlock, "1599");
   assert.deepEqual(first.blocks, { kind: "all", firstBlock: "1100", baseFees: FEES.slice(100).map(gwei) });
-  assert.equal(first.blocks!.baseFees[0], "101.0000001");
+  assert.equal(first.blocks.baseFees[0], "101.0000001");
   assert.match(stream.raw, /^retry: 1000\n\n/);
 });
 

@@ -5,22 +5,59 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { GasFeeController } from "@metamask/gas-fee-controller";
+import {
+  type EstimatedGasFeeTimeBounds,
+  type EthGasPriceEstimate,
+  GasFeeController,
+  type GasFeeEstimates,
+  type GasFeeState,
+  type LegacyGasPriceEstimate,
+} from "@metamask/gas-fee-controller";
 import { CHAIN_ID, KEY, startTippedChain, type TippedChain } from "../support/tippedChain.ts";
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type ControllerOptions = ConstructorParameters<typeof GasFeeController>[0];
+
+/** The helpers of gas-util.cjs this test calls, as its .d.cts declares them. */
+interface GasUtil {
+  readonly fetchGasEstimates: (url: string, clientId?: string) => Promise<GasFeeEstimates>;
+  readonly calculateTimeEstimate: (maxPriorityFeePerGas: string, maxFeePerGas: string, gasFeeEstimates: GasFeeEstimates) => EstimatedGasFeeTimeBounds;
+}
+
+/** determineGasFeeCalculations.cjs's default export, as its .d.cts declares it. */
+type DetermineGasFeeCalculations = (args: {
+  isEIP1559Compatible: boolean;
+  isLegacyGasAPICompatible: boolean;
+  fetchGasEstimates: GasUtil["fetchGasEstimates"];
+  fetchGasEstimatesUrl: string;
+  fetchLegacyGasPriceEstimates: (url: string, clientId?: string) => Promise<LegacyGasPriceEstimate>;
+  fetchLegacyGasPriceEstimatesUrl: string;
+  fetchEthGasPriceEstimate: (ethQuery: unknown) => Promise<EthGasPriceEstimate>;
+  calculateTimeEstimate: GasUtil["calculateTimeEstimate"];
+  clientId: string | undefined;
+  ethQuery: unknown;
+  nonRPCGasFeeApisDisabled?: boolean;
+}) => Promise<GasFeeState>;
 
 // The package exports only the controller; its helpers are loaded from its own files, the code the controller runs.
 const require = createRequire(import.meta.url);
 const dist = dirname(require.resolve("@metamask/gas-fee-controller"));
-const gasUtil = require(join(dist, "gas-util.cjs")) as Json;
-const determineGasFeeCalculations = (require(join(dist, "determineGasFeeCalculations.cjs")) as Json).default as (args: Json) => Promise<Json>;
+const gasUtil = require(join(dist, "gas-util.cjs")) as GasUtil;
+const determineGasFeeCalculations = (require(join(dist, "determineGasFeeCalculations.cjs")) as { default: DetermineGasFeeCalculations }).default;
 // The messenger the controller's base class was built against (base-controller's own dependency).
-const { Messenger } = createRequire(require.resolve("@metamask/base-controller"))("@metamask/messenger") as Json;
+const { Messenger } = createRequire(require.resolve("@metamask/base-controller"))("@metamask/messenger") as {
+  Messenger: new (options: { namespace: string }) => ControllerOptions["messenger"];
+};
+
+/** A JSON-RPC request as the controller's provider receives it. */
+interface ProviderPayload {
+  readonly id: number;
+  readonly method: string;
+  readonly params?: readonly unknown[];
+}
 
 describe("MetaMask's gas fee controller against the local API", () => {
   let chain: TippedChain;
-  let ours: Json;
+  let ours: GasFeeEstimates;
   let template: string;
   let url: string;
 
@@ -30,7 +67,7 @@ describe("MetaMask's gas fee controller against the local API", () => {
     url = template.replace("<chain_id>", String(CHAIN_ID));
     const response = await fetch(url);
     assert.equal(response.status, 200);
-    ours = await response.json();
+    ours = (await response.json()) as GasFeeEstimates;
   });
   after(async () => {
     await chain?.stop();
@@ -56,7 +93,7 @@ describe("MetaMask's gas fee controller against the local API", () => {
     const providerCalls: string[] = [];
     // Reached only by the eth_gasPrice fallback: recorded, so that a fallback fails the test.
     const provider = {
-      sendAsync(payload: Json, callback: (error: unknown, response?: Json) => void) {
+      sendAsync(payload: ProviderPayload, callback: (error: unknown, response?: { id: number; jsonrpc: "2.0"; result: unknown }) => void) {
         providerCalls.push(payload.method);
         chain.node.request(payload.method, payload.params ?? []).then(
           (result) => callback(null, { id: payload.id, jsonrpc: "2.0", result }),
@@ -66,14 +103,15 @@ describe("MetaMask's gas fee controller against the local API", () => {
     };
     const controller = new GasFeeController({
       messenger: new Messenger({ namespace: "GasFeeController" }),
-      getProvider: () => provider as Json,
+      // The one method of a provider the controller calls (and only on the fallback path this test forbids).
+      getProvider: () => provider as unknown as ReturnType<ControllerOptions["getProvider"]>,
       getChainId: () => `0x${CHAIN_ID.toString(16)}`,
       onNetworkDidChange: () => {},
-      getCurrentNetworkEIP1559Compatibility: async () => true,
+      getCurrentNetworkEIP1559Compatibility: () => Promise.resolve(true),
       getCurrentNetworkLegacyGasAPICompatibility: () => false,
       EIP1559APIEndpoint: template,
       clientId: "gasfees-test",
-    } as Json);
+    });
     try {
       const calculations = await controller.fetchGasFeeEstimates();
       assert.deepEqual(providerCalls, []);
@@ -108,9 +146,9 @@ async function feeMarketCalculation(estimatesUrl: string) {
     fetchGasEstimatesUrl: estimatesUrl,
     fetchLegacyGasPriceEstimates: () => Promise.reject(new Error("not this path")),
     fetchLegacyGasPriceEstimatesUrl: "http://127.0.0.1:1/unused",
-    fetchEthGasPriceEstimate: async () => {
+    fetchEthGasPriceEstimate: () => {
       fellBack++;
-      return { gasPrice: "1" };
+      return Promise.resolve({ gasPrice: "1" });
     },
     calculateTimeEstimate: gasUtil.calculateTimeEstimate,
     clientId: "gasfees-test",
