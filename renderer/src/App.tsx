@@ -153,7 +153,10 @@ function TokenScreen({ rejected, onToken }: { rejected?: string; onToken: (token
         ) : (
           <form className="key-form key-form-rejected" onSubmit={submit} data-testid="token-rejected">
             <h2>The service rejected this page&apos;s token</h2>
-            <p className="key-form-reason">The gasfees service is running, but it refuses the token or key this page was opened with ({rejected}).</p>
+            <p className="key-form-reason">The gasfees service is running, but it refuses the token or key this page was opened with.</p>
+            <p className="key-form-detail" data-testid="rejected-reason">
+              The service answered: “{rejected}”
+            </p>
             {desktop ? (
               <p>The dashboard&apos;s token was probably rotated. Reload the window: it opens with the current token.</p>
             ) : (

@@ -1,7 +1,6 @@
 // The dashboard's copy of one chain's blocks: the newest ones as chart points, patched by each event.
+import { HISTORY_BLOCKS } from "../../shared/wire/contractLimits.ts";
 import type { BlockRun } from "../../shared/wire/networkEvent.ts";
-
-export const HISTORY_BLOCKS = 500;
 
 export interface FeePoint {
   readonly block: number;

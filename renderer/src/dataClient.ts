@@ -63,7 +63,7 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
       try {
         response = await get("/networks", signal);
       } catch (error) {
-        return { kind: "unreachable", message: describeNetworkFailure(error) };
+        return { kind: "unreachable", message: describeNetworkFailure(error, baseUrl) };
       }
       const body = await readJson(response);
       if (response.status === 401) return { kind: "rejected", message: messageOf(body) ?? "the service refused the token (401)" };
@@ -118,7 +118,7 @@ function messageOf(body: unknown): string | undefined {
   return typeof message === "string" ? message : undefined;
 }
 
-function describeNetworkFailure(error: unknown): string {
-  if (error instanceof DOMException && error.name === "TimeoutError") return `no answer within ${CHECK_TIMEOUT_MS / 1000} s`;
-  return "no connection to the service";
+function describeNetworkFailure(error: unknown, baseUrl: string): string {
+  if (error instanceof DOMException && error.name === "TimeoutError") return `${baseUrl} sent no answer within ${CHECK_TIMEOUT_MS / 1000} s`;
+  return `nothing answers at ${baseUrl}`;
 }
