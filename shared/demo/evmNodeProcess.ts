@@ -13,7 +13,7 @@ interface Provider {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
 
-const PRE_LONDON = new Set(["byzantium", "constantinople", "petersburg", "istanbul", "muirGlacier", "berlin"]);
+const PRE_LONDON: readonly string[] = ["byzantium", "constantinople", "petersburg", "istanbul", "muirGlacier", "berlin"];
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     JsonRpcHandler: new (provider: Provider) => JsonRpcHandler;
   };
   const provider = hre.network.provider;
-  const hasBaseFee = !PRE_LONDON.has(process.env[ENV_HARDFORK] ?? "");
+  const hasBaseFee = !PRE_LONDON.includes(process.env[ENV_HARDFORK] ?? "");
   const server = await serveLocally(new JsonRpcHandler(provider), Number(process.env[ENV_PORT] ?? 0));
   const { port } = server;
 
