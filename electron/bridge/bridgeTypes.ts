@@ -1,9 +1,9 @@
 // The data that crosses the desktop bridge, as types: the settings page's view, the service's state, call results.
 // Plain data only (never a Node or Electron object); the renderer imports these types through the bridge.
 import type { ChainSettings, Settings } from "../../shared/config/settings.ts";
-import type { ApiKeyView } from "../../shared/keys/apiKeyView.ts";
+import type { ApiKeyView } from "../../shared/config/apiKeyView.ts";
 
-export type { ApiKeyView } from "../../shared/keys/apiKeyView.ts";
+export type { ApiKeyView } from "../../shared/config/apiKeyView.ts";
 export type { ChainSettings, NotificationSettings } from "../../shared/config/settings.ts";
 
 /** The local API as the desktop app runs it. */

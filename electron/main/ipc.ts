@@ -1,7 +1,7 @@
 import { type BrowserWindow, clipboard, type IpcMainEvent, type IpcMainInvokeEvent, ipcMain } from "electron";
 import { SettingsError } from "../../shared/config/settings.ts";
 import type { SettingsStore } from "../../shared/config/settingsStore.ts";
-import { ApiKeyNotFoundError } from "../../shared/keys/storedApiKeys.ts";
+import { ApiKeyNotFoundError } from "../../shared/config/storedApiKeys.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
 import type { Logger } from "../../shared/log/logger.ts";
 import { BRIDGE_CALLS, type BridgeImplementation, CONNECTION_CHANNEL, type ConnectionReply } from "../bridge/bridgeCalls.ts";

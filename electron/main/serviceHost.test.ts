@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { plaintextCipher } from "../../shared/keys/secretCipher.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
-import { startService } from "../../shared/service/startService.ts";
+import { startService } from "../../shared/app/startService.ts";
 import { findFreePort, ServiceHost } from "./serviceHost.ts";
 
 async function storeWith(settings: Record<string, unknown>): Promise<SettingsStore> {

@@ -7,10 +7,10 @@ import { withDashboardToken, withRotatedDashboardToken } from "../../shared/conf
 import type { Settings } from "../../shared/config/settings.ts";
 import type { SettingsStore } from "../../shared/config/settingsStore.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
-import { addNewApiKey, apiKeyIdOf, type NewApiKeyOptions, removeApiKey, revealApiKey, usableApiKeys } from "../../shared/keys/storedApiKeys.ts";
+import { addNewApiKey, apiKeyIdOf, type NewApiKeyOptions, removeApiKey, revealApiKey, usableApiKeys } from "../../shared/config/storedApiKeys.ts";
 import { chainPlansFrom } from "../../shared/service/chainPlan.ts";
 import type { Logger } from "../../shared/log/logger.ts";
-import { type RunningService, startService } from "../../shared/service/startService.ts";
+import { type RunningService, startService } from "../../shared/app/startService.ts";
 import type { ServiceState } from "../bridge/bridgeTypes.ts";
 
 export interface ServiceHostOptions {

@@ -2,7 +2,7 @@
 import type { Settings } from "../../shared/config/settings.ts";
 import { defaultChainSettings } from "../../shared/config/defaultChainSettings.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
-import { listApiKeys } from "../../shared/keys/storedApiKeys.ts";
+import { listApiKeys } from "../../shared/config/storedApiKeys.ts";
 import type { ServiceState, SettingsView } from "../bridge/bridgeTypes.ts";
 import { EDITABLE_SETTINGS, type SettingsPatch } from "../bridge/settingsPatch.ts";
 

@@ -6,7 +6,7 @@ import { SettingsError } from "../config/settings.ts";
 import { readSettingsFile, readUserSettings } from "../config/settingsFile.ts";
 import { type ChainPlan, chainPlansFrom } from "../service/chainPlan.ts";
 import { createLogger, type LogLevel } from "../log/logger.ts";
-import { type RunningService, startService } from "../service/startService.ts";
+import { type RunningService, startService } from "../app/startService.ts";
 import { startDemoChain } from "./demoChain.ts";
 import { parseServeOptions, SERVE_USAGE, UsageError } from "./serveOptions.ts";
 import { resolveDashboardToken, resolveServeKeys } from "./serveKeys.ts";

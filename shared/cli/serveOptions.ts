@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { type ApiKeySettings, apiKeyValueSchema, type ChainSettings, chainSettingsSchema } from "../config/settings.ts";
+import { type ApiKeySettings, type ChainSettings, chainSettingsSchema } from "../config/settings.ts";
+import { apiKeyValueSchema } from "../keys/apiKeyValue.ts";
 
 export const SERVE_USAGE = `Usage: npm run serve -- [options]
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { apiKeyValueSchema } from "../keys/apiKeyValue.ts";
 import { HISTORY_BLOCKS } from "../wire/contractLimits.ts";
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../http/serverDefaults.ts";
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "./serviceDefaults.ts";
 
 /**
  * The settings file, shared by the desktop app and the headless service: the single source of the
@@ -34,9 +35,6 @@ export const chainSettingsSchema = z.strictObject({
   /** Blocks the percentiles are computed over; the history endpoint stays HISTORY_BLOCKS (500) blocks. */
   statsWindowBlocks: z.number().int().min(HISTORY_BLOCKS).max(50_000).default(HISTORY_BLOCKS),
 });
-
-/** API keys travel in URL paths and Basic credentials, so they are URL-safe and contain no colon. */
-export const apiKeyValueSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, "an API key is 16 to 128 characters of A-Z, a-z, 0-9, _ and -");
 
 export const apiKeySettingsSchema = z.strictObject({
   key: apiKeyValueSchema,

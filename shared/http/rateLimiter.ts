@@ -1,9 +1,6 @@
-export interface RateLimit {
-  /** Sustained requests per second per key; 0 turns the limit off. */
-  readonly requestsPerSecond: number;
-  /** Requests a key may make at once after being idle. */
-  readonly burst: number;
-}
+import type { RateLimit } from "../config/serviceDefaults.ts";
+
+export type { RateLimit };
 
 export type RateDecision = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
 

@@ -16,7 +16,7 @@ import { openApiDocument } from "./openApi.ts";
 import { RateLimiter, type RateLimit } from "./rateLimiter.ts";
 import { redactPath } from "./redactPath.ts";
 import { type DashboardAccess, type JsonReply, ROUTES, type ServerResources, servedEndpoints } from "./routes.ts";
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "./serverDefaults.ts";
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../config/serviceDefaults.ts";
 import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
 
 export interface ApiServerOptions {

@@ -1,5 +1,5 @@
 import { hash, timingSafeEqual } from "node:crypto";
-import { apiKeyValueSchema } from "../config/settings.ts";
+import { apiKeyValueSchema } from "./apiKeyValue.ts";
 import { apiKeyIdOf } from "./apiKeyId.ts";
 import { MAX_AUTHORIZATION_CHARS, parseBasicAuthorization } from "./parseBasicAuthorization.ts";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
-import type { RunningService } from "../../shared/service/startService.ts";
+import type { RunningService } from "../../shared/app/startService.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { callApi, waitFor } from "../support/apiClient.ts";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy.ts";

@@ -1,7 +1,7 @@
 // Bad luck seen from the API: the chain's only RPC endpoint goes down, answers 500, then garbage, then recovers.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { RunningService } from "../../shared/service/startService.ts";
+import type { RunningService } from "../../shared/app/startService.ts";
 import { callApi, waitFor } from "../support/apiClient.ts";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy.ts";
 import { startTestChain, type TestChain } from "../support/feedHarness.ts";

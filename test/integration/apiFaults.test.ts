@@ -6,7 +6,7 @@
 // with no gap or duplicate once the endpoint recovers.
 import assert from "node:assert/strict";
 import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { RunningService } from "../../shared/service/startService.ts";
+import type { RunningService } from "../../shared/app/startService.ts";
 import { callApi, waitFor } from "../support/apiClient.ts";
 import { type FaultMode, type FaultProxy, type Faults, startFaultProxy } from "../support/faultProxy.ts";
 import { startTestChain, type TestChain } from "../support/feedHarness.ts";

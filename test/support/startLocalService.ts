@@ -1,7 +1,7 @@
 import type { ApiKeySettings } from "../../shared/config/settings.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
-import { type RunningService, startService } from "../../shared/service/startService.ts";
+import { type RunningService, startService } from "../../shared/app/startService.ts";
 
 /**
  * The real service as tests run it: 127.0.0.1 on a free port, no extra hosts, CORS closed, no rate limit (tests

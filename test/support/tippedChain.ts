@@ -3,7 +3,7 @@
 // eth_feeHistory (EDR) answers the largest tip for every reward percentile above 0 in a block of mixed tips, where
 // geth answers the gas-weighted percentile; with one tip per block both agree, so the expected values are exact.
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
-import type { RunningService } from "../../shared/service/startService.ts";
+import type { RunningService } from "../../shared/app/startService.ts";
 import { callApi, waitFor } from "./apiClient.ts";
 import { startLocalService } from "./startLocalService.ts";
 

@@ -5,7 +5,7 @@
 // does (the token is kept in the settings file). The parent sends commands over IPC and gets one answer per command.
 import { silentLogger } from "../../../shared/log/logger.ts";
 import type { ChainPlan } from "../../../shared/service/chainPlan.ts";
-import { type RunningService, startService } from "../../../shared/service/startService.ts";
+import { type RunningService, startService } from "../../../shared/app/startService.ts";
 import { startFaultProxy } from "../../support/faultProxy.ts";
 import { startTestChain } from "../../support/feedHarness.ts";
 import { DOWN_CHAIN_ID, E2E_KEY, LIVE_CHAIN_ID } from "./stackConstants.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseSettings } from "../config/settings.ts";
-import { ApiKeyring } from "./apiKeyring.ts";
-import { plaintextCipher, type SecretCipher } from "./secretCipher.ts";
+import { parseSettings } from "./settings.ts";
+import { ApiKeyring } from "../keys/apiKeyring.ts";
+import { plaintextCipher, type SecretCipher } from "../keys/secretCipher.ts";
 import { addNewApiKey, ApiKeyNotFoundError, apiKeyIdOf, listApiKeys, removeApiKey, revealApiKey, usableApiKeys } from "./storedApiKeys.ts";
 
 /** A cipher that really transforms (XOR with a per-instance byte), so that a sealed value is not the key and another instance cannot open it. */

@@ -2,8 +2,8 @@ import type { ApiKeySettings, Settings } from "../config/settings.ts";
 import { createApiServer } from "../http/server.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
-import type { ChainPlan } from "./chainPlan.ts";
-import { FeeService } from "./feeService.ts";
+import type { ChainPlan } from "../service/chainPlan.ts";
+import { FeeService } from "../service/feeService.ts";
 import type { Logger } from "../log/logger.ts";
 
 export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> & {

@@ -1,4 +1,10 @@
-import type { RateLimit } from "./rateLimiter.ts";
+/** A rate limit per API key: a token bucket. */
+export interface RateLimit {
+  /** Sustained requests per second per key; 0 turns the limit off. */
+  readonly requestsPerSecond: number;
+  /** Requests a key may make at once after being idle. */
+  readonly burst: number;
+}
 
 /** Where the API listens unless told otherwise (the contract's base URL), and the settings' defaults. */
 export const DEFAULT_HOST = "127.0.0.1";

@@ -1,12 +1,12 @@
-import type { ApiKeySettings, SealedApiKey, Settings } from "../config/settings.ts";
+import type { ApiKeySettings, SealedApiKey, Settings } from "./settings.ts";
 import { maskApiKey } from "../core/text/maskApiKey.ts";
-import { apiKeyIdOf } from "./apiKeyId.ts";
-import { generateApiKey } from "./generateApiKey.ts";
+import { apiKeyIdOf } from "../keys/apiKeyId.ts";
+import { generateApiKey } from "../keys/generateApiKey.ts";
 import type { ApiKeyView } from "./apiKeyView.ts";
-import type { SecretCipher } from "./secretCipher.ts";
+import type { SecretCipher } from "../keys/secretCipher.ts";
 
 export type { ApiKeyView } from "./apiKeyView.ts";
-export { apiKeyIdOf } from "./apiKeyId.ts";
+export { apiKeyIdOf } from "../keys/apiKeyId.ts";
 
 /**
  * The API keys of the settings file, as the settings page manages them: plain keys (`apiKeys`, which `npm run serve`
