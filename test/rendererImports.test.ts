@@ -121,26 +121,9 @@ test("what the renderer takes from shared/ brings no node: module, no zod and no
   assert.deepEqual(offending, []);
 });
 
-/**
- * Breaches found when this rule was written, in files of other owners, each to be fixed there (and then removed from
- * here: the test fails while a listed breach is gone, so that the list cannot outlive them).
- * - feeSnapshot.ts takes HISTORY_BLOCKS from wire/contractLimits.ts at run time: the constant belongs in core, which
- *   wire may re-export.
- */
-const KNOWN_LAYER_BREACHES = ['shared/core/fees/feeSnapshot.ts: import { HISTORY_BLOCKS } from "../../wire/contractLimits.ts"'];
-
 test("shared/core and shared/wire import no node: module and no other folder of shared/; core takes only types from wire", () => {
   for (const folder of ["shared/core", "shared/wire"]) assert.ok(existsSync(folder), `${folder} exists`);
-  const found = layerViolations(readAll([...sourceFiles("shared/core"), ...sourceFiles("shared/wire")]));
-  assert.deepEqual(
-    found.filter((breach) => !KNOWN_LAYER_BREACHES.includes(breach)),
-    [],
-  );
-  assert.deepEqual(
-    KNOWN_LAYER_BREACHES.filter((breach) => !found.includes(breach)),
-    [],
-    "a known breach is fixed: take it off KNOWN_LAYER_BREACHES",
-  );
+  assert.deepEqual(layerViolations(readAll([...sourceFiles("shared/core"), ...sourceFiles("shared/wire")])), []);
 });
 
 test("the checks catch what they forbid (each rule sees a planted breach, and lets the allowed forms through)", () => {

@@ -1,5 +1,5 @@
 // The dashboard's copy of one chain's blocks: the newest ones as chart points, patched by each event.
-import { HISTORY_BLOCKS } from "../../shared/wire/contractLimits.ts";
+import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import type { BlockRun } from "../../shared/wire/networkEvent.ts";
 
 export interface FeePoint {

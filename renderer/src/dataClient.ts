@@ -1,7 +1,8 @@
 // The one way the dashboard talks to the service: typed calls over fetch, and one Server-Sent Event stream for every
 // chain. It only asks and reports; when to ask again is liveConnection.ts's business.
 import type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
-import type { NETWORK_EVENT_NAME, NetworkEvent } from "../../shared/wire/networkEvent.ts";
+import { NETWORK_EVENT_NAME } from "../../shared/wire/eventNames.ts";
+import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { ApiCallError } from "./apiCallError.ts";
 import type { Connection } from "./connection.ts";
@@ -45,7 +46,6 @@ export interface DataClient {
 }
 
 /** The name the service gives its events; typed against the wire's constant, which the page cannot import (zod). */
-const EVENT_NAME: typeof NETWORK_EVENT_NAME = "network";
 /** A check that gets no answer within this counts as unreachable (a hung service, not only a stopped one). */
 const CHECK_TIMEOUT_MS = 8_000;
 
@@ -89,7 +89,7 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
         open = true;
         handlers.onOpen();
       });
-      source.addEventListener(EVENT_NAME, (message) => {
+      source.addEventListener(NETWORK_EVENT_NAME, (message) => {
         const event = JSON.parse((message as MessageEvent<string>).data) as NetworkEvent;
         if (event.blocks !== null && performance.getEntriesByName("gasfees:first-data").length === 0) performance.mark("gasfees:first-data");
         handlers.onEvent(event);

@@ -1,5 +1,5 @@
 import { DEFAULT_CHAINS, defaultRpcUrls } from "../core/chains/defaultChains.ts";
-import { HISTORY_BLOCKS } from "../wire/contractLimits.ts";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { ChainSettings } from "./settings.ts";
 
 /** The chains followed when the settings name none, as settings (the settings page shows and copies them). */

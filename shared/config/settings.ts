@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiKeyValueSchema } from "../keys/apiKeyValue.ts";
-import { HISTORY_BLOCKS } from "../wire/contractLimits.ts";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "./serviceDefaults.ts";
 
 /**

@@ -3,7 +3,8 @@ import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
-import { type BlockRun, NETWORK_EVENT_NAME, type NetworkEvent } from "../wire/networkEvent.ts";
+import { NETWORK_EVENT_NAME } from "../wire/eventNames.ts";
+import type { BlockRun, NetworkEvent } from "../wire/networkEvent.ts";
 import { ApiError } from "./apiErrors.ts";
 
 export interface EventStreamLimits {

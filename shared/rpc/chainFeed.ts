@@ -1,4 +1,4 @@
-import { HISTORY_BLOCKS } from "../core/fees/feeSnapshot.ts";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { Logger } from "../log/logger.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
 import { WrongChainError } from "./errors.ts";

@@ -1,4 +1,4 @@
-import { HISTORY_BLOCKS } from "../wire/contractLimits.ts";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { Logger } from "../log/logger.ts";
 import { ChainFeed, type ChainFeedOptions } from "../rpc/chainFeed.ts";
 import type { FeedReport } from "../rpc/feedReport.ts";

@@ -1,6 +1,7 @@
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
-import { RECENT_BLOCKS, suggestedGasFeesBody, suggestGasFees, type SuggestionInput } from "../core/fees/suggestedGasFees.ts";
+import { RECENT_BLOCKS, suggestGasFees, type SuggestionInput } from "../core/fees/suggestedGasFees.ts";
+import { suggestedGasFeesBody } from "../wire/suggestedGasFeesBody.ts";
 import type { BaseFeePercentile, BusyThreshold } from "../wire/apiBodies.ts";
 import { type PreparedBody, preparedJson } from "./preparedBody.ts";
 

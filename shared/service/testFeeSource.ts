@@ -1,6 +1,6 @@
 import { BlockWindow } from "../core/fees/blockWindow.ts";
 import { DEFAULT_BLOCK_TIME_MS, snapshotOf, type FeeSnapshot } from "../core/fees/feeSnapshot.ts";
-import { HISTORY_BLOCKS } from "../wire/contractLimits.ts";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { BlockTips } from "../core/fees/recentTips.ts";
 import type { FeedPhase } from "../rpc/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";

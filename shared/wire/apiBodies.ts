@@ -1,7 +1,8 @@
 // The bodies of the API's answers, in the contract's exact shapes (CONTRACT.md): the one source of their TypeScript
 // types, of their JSON Schemas in the OpenAPI description, and of the checks that tests run on live answers.
 import { z } from "zod";
-import { HISTORY_BLOCKS } from "./contractLimits.ts";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
+import { TRENDS } from "../core/fees/suggestedGasFees.ts";
 
 /** A fee in Gwei, written exactly from the integer wei value: shortest decimal, at most 9 decimals, no exponent. */
 export const gweiStringSchema = z
@@ -22,7 +23,7 @@ export const baseFeeHistorySchema = z
   .readonly()
   .describe(`The base fees of the newest ${HISTORY_BLOCKS} mined blocks (fewer on a young chain), oldest first, one per block.`);
 
-const trendSchema = z.enum(["up", "down", "level"]);
+const trendSchema = z.enum(TRENDS);
 
 const levelSchema = (name: string) =>
   z

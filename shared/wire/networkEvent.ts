@@ -34,6 +34,3 @@ export const networkEventSchema = z
 
 export type BlockRun = z.infer<typeof blockRunSchema>;
 export type NetworkEvent = z.infer<typeof networkEventSchema>;
-
-/** The SSE event name of a NetworkEvent. */
-export const NETWORK_EVENT_NAME = "network";

@@ -1,4 +1,4 @@
-import { HISTORY_BLOCKS } from "../../../shared/wire/contractLimits.ts";
+import { HISTORY_BLOCKS } from "../../../shared/core/fees/historyLength.ts";
 import { useState } from "react";
 import type { ChainSettings, SettingsView } from "./settingsClient.ts";
 

@@ -3,9 +3,7 @@ import { nearestRank } from "./percentile.ts";
 import type { BlockTips } from "./recentTips.ts";
 import { networkCongestionOf } from "./networkCongestion.ts";
 
-import { HISTORY_BLOCKS } from "../../wire/contractLimits.ts";
-
-export { HISTORY_BLOCKS };
+import { HISTORY_BLOCKS } from "./historyLength.ts";
 export const BASE_FEE_PERCENTILE = 50;
 export const BUSY_THRESHOLD_PERCENTILE = 90;
 

@@ -1,12 +1,14 @@
 import type { BlockTips } from "./recentTips.ts";
-import { toGweiString } from "./gwei.ts";
 import { nearestRank } from "./percentile.ts";
-import type { LevelBody, SuggestedGasFeesBody, Trend } from "../../wire/apiBodies.ts";
 
 /** Blocks the tips, the priority-fee ranges and both trends are read from: the newest 20 (4 minutes of Ethereum). */
 export const RECENT_BLOCKS = 20;
 
 export type FeeLevel = "low" | "medium" | "high";
+
+/** Which way a series went, newer half against older half. */
+export const TRENDS = ["up", "down", "level"] as const;
+export type Trend = (typeof TRENDS)[number];
 
 /**
  * How each level is made (see suggestGasFees):
@@ -104,29 +106,6 @@ export function suggestGasFees(input: SuggestionInput): GasFeeSuggestionWei {
     historicalBaseFeeRangeWei: [input.windowMinWei, input.windowMaxWei],
     priorityFeeTrend: trendOf(tips.map((row) => row.p10Wei)),
     baseFeeTrend: trendOf(recentBaseFees),
-  };
-}
-
-/** The body of `GET /networks/{chainId}/suggestedGasFees`, in the hosted service's field order. */
-export function suggestedGasFeesBody(suggestion: GasFeeSuggestionWei): SuggestedGasFeesBody {
-  const level = (wei: LevelSuggestionWei): LevelBody => ({
-    suggestedMaxPriorityFeePerGas: toGweiString(wei.maxPriorityFeePerGasWei),
-    suggestedMaxFeePerGas: toGweiString(wei.maxFeePerGasWei),
-    minWaitTimeEstimate: wei.minWaitTimeEstimateMs,
-    maxWaitTimeEstimate: wei.maxWaitTimeEstimateMs,
-  });
-  const range = ([low, high]: readonly [bigint, bigint]): [string, string] => [toGweiString(low), toGweiString(high)];
-  return {
-    low: level(suggestion.low),
-    medium: level(suggestion.medium),
-    high: level(suggestion.high),
-    estimatedBaseFee: toGweiString(suggestion.estimatedBaseFeeWei),
-    networkCongestion: suggestion.networkCongestion,
-    latestPriorityFeeRange: range(suggestion.latestPriorityFeeRangeWei),
-    historicalPriorityFeeRange: range(suggestion.historicalPriorityFeeRangeWei),
-    historicalBaseFeeRange: range(suggestion.historicalBaseFeeRangeWei),
-    priorityFeeTrend: suggestion.priorityFeeTrend,
-    baseFeeTrend: suggestion.baseFeeTrend,
   };
 }
 
