@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { clipboard, Menu, nativeImage, type NativeImage, Tray } from "electron";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import type { ServiceState } from "../bridge/bridgeTypes.ts";
-import { type Congestion, type TrayModel, trayModelOf } from "./trayModel.ts";
+import type { Congestion } from "../../shared/wire/congestion.ts";
+import { type TrayModel, trayModelOf } from "./trayModel.ts";
 
 export interface TrayActions {
   openDashboard(): void;

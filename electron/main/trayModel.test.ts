@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
-import { shortGwei, trayModelOf } from "./trayModel.ts";
+import { trayModelOf } from "./trayModel.ts";
 
 const running = { state: "running", url: "http://127.0.0.1:8950", port: 8950 } as const;
 const network = (chainId: number, name: string, fields: Partial<NetworkStatus>): NetworkStatus =>
@@ -22,6 +22,8 @@ test("the tray shows the chosen chain's newest base fee, coloured by congestion"
     tooltip: "gasfees: Base base fee 0.01235 gwei, busy (above 0.01 gwei)",
   });
   assert.equal(trayModelOf(running, networks, 999).chainId, 1, "a chain no longer followed falls back to the first");
+  // The dashboard's short form of a fee (shared/core/text/shortGwei.ts), thousands separated.
+  assert.equal(trayModelOf(running, [network(1, "Ethereum", { currentBaseFee: "1234.5" })], 1).title, "1,235 gwei");
 });
 
 test("unknown colour while syncing, degraded, paused, or when the API is not running", () => {
@@ -32,12 +34,4 @@ test("unknown colour while syncing, degraded, paused, or when the API is not run
   assert.deepEqual(trayModelOf({ state: "paused" }, [], undefined).title, "paused");
   assert.match(trayModelOf({ state: "port-in-use", port: 8950, message: "" }, [], undefined).tooltip, /port 8950 is in use/);
   assert.match(trayModelOf(running, [], undefined).tooltip, /no chains configured/);
-});
-
-test("fees are shortened to four significant digits for the menu bar", () => {
-  assert.equal(shortGwei("14.585610312"), "14.59");
-  assert.equal(shortGwei("0.000000001"), "<0.0001");
-  assert.equal(shortGwei("0.000123456"), "0.0001235");
-  assert.equal(shortGwei("1234.5"), "1235");
-  assert.equal(shortGwei("2"), "2");
 });

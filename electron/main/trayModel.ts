@@ -1,8 +1,9 @@
 // What the tray shows, as a pure function of the service's state (tray.ts draws it).
+
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import { type Congestion, congestionOf } from "../../shared/wire/congestion.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import type { ServiceState } from "../bridge/bridgeTypes.ts";
-
-export type Congestion = "normal" | "busy" | "unknown";
 
 export interface TrayModel {
   readonly congestion: Congestion;
@@ -17,15 +18,6 @@ export interface TrayModel {
 /** The chain the tray follows: the chosen one while it is followed, else the first. */
 export function trayChainOf(networks: readonly NetworkStatus[], chosen: number | undefined): NetworkStatus | undefined {
   return networks.find((network) => network.chainId === chosen) ?? networks[0];
-}
-
-/** A Gwei string shortened for the menu bar: 4 significant digits at most (`23.23`, `0.01234`, `1234`). */
-export function shortGwei(gwei: string): string {
-  const value = Number(gwei);
-  if (!Number.isFinite(value)) return gwei;
-  if (value >= 1000) return String(Math.round(value));
-  if (value > 0 && value < 0.0001) return "<0.0001";
-  return String(Number(value.toPrecision(4)));
 }
 
 export function trayModelOf(service: ServiceState, networks: readonly NetworkStatus[], chosenChainId: number | undefined): TrayModel {
@@ -54,7 +46,7 @@ export function trayModelOf(service: ServiceState, networks: readonly NetworkSta
   const stale = chain.state === "degraded" ? ", RPC failing: last known data" : "";
   return {
     ...base,
-    congestion: chain.state === "degraded" ? "unknown" : chain.busy ? "busy" : "normal",
+    congestion: congestionOf(chain),
     title: fee,
     tooltip: `gasfees: ${chain.name} base fee ${fee}, ${busy}${stale}`,
   };
