@@ -1,40 +1,43 @@
-import { loadMainnetBaseFees } from "../demo/mainnetBaseFees.ts";
+import { DEMO_REPLAY, demoReplaySeries } from "../demo/demoReplayPlan.ts";
 import { startDemoReplay } from "../demo/startDemoReplay.ts";
 import { startEvmNode } from "../demo/startEvmNode.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
 import type { Logger } from "../log/logger.ts";
 
 export const DEMO_CHAIN_ID = 31337;
-const DEMO_BLOCK_TIME_MS = 2000;
 
 /**
- * `--demo`: a real local EVM node (Hardhat) replaying real Ethereum mainnet base fees, 500 blocks at once and then
- * one every two seconds, followed like any other chain. Needs no internet.
+ * `--demo`: a real local EVM node (Hardhat) replaying real Ethereum mainnet base fees (shared/demo/demoReplayPlan.ts:
+ * which blocks, and why those), 500 blocks at once and then one every two seconds, followed like any other chain.
+ * Needs no internet.
  */
 export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan; stop: () => Promise<void> }> {
-  const fees = loadMainnetBaseFees();
+  const fees = demoReplaySeries();
   const node = await startEvmNode({ chainId: DEMO_CHAIN_ID });
   let stopReplay: () => void;
   try {
     stopReplay = await startDemoReplay(node, fees, {
-      intervalMs: DEMO_BLOCK_TIME_MS,
+      preloadBlocks: DEMO_REPLAY.preloadBlocks,
+      intervalMs: DEMO_REPLAY.blockIntervalMs,
       onError: (error) => logger.error("the demo chain stopped mining", { error: error.message }),
     });
   } catch (error) {
     await node.stop();
     throw error;
   }
+  const lastBlock = fees.firstBlock + BigInt(fees.baseFeesWei.length - 1);
   logger.info(
-    `demo chain ${DEMO_CHAIN_ID} at ${node.url}: replaying mainnet base fees from block ${fees.firstBlock}, one block every ${DEMO_BLOCK_TIME_MS / 1000} s`,
+    `demo chain ${DEMO_CHAIN_ID} at ${node.url}: replaying mainnet blocks ${fees.firstBlock} to ${lastBlock} in a loop, ` +
+      `one block every ${DEMO_REPLAY.blockIntervalMs / 1000} s`,
   );
   return {
     plan: {
       chainId: DEMO_CHAIN_ID,
-      name: `Demo: Ethereum mainnet replay (block ${fees.firstBlock}+)`,
+      name: `Demo: Ethereum mainnet replay (blocks ${fees.firstBlock}–${lastBlock})`,
       // The ws endpoint pushes new heads (one request per block); http is the fallback.
       rpcUrls: [node.wsUrl, node.url],
-      blockTimeMs: DEMO_BLOCK_TIME_MS,
-      statsWindowBlocks: 500,
+      blockTimeMs: DEMO_REPLAY.blockIntervalMs,
+      statsWindowBlocks: DEMO_REPLAY.statsWindowBlocks,
     },
     stop: async () => {
       stopReplay();

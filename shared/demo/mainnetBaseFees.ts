@@ -44,12 +44,7 @@ export function parseBaseFeeCsv(text: string, source = "base fee CSV"): BaseFeeS
   return { firstBlock, baseFeesWei };
 }
 
-let cached: BaseFeeSeries | undefined;
-
-/** The real mainnet base fees shipped in data/ (parsed once). */
+/** The real mainnet base fees shipped in data/, read and checked on each call (a few milliseconds): keep what it returns. */
 export function loadMainnetBaseFees(path = MAINNET_BASE_FEES_CSV): BaseFeeSeries {
-  if (path === MAINNET_BASE_FEES_CSV && cached) return cached;
-  const series = parseBaseFeeCsv(readFileSync(path, "utf8"), path);
-  if (path === MAINNET_BASE_FEES_CSV) cached = series;
-  return series;
+  return parseBaseFeeCsv(readFileSync(path, "utf8"), path);
 }
