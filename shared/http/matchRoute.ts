@@ -8,7 +8,7 @@ export interface RouteMatch<R extends PathPattern> {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** A literal segment, or a `{name}` parameter. */
+/** One shape for both kinds, so that the matcher's property reads stay monomorphic. */
 interface Segment {
   readonly literal: string | undefined;
   readonly param: string | undefined;
@@ -29,24 +29,58 @@ const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
  */
 export function createRouteMatcher<R extends PathPattern>(routes: readonly R[]): (target: string) => RouteMatch<R> | undefined {
   const compiled: CompiledRoute<R>[] = routes.map((route) => ({ route, segments: compile(route.path) }));
+  // This runs on every request: a target without any percent-encoding (nearly all) is matched in place, without
+  // splitting it; only the parameters' values are cut out, and only for the route that matched.
   return (target) => {
-    const segments = pathSegments(target);
-    if (segments === undefined) return undefined;
-    candidates: for (const { route, segments: pattern } of compiled) {
-      if (pattern.length !== segments.length) continue;
-      for (let index = 0; index < pattern.length; index++) {
-        const literal = pattern[index]!.literal;
-        if (literal !== undefined && literal !== segments[index]) continue candidates;
-      }
-      let params: Record<string, string> | undefined;
-      for (let index = 0; index < pattern.length; index++) {
-        const param = pattern[index]!.param;
-        if (param !== undefined) (params ??= {})[param] = segments[index]!;
-      }
-      return { route, params: params ?? NO_PARAMS };
+    if (!target.startsWith("/")) return undefined;
+    const queryAt = target.indexOf("?");
+    const pathEnd = queryAt === -1 ? target.length : queryAt;
+    const percentAt = target.indexOf("%");
+    if (percentAt !== -1 && percentAt < pathEnd) return matchDecoded(compiled, pathSegments(target)!);
+    for (const { route, segments } of compiled) {
+      const params = matchInPlace(target, pathEnd, segments);
+      if (params !== undefined) return { route, params };
     }
     return undefined;
   };
+}
+
+/** The parameters if `target` (up to `pathEnd`, with no percent-encoding there) has the pattern's segments. */
+function matchInPlace(target: string, pathEnd: number, pattern: readonly Segment[]): Readonly<Record<string, string>> | undefined {
+  let start = 1;
+  let params: Record<string, string> | undefined;
+  for (let index = 0; index < pattern.length; index++) {
+    // Past the path's end: the target has fewer segments than the pattern.
+    if (start > pathEnd) return undefined;
+    let end = target.indexOf("/", start);
+    if (end === -1 || end > pathEnd) end = pathEnd;
+    const { literal, param } = pattern[index]!;
+    if (literal !== undefined) {
+      if (end - start !== literal.length || !target.startsWith(literal, start)) return undefined;
+    } else {
+      (params ??= {})[param!] = target.slice(start, end);
+    }
+    start = end + 1;
+  }
+  // Every segment used, none left over: the last one ended at the path's end.
+  return start === pathEnd + 1 ? (params ?? NO_PARAMS) : undefined;
+}
+
+function matchDecoded<R extends PathPattern>(compiled: readonly CompiledRoute<R>[], segments: readonly string[]): RouteMatch<R> | undefined {
+  candidates: for (const { route, segments: pattern } of compiled) {
+    if (pattern.length !== segments.length) continue;
+    for (let index = 0; index < pattern.length; index++) {
+      const literal = pattern[index]!.literal;
+      if (literal !== undefined && literal !== segments[index]) continue candidates;
+    }
+    const params: Record<string, string> = {};
+    for (let index = 0; index < pattern.length; index++) {
+      const param = pattern[index]!.param;
+      if (param !== undefined) params[param] = segments[index]!;
+    }
+    return { route, params };
+  }
+  return undefined;
 }
 
 function compile(path: string): Segment[] {

@@ -6,6 +6,7 @@ import type { Logger } from "../log/logger.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { preparedJson } from "../service/preparedBody.ts";
 import { ALLOWED_METHODS, ApiError, writeApiError } from "./apiErrors.ts";
+import { createConnectionAuth } from "./connectionAuth.ts";
 import { createCors } from "./cors.ts";
 import { DEFAULT_DASHBOARD_DIR, DashboardFiles } from "./dashboardFiles.ts";
 import { DEFAULT_EVENT_STREAM_LIMITS, type EventStreamLimits, EventStreams } from "./eventStreams.ts";
@@ -95,6 +96,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const cors = createCors(options.corsOrigins ?? []);
   const limiter = new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const matchRoute = createRouteMatcher(ROUTES);
+  // The throughput goal (>= 0.85 of a bare node:http server, npm run bench -- server) needs it: see connectionAuth.ts.
+  const verifyAuthorization = createConnectionAuth(keyring);
   const notFound = { endpoints: servedEndpoints(ROUTES) };
   const streams = new EventStreams(source, { ...DEFAULT_EVENT_STREAM_LIMITS, ...options.eventStreamLimits }, now);
   const resources: ServerResources = {
@@ -191,7 +194,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   /** The keyId of the request's key, or the error to answer (no key, a wrong one, or its rate limit reached). */
   function authorize(req: IncomingMessage, params: Readonly<Record<string, string>>, nowMs: number): string | ApiError {
     const pathKey = params["apiKey"];
-    const auth = pathKey === undefined ? keyring.verifyAuthorization(req.headers.authorization) : keyring.verifyPathKey(pathKey);
+    const auth = pathKey === undefined ? verifyAuthorization(req.socket, req.headers.authorization) : keyring.verifyPathKey(pathKey);
     if (!auth.ok) return new ApiError(auth.code);
     const decision = limiter.take(auth.keyId, nowMs);
     if (!decision.ok) return new ApiError("RATE_LIMITED", { retryAfterSeconds: decision.retryAfterSeconds });
