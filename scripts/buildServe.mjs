@@ -51,6 +51,7 @@ function writeAtomically(path, contents) {
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const startedAtMs = Date.now();
   await buildServe();
-  process.stderr.write(`headless service bundled into ${relative(process.cwd(), SERVE_DIR) || "."}/\n`);
+  process.stderr.write(`gasfees: service bundled into ${relative(process.cwd(), SERVE_DIR) || "."}/ in ${((Date.now() - startedAtMs) / 1000).toFixed(1)} s\n`);
 }
