@@ -8,6 +8,9 @@ import { type ChainPlan, chainPlansFrom } from "../service/chainPlan.ts";
 import { createLogger, type LogLevel } from "../log/logger.ts";
 import { type RunningService, startService } from "../app/startService.ts";
 import { startDemoChain } from "./demoChain.ts";
+import { checkPortFree, PortInUseError } from "./checkPortFree.ts";
+import { noChainReachableMessage, watchForNoChainReachable } from "./noChainReachable.ts";
+import { npmSwallowedOptions } from "./npmSwallowedOptions.ts";
 import { parseServeOptions, SERVE_USAGE, UsageError } from "./serveOptions.ts";
 import { resolveDashboardToken, resolveServeKeys } from "./serveKeys.ts";
 
@@ -16,14 +19,27 @@ const STOP_DEADLINE_MS = 1000;
 /** `npm run serve`: the service without a window. Stdout carries one line, the listening address; logs go to stderr. */
 async function serve(argv: readonly string[]): Promise<void> {
   const logger = createLogger((process.env.GASFEES_LOG_LEVEL as LogLevel | undefined) ?? "info");
+  // First of all, before anything it might make fail: options that npm kept for itself never reached serve.
+  const swallowed = npmSwallowedOptions(process.env, argv);
+  if (swallowed) {
+    logger.warn(
+      `npm kept ${swallowed.options.join(" ")} for itself, so serve did not get ${swallowed.options.length === 1 ? "it" : "them"} ` +
+        `(npm run passes options to the script only after "--"): type  ${swallowed.command}`,
+    );
+  }
   const options = parseServeOptions(argv);
   if (options.help) {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return;
   }
   const userSettingsPath = settingsPath(userConfigDir());
+  const settingsFile = options.configFile ?? userSettingsPath;
   const settings = options.configFile ? await readSettingsFile(options.configFile) : await readUserSettings(userSettingsPath, logger);
-  const apiKeys = await resolveServeKeys(options.apiKeys, settings, userSettingsPath, logger);
+  const host = options.host ?? settings.host;
+  const port = options.port ?? settings.port;
+  // Before anything starts (the demo's node, the feeds): a taken port is said at once, by its number.
+  await checkPortFree(host, port);
+  const apiKeys = await resolveServeKeys(options.apiKeys, settings, settingsFile, userSettingsPath, logger);
   const dashboardToken = await resolveDashboardToken(userSettingsPath, logger);
 
   const cleanups: Array<() => Promise<void>> = [];
@@ -34,25 +50,28 @@ async function serve(argv: readonly string[]): Promise<void> {
     chains = [demo.plan, ...chains.filter((chain) => chain.chainId !== demo.plan.chainId)];
   }
 
-  const host = options.host ?? settings.host;
   if (!["127.0.0.1", "localhost", "::1"].includes(host)) {
     logger.warn(`listening on ${host}, not only on this computer: other machines on the network can reach the API (they still need a key)`);
   }
   let running: RunningService;
   try {
-    running = await startService({ ...settings, host, port: options.port ?? settings.port, chains, apiKeys, dashboardToken }, logger);
+    running = await startService({ ...settings, host, port, chains, apiKeys, dashboardToken }, logger);
   } catch (error) {
     await Promise.all(cleanups.map((cleanup) => cleanup()));
-    throw error;
+    // Taken since the check (another program was quicker): said the same way.
+    throw (error as NodeJS.ErrnoException).code === "EADDRINUSE" ? new PortInUseError(host, port) : error;
   }
-  cleanups.unshift(running.stop);
+  cleanups.unshift(() => running.stop());
+  const stopWatching = watchForNoChainReachable(running.service, (unreachable) => logger.warn(noChainReachableMessage(unreachable)));
+  cleanups.unshift(() => Promise.resolve(stopWatching()));
   logger.info(`following ${chains.map((chain) => `${chain.name} (${chain.chainId})`).join(", ")}`);
   process.stdout.write(`gasfees listening on ${running.url}\n`);
   // Like Jupyter's: the page's address with its token, on stderr (stdout stays one line). The token is kept in the
   // settings file, so the address stays valid across restarts.
   process.stderr.write(`dashboard: ${running.dashboardUrl}\n`);
   if (!existsSync(join(DEFAULT_DASHBOARD_DIR, "index.html"))) {
-    logger.warn("the dashboard is not built, so / answers 404: run `npm run build:renderer` once");
+    // `npm run serve` builds it first (scripts/serve.mjs); this is serve.ts run some other way.
+    logger.warn("the dashboard is not built, so / answers 404: start serve with `npm run serve`, which builds it, or run `npm run build:renderer` once");
   }
 
   const shutdown = (signal: string) => {
@@ -76,11 +95,11 @@ serve(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`gasfees: ${error.message}\n`);
     process.exit(2);
   }
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE") {
-    process.stderr.write("gasfees: the port is already in use: pick another with --port N (or GASFEES_PORT; 0 picks a free port)\n");
+  if (error instanceof PortInUseError) {
+    process.stderr.write(`gasfees: ${error.message}\n`);
     process.exit(1);
   }
+  const code = (error as NodeJS.ErrnoException).code;
   if (code === "EACCES" || code === "EADDRNOTAVAIL") {
     process.stderr.write(`gasfees: cannot listen there (${(error as Error).message}): check --host and --port\n`);
     process.exit(1);

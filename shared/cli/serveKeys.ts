@@ -7,11 +7,13 @@ import type { Logger } from "../log/logger.ts";
 
 /**
  * The keys the headless service accepts: those given with --api-key if any (for this run only), else those
- * in the settings; with none at all, one is generated, stored in the user's settings file, and shown once.
+ * in the settings (`settingsFile`, the file they were read from); with none at all, one is generated, stored in the
+ * user's settings file, and shown once. A key is only ever logged masked, with the file that holds it in full.
  */
 export async function resolveServeKeys(
   commandLineKeys: readonly ApiKeySettings[],
   settings: Settings,
+  settingsFile: string,
   userSettingsPath: string,
   logger: Logger,
 ): Promise<ApiKeySettings[]> {
@@ -22,15 +24,23 @@ export async function resolveServeKeys(
     );
   }
   if (settings.apiKeys.length > 0) {
-    logger.info(`API keys from settings: ${settings.apiKeys.map((apiKey) => maskApiKey(apiKey.key)).join(", ")}`);
+    logStoredKeys(logger, settings.apiKeys, settingsFile);
     return settings.apiKeys;
   }
   const userSettings = await readUserSettings(userSettingsPath, logger);
-  if (userSettings.apiKeys.length > 0) return userSettings.apiKeys;
+  if (userSettings.apiKeys.length > 0) {
+    logStoredKeys(logger, userSettings.apiKeys, userSettingsPath);
+    return userSettings.apiKeys;
+  }
   const created: ApiKeySettings = { key: generateApiKey(), label: "created by gasfees serve", createdAt: new Date().toISOString() };
   await writeUserSettings(userSettingsPath, { ...userSettings, apiKeys: [created] });
   logger.info(`created an API key and stored it in ${userSettingsPath}: ${created.key}  (use it as: curl -u ${created.key}: <url>)`);
   return [created];
+}
+
+function logStoredKeys(logger: Logger, keys: readonly ApiKeySettings[], file: string): void {
+  const masked = keys.map((apiKey) => maskApiKey(apiKey.key)).join(", ");
+  logger.info(`API key${keys.length === 1 ? "" : "s"} from ${file}: ${masked} (the full key${keys.length === 1 ? " is" : "s are"} there, under "apiKeys")`);
 }
 
 /**

@@ -41,6 +41,8 @@ test("GASFEES_PORT sets the port unless --port is given", () => {
   assert.equal(parseServeOptions([], { GASFEES_PORT: "9001" }).port, 9001);
   assert.equal(parseServeOptions(["--port", "9002"], { GASFEES_PORT: "9001" }).port, 9002);
   assert.equal(parseServeOptions([], {}).port, undefined);
+  assert.equal(parseServeOptions([], { GASFEES_PORT: "" }).port, undefined, "an empty GASFEES_PORT is an unset one");
+  assert.equal(parseServeOptions(["--help"], { GASFEES_PORT: "" }).help, true);
   assert.throws(() => parseServeOptions([], { GASFEES_PORT: "http" }), /GASFEES_PORT must be a port number/);
 });
 

@@ -29,28 +29,27 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** The options serve takes, as node:util's parseArgs reads them. */
+export const SERVE_OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  chain: { type: "string", multiple: true },
+  "api-key": { type: "string", multiple: true },
+  config: { type: "string" },
+  demo: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 export function parseServeOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        chain: { type: "string", multiple: true },
-        "api-key": { type: "string", multiple: true },
-        config: { type: "string" },
-        demo: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: SERVE_OPTIONS });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const { values } = parsed;
-  const portText = values.port ?? env.GASFEES_PORT;
+  // An empty variable is an unset one (`GASFEES_PORT= npm run serve`).
+  const portText = values.port ?? (env.GASFEES_PORT === "" ? undefined : env.GASFEES_PORT);
   const chains = (values.chain ?? []).map(parseChainOption);
   const duplicate = chains.find((chain, index) => chains.findIndex((other) => other.chainId === chain.chainId) !== index);
   if (duplicate) throw new UsageError(`--chain ${duplicate.chainId} is given twice: list all its URLs in one --chain, separated by commas`);
