@@ -17,8 +17,31 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
+const USAGE = `Usage: npm run bench -- [feed|dashboard|server|ten|soak ...]
+
+Runs the benchmarks (about 3½ minutes), or only those named, and prints one Markdown table: each measurement beside a
+baseline measured in the same run, with their ratio and the goal.
+
+  feed       the chain feed: RPC requests and time to first data, requests per new block
+  dashboard  the dashboard in Chromium: first chart, scripting and main-thread time per live block
+  server     the API against a bare node:http server: requests per second, p99 latency, CPU per request
+  ten        ten chains followed by one serve process: requests per block, resident memory
+  soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
+  --help     this help`;
+
 const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1));
 const only = process.argv.slice(2);
+if (only.includes("--help") || only.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
+// A word selects the benches whose name holds it; one that selects none is a typo, not an empty table.
+const unknown = only.find((word) => word === "" || !BENCHES.some((bench) => bench.name.includes(word)));
+if (unknown !== undefined) {
+  const problem = unknown.startsWith("-") ? `unknown option '${unknown}'` : `no bench is called '${unknown}'`;
+  process.stderr.write(`gasfees bench: ${problem}: name one of feed, dashboard, server, ten, soak\n\n${USAGE}\n`);
+  process.exit(2);
+}
 
 console.log(`gasfees bench — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB\n`);
 console.log("| measurement | gasfees | baseline (same run) | ratio | goal |");
