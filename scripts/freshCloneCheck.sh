@@ -5,10 +5,11 @@
 #   npm ci exits 0;
 #   npm run serve -- --demo --port 0 prints its listening line and a dashboard address that answers 200 with the page;
 #   the page in Chromium shows the chart with live blocks (scripts/checkDashboardLive.mjs).
-# Usage: scripts/freshCloneCheck.sh [chromium executable, default /usr/bin/chromium]
+# Usage: scripts/freshCloneCheck.sh [chromium executable, default /usr/bin/chromium] [commit, default HEAD]
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 chromium="${1:-/usr/bin/chromium}"
+ref="${2:-HEAD}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/gasfees-fresh-clone-XXXXXX")"
 serve_pid=""
 
@@ -30,6 +31,7 @@ for name in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
 done
 
 git clone --quiet "$repo" "$work/gasfees"
+git -C "$work/gasfees" checkout --quiet --detach "$ref"
 say "cloned $(git -C "$work/gasfees" log -1 --format='%h %s') into $work/gasfees"
 cd "$work/gasfees"
 
