@@ -21,6 +21,20 @@ function testFiles(dir) {
   });
 }
 
+const USAGE = `Usage: node scripts/runTests.mjs [part ...]
+
+Runs every *.test.ts under shared/, electron/, renderer/ and test/ with node's test runner, or only those whose path
+contains one of the parts (node scripts/runTests.mjs shared/http test/security).`;
+if (only.includes("--help") || only.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const flag = only.find((part) => part.startsWith("-"));
+if (flag !== undefined) {
+  console.error(`unknown option ${flag}\n\n${USAGE}`);
+  process.exit(2);
+}
+
 const files = roots
   .flatMap(testFiles)
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))

@@ -2,8 +2,34 @@
 // out), builds the renderer and the desktop shell, then launches Electron on them; where the binary cannot be had,
 // says why and what to do instead, and exits non-zero before building anything.
 import { spawn, spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
 import { describeElectronBinary } from "./electronBinary.ts";
 import { electronUnavailableMessage, ensureElectron } from "./ensureElectron.ts";
+
+export const START_USAGE = `Usage: npm start [-- --hidden]
+
+Opens the gasfees desktop app (window and tray), fetching the Electron binary the first time.
+  --hidden   start in the tray, without a window (as at login)
+  --help     show this help
+
+Without a desktop: npm run serve (the same service and dashboard, in a browser).`;
+
+let options: { hidden?: boolean | undefined; help?: boolean | undefined };
+try {
+  options = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    allowPositionals: false,
+    options: { hidden: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+  }).values;
+} catch (error) {
+  process.stderr.write(`gasfees: ${(error as Error).message}\n\n${START_USAGE}\n`);
+  process.exit(2);
+}
+if (options.help) {
+  process.stdout.write(`${START_USAGE}\n`);
+  process.exit(0);
+}
 
 const electron = await ensureElectron();
 if (!electron.found) {
@@ -25,6 +51,6 @@ process.stderr.write(`gasfees: starting ${describeElectronBinary(electron)}\n`);
 const env = { ...process.env };
 // Set by some tools; it would make Electron run as plain Node and ignore the app.
 delete env.ELECTRON_RUN_AS_NODE;
-const child = spawn(electron.path, [".", ...process.argv.slice(2)], { stdio: "inherit", env });
+const child = spawn(electron.path, [".", ...(options.hidden ? ["--hidden"] : [])], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

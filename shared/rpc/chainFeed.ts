@@ -273,8 +273,9 @@ export class ChainFeed {
         this.#logger.error(error.message, { chainId: this.chainId, url: endpoint.redactedUrl, reportedChainId: error.reportedChainId });
     } else {
       this.#pool.markFailing(endpoint, error, now);
-      // A failure of an endpoint that was answering is a warning; its failed background checks are only debug.
-      const level = before === "failing" ? "debug" : "warn";
+      // A failure of an endpoint that was answering is a warning; its failed background checks are only debug, and so
+      // is every failure before the chain has data: the chain's one line, once all have failed, says it with the cause.
+      const level = before === "failing" || this.#state.blocksHeld === 0 ? "debug" : "warn";
       this.#logger[level](`chain ${this.chainId}: RPC endpoint ${endpoint.redactedUrl} failed; retrying it in ${endpoint.retryAt! - now} ms`, {
         chainId: this.chainId,
         url: endpoint.redactedUrl,

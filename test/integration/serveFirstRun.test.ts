@@ -260,6 +260,9 @@ describe("npm run serve", () => {
     const then = await nextAttempts();
     await waitFor("every endpoint tried again", async () => ((await nextAttempts()).every((retryAt, i) => retryAt > then[i]!) ? true : undefined), 60_000);
     assert.equal(count(serve.stderr(), /no chain could be reached/), 1, serve.stderr());
+    // Before any data, an endpoint's failure is in its chain's one line, not a warning of its own.
+    assert.equal(count(serve.stderr(), /RPC endpoint .* failed; retrying/), 0, serve.stderr());
+    assert.equal(count(serve.stderr(), /no RPC endpoint of the chain answers/), 2, serve.stderr());
     await stop(serve);
   });
 
