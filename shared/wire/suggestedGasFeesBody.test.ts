@@ -2,32 +2,16 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { parseGwei } from "viem";
-import { blockTipsOf, type BlockTips } from "../core/fees/recentTips.ts";
-import { suggestGasFees, type SuggestionInput } from "../core/fees/suggestedGasFees.ts";
+import { blockTipsOf } from "../core/fees/recentTips.ts";
+import { suggestGasFees } from "../core/fees/suggestedGasFees.ts";
 import { suggestedGasFeesBody } from "./suggestedGasFeesBody.ts";
-
-const GWEI = 1_000_000_000n;
-/** One block's tips: [min, p10, max]. */
-const tips = (block: number, minWei: bigint, p10Wei: bigint, maxWei: bigint): BlockTips => blockTipsOf(BigInt(block), [minWei, p10Wei, maxWei]);
-
-function input(overrides: Partial<SuggestionInput> = {}): SuggestionInput {
-  return {
-    estimatedBaseFeeWei: 8n * GWEI,
-    recentTips: [],
-    recentBaseFeesWei: [8n * GWEI],
-    windowMinWei: 5n * GWEI,
-    windowMaxWei: 20n * GWEI,
-    networkCongestion: 0.25,
-    blockTimeMs: 12_000,
-    ...overrides,
-  };
-}
+import { GWEI, suggestionInput, tips } from "../../test/support/suggestionInputs.ts";
 
 test("twenty blocks of tips: each level is a nearest-rank share of the blocks' 10th-percentile tips, exactly", () => {
   // Block 101..120: the 10th-percentile tip of block 100 + i is i Gwei (1..20), shuffled so that order does not matter.
   const order = [7, 3, 20, 1, 15, 9, 12, 2, 18, 5, 11, 4, 19, 6, 14, 8, 17, 10, 16, 13];
   const recentTips = order.map((gwei, i) => tips(101 + i, BigInt(gwei) * GWEI - 1n, BigInt(gwei) * GWEI, BigInt(gwei) * GWEI + 7n));
-  const body = suggestedGasFeesBody(suggestGasFees(input({ recentTips })));
+  const body = suggestedGasFeesBody(suggestGasFees(suggestionInput({ recentTips })));
   // low = p50 of 1..20 = 10; medium = p75 = 15; high = p95 = 19.
   // Max fees: 8 Gwei * (9/8)^n rounded up: 9, 10.125, 11.390625 Gwei.
   assert.deepEqual(body, {
@@ -69,7 +53,7 @@ test("every fee of the body is the exact Gwei string of its wei value", () => {
           [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
         ),
       );
-      const suggestion = suggestGasFees(input({ estimatedBaseFeeWei: current, recentTips }));
+      const suggestion = suggestGasFees(suggestionInput({ estimatedBaseFeeWei: current, recentTips }));
       const body = suggestedGasFeesBody(suggestion);
       for (const level of ["low", "medium", "high"] as const) {
         assert.equal(parseGwei(body[level].suggestedMaxPriorityFeePerGas), suggestion[level].maxPriorityFeePerGasWei);

@@ -1,35 +1,19 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { blockTipsOf, type BlockTips } from "./recentTips.ts";
+import { blockTipsOf } from "./recentTips.ts";
 import { networkCongestionOf } from "./networkCongestion.ts";
-import { RECENT_BLOCKS, suggestGasFees, trendOf, type SuggestionInput } from "./suggestedGasFees.ts";
-
-const GWEI = 1_000_000_000n;
-/** One block's tips: [min, p10, max]. */
-const tips = (block: number, minWei: bigint, p10Wei: bigint, maxWei: bigint): BlockTips => blockTipsOf(BigInt(block), [minWei, p10Wei, maxWei]);
-
-function input(overrides: Partial<SuggestionInput> = {}): SuggestionInput {
-  return {
-    estimatedBaseFeeWei: 8n * GWEI,
-    recentTips: [],
-    recentBaseFeesWei: [8n * GWEI],
-    windowMinWei: 5n * GWEI,
-    windowMaxWei: 20n * GWEI,
-    networkCongestion: 0.25,
-    blockTimeMs: 12_000,
-    ...overrides,
-  };
-}
+import { RECENT_BLOCKS, suggestGasFees, trendOf } from "./suggestedGasFees.ts";
+import { GWEI, suggestionInput, tips } from "../../../test/support/suggestionInputs.ts";
 
 test("max fees are rounded up to the wei, so they always cover the surged base fee", () => {
-  const suggestion = suggestGasFees(input({ estimatedBaseFeeWei: 1n }));
+  const suggestion = suggestGasFees(suggestionInput({ estimatedBaseFeeWei: 1n }));
   // 1 wei * 9/8 = 1.125 -> 2; * 81/64 -> 2; * 729/512 -> 2.
   assert.deepEqual(
     [suggestion.low, suggestion.medium, suggestion.high].map((level) => level.maxFeePerGasWei),
     [2n, 2n, 2n],
   );
-  const odd = suggestGasFees(input({ estimatedBaseFeeWei: 1_000_000_007n }));
+  const odd = suggestGasFees(suggestionInput({ estimatedBaseFeeWei: 1_000_000_007n }));
   assert.equal(odd.low.maxFeePerGasWei, (1_000_000_007n * 9n + 7n) / 8n);
   assert.equal(odd.high.maxFeePerGasWei, (1_000_000_007n * 729n + 511n) / 512n);
 });
@@ -37,7 +21,7 @@ test("max fees are rounded up to the wei, so they always cover the surged base f
 test("only the newest RECENT_BLOCKS block numbers count, gaps included", () => {
   // A very high tip at block 1 is older than 20 blocks before block 40: ignored.
   const recentTips = [tips(1, 0n, 1000n * GWEI, 1000n * GWEI), tips(25, 1n, 2n, 3n), tips(40, 4n, 5n, 6n)];
-  const suggestion = suggestGasFees(input({ recentTips }));
+  const suggestion = suggestGasFees(suggestionInput({ recentTips }));
   assert.equal(RECENT_BLOCKS, 20);
   assert.deepEqual(suggestion.historicalPriorityFeeRangeWei, [1n, 6n]);
   assert.equal(suggestion.high.maxPriorityFeePerGasWei, 5n);
@@ -46,7 +30,7 @@ test("only the newest RECENT_BLOCKS block numbers count, gaps included", () => {
 });
 
 test("no reward data yet: every tip is 0, the ranges are zero, the trend level", () => {
-  const suggestion = suggestGasFees(input());
+  const suggestion = suggestGasFees(suggestionInput());
   for (const level of [suggestion.low, suggestion.medium, suggestion.high]) assert.equal(level.maxPriorityFeePerGasWei, 0n);
   assert.deepEqual(suggestion.latestPriorityFeeRangeWei, [0n, 0n]);
   assert.deepEqual(suggestion.historicalPriorityFeeRangeWei, [0n, 0n]);
@@ -55,7 +39,7 @@ test("no reward data yet: every tip is 0, the ranges are zero, the trend level",
 });
 
 test("wait estimates follow the chain's block time (2 s: 2..8 s, 2..4 s, 2..2 s)", () => {
-  const suggestion = suggestGasFees(input({ blockTimeMs: 2000 }));
+  const suggestion = suggestGasFees(suggestionInput({ blockTimeMs: 2000 }));
   assert.deepEqual(
     [suggestion.low, suggestion.medium, suggestion.high].map((level) => [level.minWaitTimeEstimateMs, level.maxWaitTimeEstimateMs]),
     [
@@ -74,7 +58,7 @@ test("trends: the newer half's median against the older half's", () => {
   assert.equal(trendOf([3n, 1n, 3n]), "level", "the middle value of an odd count is in neither half");
   assert.equal(trendOf([1n, 9n, 9n, 2n, 9n, 9n]), "level", "medians 9 and 9: equal is level");
   assert.equal(trendOf([1n, 9n, 9n, 1n, 2n, 9n]), "down", "medians 9 then 2");
-  assert.equal(suggestGasFees(input({ recentBaseFeesWei: [10n, 10n, 10n, 11n, 12n, 12n] })).baseFeeTrend, "up");
+  assert.equal(suggestGasFees(suggestionInput({ recentBaseFeesWei: [10n, 10n, 10n, 11n, 12n, 12n] })).baseFeeTrend, "up");
 });
 
 test("network congestion: the current base fee's mid-rank in the window, 4 decimals", () => {
