@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from "react";
+import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import { congestionOf } from "../../shared/wire/congestion.ts";
 import { endpointsSummary, GLANCE_WORDS, glanceState } from "./chainState.ts";
@@ -202,8 +203,8 @@ function EmptyState({ status, offline }: { status: NetworkStatus; offline: boole
       <p className="empty-title">{text}</p>
       {!offline && status.state === "syncing" ? (
         <p>
-          The service is fetching the newest 500 blocks from {status.endpoints.length === 1 ? "its RPC endpoint" : `${status.endpoints.length} RPC endpoints`};
-          the chart appears as soon as they arrive.
+          The service is fetching the newest {HISTORY_BLOCKS} blocks from{" "}
+          {status.endpoints.length === 1 ? "its RPC endpoint" : `${status.endpoints.length} RPC endpoints`}; the chart appears as soon as they arrive.
         </p>
       ) : null}
       {!offline && error && status.state !== "no-base-fee" ? <p className="empty-detail">Last error: {error}</p> : null}

@@ -1,3 +1,4 @@
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { type BaseFeeSeries, loadMainnetBaseFees } from "./mainnetBaseFees.ts";
 
 /**
@@ -12,10 +13,10 @@ export const DEMO_REPLAY = Object.freeze({
   firstBlock: 17_185_155n,
   blocks: 660,
   /** Mined at once at the start, so that the chart and the statistics are full from the first second. */
-  preloadBlocks: 500,
+  preloadBlocks: HISTORY_BLOCKS,
   blockIntervalMs: 2000,
   /** The statistics window the demo chain is followed with (the busy threshold is its nearest-rank p90). */
-  statsWindowBlocks: 500,
+  statsWindowBlocks: HISTORY_BLOCKS,
 });
 
 /** The demo's blocks, cut from the real mainnet base fees shipped in data/. */

@@ -1,6 +1,7 @@
 import type { EvmNode } from "./startEvmNode.ts";
 import type { BaseFeeSeries } from "./mainnetBaseFees.ts";
 import { replayedBaseFeeWei } from "./demoReplayPlan.ts";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 
 export interface DemoReplayOptions {
   /** Blocks mined at once at the start, so that a chart is full from the first second. Default 500. */
@@ -34,7 +35,7 @@ const hex = (value: bigint) => `0x${value.toString(16)}`;
  * finished).
  */
 export async function startDemoReplay(node: EvmNode, fees: BaseFeeSeries, options: DemoReplayOptions = {}): Promise<() => void> {
-  const { preloadBlocks = 500, intervalMs = 2000 } = options;
+  const { preloadBlocks = HISTORY_BLOCKS, intervalMs = 2000 } = options;
   if (fees.baseFeesWei.length === 0) throw new RangeError("a demo replay needs at least one base fee");
   if (!Number.isInteger(preloadBlocks) || preloadBlocks < 0) throw new RangeError(`preloadBlocks must be a non-negative integer (got ${preloadBlocks})`);
   if (!(intervalMs > 0)) throw new RangeError(`intervalMs must be positive (got ${intervalMs})`);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import type { FeeAnswerName, PreparedAnswers } from "../service/preparedAnswers.ts";
@@ -131,7 +132,7 @@ const BASE_ROUTES: readonly Route[] = [
   },
   feeRoute("busyThreshold", "The base fee in Gwei that 90% of the window's base fees are at or below (nearest rank)."),
   feeRoute("baseFeePercentile", "The 50th-percentile base fee in Gwei (nearest rank)."),
-  feeRoute("baseFeeHistory", "The base fees of the newest 500 blocks in Gwei, oldest first."),
+  feeRoute("baseFeeHistory", `The base fees of the newest ${HISTORY_BLOCKS} blocks in Gwei, oldest first.`),
   feeRoute(
     "suggestedGasFees",
     "The hosted Gas API's suggested gas fees: low, medium and high tips and max fees from recent blocks' eth_feeHistory rewards, with wait estimates, the next base fee, congestion, ranges and trends.",

@@ -1,5 +1,6 @@
 // One Server-Sent Event of `GET /events` and `GET /networks/{chainId}/events` (event name `network`).
 import { z } from "zod";
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { gweiStringSchema } from "./apiBodies.ts";
 import { networkStatusSchema } from "./networkStatus.ts";
 
@@ -9,7 +10,7 @@ export const blockRunSchema = z
     kind: z
       .enum(["all", "from"])
       .describe(
-        "all: these are the whole history (the first event with data, or after a change deeper than the history); from: keep the blocks before firstBlock, replace the rest by these, then keep the newest 500.",
+        `all: these are the whole history (the first event with data, or after a change deeper than the history); from: keep the blocks before firstBlock, replace the rest by these, then keep the newest ${HISTORY_BLOCKS}.`,
       ),
     firstBlock: z
       .string()
