@@ -1,12 +1,15 @@
 // The API contract as the tests read it: ../shared/CONTRACT.md beside the repository, parsed here (its error table, the
 // endpoints it names and how each is authenticated), so that a completeness test compares the server with the contract
-// rather than with the server's own tables. What the contract names and no issue has built yet is listed below as
+// rather than with the server's own tables. Where the repository is checked out alone (a CI runner), the copy committed
+// beside this file stands in; test/contractCopy.test.ts fails wherever the two differ. What the contract names and no issue has built yet is listed below as
 // pending, with the issue that will build it; everything else must be built.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** Where the contract lives: beside the repository (`../shared/CONTRACT.md` from its root). */
 export const CONTRACT_PATH = fileURLToPath(new URL("../../../shared/CONTRACT.md", import.meta.url));
+/** Its copy in the repository, read where the contract itself is not checked out beside it. */
+export const CONTRACT_COPY_PATH = fileURLToPath(new URL("./contract/CONTRACT.md", import.meta.url));
 
 export interface ContractErrorRow {
   readonly code: string;
@@ -51,8 +54,11 @@ export function pendingIssueOf(path: string): string | undefined {
   return PENDING_ROUTES[path.startsWith(`${KEY_PATH_PREFIX}/`) ? path.slice(KEY_PATH_PREFIX.length) : path];
 }
 
-/** Reads and parses the contract; throws, saying where it was looked for, when it is missing or cannot be read. */
-export function readApiContract(path = CONTRACT_PATH): ApiContract {
+/**
+ * Reads and parses the contract (its copy where it is not beside the repository); throws, saying where it was looked
+ * for, when neither is there.
+ */
+export function readApiContract(path = existsSync(CONTRACT_PATH) ? CONTRACT_PATH : CONTRACT_COPY_PATH): ApiContract {
   if (!existsSync(path)) {
     throw new Error(
       `The API contract is missing: it is read from ${path} (../shared/CONTRACT.md beside the repository). ` +
