@@ -257,3 +257,21 @@ test("a token rotated while the service is restarting: the old one is refused on
   assert.equal((await get(`${urlOf(host)}/networks`, old)).status, 401);
   assert.equal((await get(`${urlOf(host)}/networks`, host.dashboardToken)).status, 200);
 });
+
+test("the dashboard's API panel shows a key the app holds now: one created after the start, none once it is revoked", async (t) => {
+  const host = new ServiceHost({ store: await storeWith({ port: await findFreePort() }), cipher: plaintextCipher, logger: silentLogger });
+  t.after(() => host.stop());
+  await host.start();
+  const credentials = async () => {
+    const response = await fetch(`${urlOf(host)}/dashboard/credentials`, {
+      headers: { authorization: `Basic ${Buffer.from(`${host.dashboardToken}:`).toString("base64")}` },
+    });
+    assert.equal(response.status, 200);
+    return (await response.json()) as { apiKey: string | null };
+  };
+  assert.deepEqual(await credentials(), { apiKey: null });
+  const created = await host.createApiKey({ label: "made after the start" });
+  assert.deepEqual(await credentials(), { apiKey: created.key });
+  await host.revokeApiKey(created.id);
+  assert.deepEqual(await credentials(), { apiKey: null }, "a revoked key is never shown");
+});

@@ -219,6 +219,8 @@ export class ServiceHost {
           chains: chainPlansFrom(settings.chains),
           apiKeys: keys,
           dashboardToken: settings.dashboardToken,
+          // Read when the page asks: keys are created and revoked while the service runs.
+          dashboardApiKey: () => usableApiKeys(store.current, cipher).keys[0],
         },
         logger,
       );
