@@ -3,9 +3,10 @@
 // process. The page's code comes from renderer/ and, for values, only shared/core/ and shared/wire/ (a test keeps it
 // so: test/rendererImports.test.ts); vite.config.ts, the tsconfig files and package-lock.json (the dependencies'
 // versions) shape the build too.
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { filesUnder } from "./filesUnder.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const DASHBOARD_DIR = join(root, "dist/renderer");
@@ -15,24 +16,11 @@ export const DASHBOARD_INDEX = join(DASHBOARD_DIR, "index.html");
 const SOURCE_FOLDERS = ["renderer", "shared/core", "shared/wire"];
 const SOURCE_FILES = ["vite.config.ts", "tsconfig.json", "tsconfig.base.json", "package-lock.json"];
 
-function filesUnder(dir) {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : filesUnder(path);
-    // Tests are not part of the page.
-    return /\.test\.tsx?$/.test(entry.name) ? [] : [path];
-  });
-}
-
 /** The files the dashboard is built from, as absolute paths. */
 export function dashboardSources() {
-  return [...SOURCE_FOLDERS.flatMap((folder) => filesUnder(join(root, folder))), ...SOURCE_FILES.map((file) => join(root, file))];
+  // Tests are not part of the page.
+  const pageFiles = (folder) => filesUnder(join(root, folder)).filter((path) => !/\.test\.tsx?$/.test(path));
+  return [...SOURCE_FOLDERS.flatMap(pageFiles), ...SOURCE_FILES.map((file) => join(root, file))];
 }
 
 /**

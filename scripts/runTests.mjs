@@ -1,25 +1,11 @@
 // Runs every *.test.ts under shared/, electron/, renderer/ and test/ with node's test runner (tsx for TypeScript).
 // Node 20's runner does not expand globs itself, and a shell glob would not be portable, so the files are listed here.
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
+import { filesUnder } from "./filesUnder.mjs";
 
 const roots = ["shared", "electron", "renderer", "test"];
 const only = process.argv.slice(2);
-
-function testFiles(dir) {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : testFiles(path);
-    return entry.name.endsWith(".test.ts") ? [relative(".", path)] : [];
-  });
-}
 
 const USAGE = `Usage: node scripts/runTests.mjs [part ...]
 
@@ -36,7 +22,8 @@ if (flag !== undefined) {
 }
 
 const files = roots
-  .flatMap(testFiles)
+  .flatMap((root) => filesUnder(root).filter((path) => path.endsWith(".test.ts")))
+  .map((path) => relative(".", path))
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
   .sort();
 if (files.length === 0) {

@@ -1,15 +1,7 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "data" ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
+import { filesUnder } from "../scripts/filesUnder.mjs";
 
 const importsOf = (file: string) => [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((match) => match[1]!);
 
@@ -31,3 +23,8 @@ test("shared/ is typechecked without the DOM lib, so a DOM global there fails `n
     false,
   );
 });
+
+/** Every TypeScript file under `dir`, tests included. */
+function sourceFiles(dir: string): string[] {
+  return filesUnder(dir).filter((path) => /\.tsx?$/.test(path));
+}

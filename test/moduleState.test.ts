@@ -1,18 +1,10 @@
 // No module-level mutable state in shared/: state lives in the objects that own it (a service, a server, a feed), so
 // that two of them in one process never share it and a reader can see where every value comes from.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { filesUnder, isSourceFile } from "../scripts/filesUnder.mjs";
 import ts from "typescript";
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "data" ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** Classes whose instances hold no state that changes after construction. */
 const IMMUTABLE_CLASSES = new Set(["RegExp", "URL", "TextEncoder", "TextDecoder", "Intl.NumberFormat", "Intl.DateTimeFormat"]);
@@ -69,3 +61,7 @@ test("the check finds each kind of module-level state, and leaves constants and 
     "x.ts:5 scratch (Buffer.alloc)",
   ]);
 });
+
+function sourceFiles(dir: string): string[] {
+  return filesUnder(dir).filter(isSourceFile);
+}

@@ -6,17 +6,10 @@
 // shared/core and shared/wire keep to themselves: no `node:`, no other folder of shared/; wire may use core, and core
 // takes nothing from outside core but types.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { test } from "node:test";
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
+import { filesUnder, isSourceFile } from "../scripts/filesUnder.mjs";
 
 interface ImportStatement {
   readonly specifier: string;
@@ -173,3 +166,7 @@ test("the checks catch what they forbid (each rule sees a planted breach, and le
     'shared/wire/c.ts: import { logger } from "../log/logger.ts"',
   ]);
 });
+
+function sourceFiles(dir: string): string[] {
+  return filesUnder(dir).filter(isSourceFile);
+}

@@ -1,0 +1,2 @@
+export function filesUnder(dir: string): string[];
+export const isSourceFile: (path: string) => boolean;
