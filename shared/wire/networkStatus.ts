@@ -22,6 +22,29 @@ export const endpointStatusSchema = z
  */
 export const chainStateSchema = z.enum(["syncing", "unreachable", "ok", "degraded", "no-base-fee"]);
 
+const blockNumberSchema = z.string().regex(/^[0-9]+$/);
+
+export const backfillStatusSchema = z
+  .strictObject({
+    running: z.boolean().describe("Whether older blocks are being fetched now."),
+    progress: z.number().min(0).max(1).describe("The share of the history horizon held, 0..1 (1 once the horizon or the chain's genesis is reached)."),
+    blocksToGo: z.number().int().min(0).nullable().describe("Blocks still to fetch, estimated from the chain's block spacing; null before the first block."),
+  })
+  .readonly();
+
+export const historyStatusSchema = z
+  .strictObject({
+    horizon: z.string().describe('How far back the history is kept, as configured ("7d").'),
+    blocks: z.number().int().min(0).describe("Blocks held (gaps not counted)."),
+    oldestBlock: blockNumberSchema.nullable(),
+    newestBlock: blockNumberSchema.nullable(),
+    oldestTime: z.number().int().nullable().describe("Unix seconds of the oldest block held."),
+    newestTime: z.number().int().nullable().describe("Unix seconds of the newest block held."),
+    backfill: backfillStatusSchema,
+  })
+  .readonly()
+  .describe("The history kept across restarts (CONTRACT.md, History).");
+
 export const networkStatusSchema = z
   .strictObject({
     chainId: z.number().int().min(1),
@@ -38,7 +61,11 @@ export const networkStatusSchema = z
     maxBaseFee: gweiStringSchema.nullable(),
     busy: z.boolean().nullable().describe("The current base fee is above the busy threshold; null without data."),
     historyBlocks: z.number().int().min(0),
-    statsWindowBlocks: z.number().int().min(1),
+    statsWindow: z.string().describe('The statistics window as configured: a duration ("24h") or a count of newest blocks ("500 blocks").'),
+    statsWindowBlocks: z.number().int().min(1).describe("The blocks the statistics are computed over now (X-Stats-Blocks)."),
+    statsFromBlock: blockNumberSchema.nullable().describe("The oldest block of the statistics window (X-Stats-From-Block); null without data."),
+    statsToBlock: blockNumberSchema.nullable().describe("The newest block of the statistics window (X-Stats-To-Block); null without data."),
+    history: historyStatusSchema,
     blockTimeMs: z.number().int().min(1),
     dataAgeMs: z.number().int().min(0).nullable().describe("Milliseconds since an RPC endpoint last confirmed the data; null without data."),
     endpoints: z.array(endpointStatusSchema).readonly(),
@@ -49,4 +76,6 @@ export const networksSchema = z.array(networkStatusSchema).readonly();
 
 export type EndpointStatus = z.infer<typeof endpointStatusSchema>;
 export type ChainState = z.infer<typeof chainStateSchema>;
+export type HistoryStatus = z.infer<typeof historyStatusSchema>;
+export type BackfillStatus = z.infer<typeof backfillStatusSchema>;
 export type NetworkStatus = z.infer<typeof networkStatusSchema>;
