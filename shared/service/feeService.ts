@@ -1,3 +1,4 @@
+import type { HistoryView } from "../core/history/historyView.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { Logger } from "../log/logger.ts";
 import { ChainFeed, type ChainFeedOptions } from "../rpc/chainFeed.ts";
@@ -56,6 +57,10 @@ export class FeeService implements FeeSource {
 
   list(): readonly ChainPublication[] {
     return [...this.#publications.values()];
+  }
+
+  history(_chainId: number): HistoryView | undefined {
+    return undefined;
   }
 
   subscribe(listener: (publication: ChainPublication) => void): () => void {

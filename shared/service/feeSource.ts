@@ -1,3 +1,4 @@
+import type { HistoryView } from "../core/history/historyView.ts";
 import type { ChainPublication } from "./chainPublication.ts";
 
 /** The followed chains as their readers (the HTTP server, event streams, alerts, tray, metrics) see them. */
@@ -6,6 +7,8 @@ export interface FeeSource {
   get(chainId: number): ChainPublication | undefined;
   /** The newest publication of every configured chain, in the configured order. */
   list(): readonly ChainPublication[];
+  /** The chain's held history (live, read-only), for baseFeeStats and the CSV export; undefined for an unknown chain. */
+  history(chainId: number): HistoryView | undefined;
   /** Calls `listener` with each new publication of any chain; returns the unsubscribe function. */
   subscribe(listener: (publication: ChainPublication) => void): () => void;
 }

@@ -1,3 +1,4 @@
+import type { HistoryView } from "../core/history/historyView.ts";
 import { BlockWindow } from "../core/fees/blockWindow.ts";
 import { DEFAULT_BLOCK_TIME_MS, snapshotOf, type FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
@@ -44,6 +45,19 @@ export class TestFeeSource implements FeeSource {
       const report = { chainId: chain.chainId, snapshot: undefined, confirmedAt: undefined, phase, endpoints: [], changed: { blocks: false, health: false } };
       this.#chains.set(chain.chainId, { plan, window: new BlockWindow(plan.statsWindowBlocks), publication: publish(plan, report, undefined) });
     }
+  }
+
+  /** Histories tests set with `setHistory`. */
+  readonly #histories = new Map<number, HistoryView>();
+
+  /** Gives a configured chain a held history (baseFeeStats, the CSV export). */
+  setHistory(chainId: number, view: HistoryView): void {
+    if (!this.#chains.has(chainId)) throw new Error(`chain ${chainId} is not configured in this test source`);
+    this.#histories.set(chainId, view);
+  }
+
+  history(chainId: number): HistoryView | undefined {
+    return this.#histories.get(chainId);
   }
 
   get listenerCount(): number {

@@ -1,5 +1,6 @@
 /** A statistics window or a history horizon as the contract writes it: a duration ("1h", "24h", "7d") or "500 blocks". */
-export type WindowSpec = { readonly kind: "duration"; readonly seconds: number; readonly text: string } | { readonly kind: "blocks"; readonly blocks: number; readonly text: string };
+export type WindowSpec =
+  { readonly kind: "duration"; readonly seconds: number; readonly text: string } | { readonly kind: "blocks"; readonly blocks: number; readonly text: string };
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 };
 
