@@ -3,8 +3,11 @@ import { MalformedRpcResponseError } from "./errors.ts";
 
 /** Nothing real comes near these; an answer beyond them is garbage, not data. */
 export const MAX_BLOCK_NUMBER = 2n ** 53n;
-/** 10^21 wei = 1,000 ETH per gas: a million times mainnet's highest base fee ever. */
-export const MAX_BASE_FEE_WEI = 10n ** 21n;
+/**
+ * 2^63 - 1 wei (9.2 ETH per gas, millions of times mainnet's highest base fee ever): the largest fee SQLite's signed
+ * 64-bit INTEGER holds, so that the history stores every fee the feed accepts exactly.
+ */
+export const MAX_BASE_FEE_WEI = 2n ** 63n - 1n;
 
 /** `0x`-prefixed hex digits (leading zeros tolerated: some nodes send them), at most 256 bits. */
 const QUANTITY = /^0x[0-9a-f]{1,64}$/i;
