@@ -16,7 +16,7 @@ test("quantities: hex within bounds, everything else is garbage", () => {
 
 test("a fee history: mined blocks oldest first plus the next block's fee", () => {
   const answer = parseFeeHistory({ oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [0.5, 0] }, 2, "latest", URL);
-  assert.deepEqual(answer, { oldestBlock: 16n, baseFeesWei: [1n, 2n], nextBaseFeeWei: 3n });
+  assert.deepEqual(answer, { oldestBlock: 16n, baseFeesWei: [1n, 2n], nextBaseFeeWei: 3n, gasUsedRatios: [0.5, 0] });
   assert.deepEqual(parseFeeHistory({ oldestBlock: "0x10", baseFeePerGas: ["0x1"], gasUsedRatio: [0] }, 5, 16n, URL).nextBaseFeeWei, undefined);
 });
 
@@ -84,5 +84,55 @@ test("fee history rewards: one row of tips per block at REWARD_PERCENTILES, when
     [null, ["0x1", "0x2", "0x3"]],
   ]) {
     assert.throws(() => parseFeeHistory({ ...answer, reward }, 2, "latest", "u", true), MalformedRpcResponseError, JSON.stringify(reward));
+  }
+});
+
+test("a fee of exactly 2^63 wei is refused; 2^63-1 wei, the most SQLite's INTEGER holds, is accepted", () => {
+  const answerWith = (feeWei: bigint) => ({ oldestBlock: "0x10", baseFeePerGas: [`0x${feeWei.toString(16)}`, "0x1"], gasUsedRatio: [0.5] });
+  assert.equal(parseFeeHistory(answerWith(2n ** 63n - 1n), 1, 16n, URL).baseFeesWei[0], 2n ** 63n - 1n);
+  assert.throws(
+    () => parseFeeHistory(answerWith(2n ** 63n), 1, 16n, URL),
+    (error: unknown) =>
+      error instanceof MalformedRpcResponseError && /baseFeePerGas\[0\] 9223372036854775808 is beyond 9223372036854775807/.test(error.message),
+  );
+  assert.throws(() => parseLatestBlock({ number: "0x5", baseFeePerGas: `0x${(2n ** 63n).toString(16)}` }, URL), /beyond/);
+});
+
+test("a fee history's gas-used ratios: one per block, each a number from 0 to 1", () => {
+  const answer = parseFeeHistory({ oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [0.5, 1] }, 2, 17n, URL);
+  assert.deepEqual(answer.gasUsedRatios, [0.5, 1]);
+  assert.ok(Object.isFrozen(answer.gasUsedRatios));
+  for (const ratio of [1.0000001, 2, -0.1, Number.NaN, "0.5", null, 1e308]) {
+    assert.throws(
+      () => parseFeeHistory({ oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [0.5, ratio] }, 2, 17n, URL),
+      (error: unknown) => error instanceof MalformedRpcResponseError && /gasUsedRatio\[1\]/.test(error.message),
+      String(ratio),
+    );
+  }
+});
+
+test("a fee history's blob base fees, when present: one per block (plus the next block's), bounded like base fees", () => {
+  const good = { oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [0.5, 0] };
+  assert.equal(parseFeeHistory(good, 2, 17n, URL).blobBaseFeesWei, undefined, "absent: none");
+  assert.equal(parseFeeHistory({ ...good, baseFeePerBlobGas: null }, 2, 17n, URL).blobBaseFeesWei, undefined, "null: none");
+  const withBlobs = parseFeeHistory({ ...good, baseFeePerBlobGas: ["0x7", "0x8", "0x9"] }, 2, 17n, URL);
+  assert.deepEqual(withBlobs.blobBaseFeesWei, [7n, 8n]);
+  assert.ok(Object.isFrozen(withBlobs.blobBaseFeesWei));
+  assert.deepEqual(parseFeeHistory({ ...good, baseFeePerBlobGas: ["0x0", "0x1"] }, 2, 17n, URL).blobBaseFeesWei, [0n, 1n], "without the next block's");
+  const cases: Array<[unknown, RegExp]> = [
+    ["0x7", /baseFeePerBlobGas is "0x7", not an array/],
+    [["0x7"], /baseFeePerBlobGas has 1 elements for 2 blocks/],
+    [["0x7", "0x8", "0x9", "0xa"], /baseFeePerBlobGas has 4 elements for 2 blocks/],
+    [["0x7", "-0x8", "0x9"], /baseFeePerBlobGas\[1\]/],
+    [["0x7", "0x8", "0xz9"], /baseFeePerBlobGas\[2\]/],
+    [["0x7", 8, "0x9"], /baseFeePerBlobGas\[1\]/],
+    [["0x7", `0x${(2n ** 63n).toString(16)}`, "0x9"], /baseFeePerBlobGas\[1\] 9223372036854775808 is beyond/],
+  ];
+  for (const [blobFees, message] of cases) {
+    assert.throws(
+      () => parseFeeHistory({ ...good, baseFeePerBlobGas: blobFees }, 2, 17n, URL),
+      (error: unknown) => error instanceof MalformedRpcResponseError && message.test(error.message),
+      JSON.stringify(blobFees),
+    );
   }
 });

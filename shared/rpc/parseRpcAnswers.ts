@@ -49,11 +49,17 @@ export interface FeeHistoryAnswer {
   readonly nextBaseFeeWei: bigint | undefined;
   /** Per block, the tips at REWARD_PERCENTILES, when they were asked for and the endpoint gave them. */
   readonly tips?: readonly BlockTips[];
+  /** Per block, the share of its gas limit it used (0..1); parseFeeHistory always reads them. */
+  readonly gasUsedRatios?: readonly number[];
+  /** Per block, its blob base fee (EIP-4844), when the endpoint gave them (`baseFeePerBlobGas`). */
+  readonly blobBaseFeesWei?: readonly bigint[];
 }
 
 /**
  * Checks an `eth_feeHistory` answer to a request for `requestedBlocks` blocks ending at `newestBlock`
  * (a number, or "latest"). It may hold fewer blocks than asked (a young chain, or an endpoint's cap), never more.
+ * Reads each block's gas-used ratio (0..1) and, when the answer has them, its blob base fee (`baseFeePerBlobGas`, the
+ * same length as `baseFeePerGas`, the same bounds).
  * With `withRewards` (the request asked for REWARD_PERCENTILES), a `reward` array is read into `tips`; an endpoint
  * that leaves it out is not wrong about the base fees, so its answer simply has no tips, but a malformed one is garbage.
  */
@@ -72,15 +78,23 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
   if (fees.length !== blocks + 1 && fees.length !== blocks) {
     throw fail(`baseFeePerGas has ${fees.length} elements for ${blocks} blocks (expected ${blocks + 1})`);
   }
-  for (const ratio of ratios) {
-    if (typeof ratio !== "number" || !Number.isFinite(ratio) || ratio < 0) throw fail(`a gasUsedRatio is ${describe(ratio)}`);
-  }
+  ratios.forEach((ratio: unknown, i) => {
+    // A block uses at most its gas limit: a ratio above 1 (or not a number) is garbage.
+    if (typeof ratio !== "number" || !(ratio >= 0 && ratio <= 1)) throw fail(`gasUsedRatio[${i}] is ${describe(ratio)}, not a number from 0 to 1`);
+  });
   const parsed = fees.map((fee, i) => parseQuantity(fee, MAX_BASE_FEE_WEI, `baseFeePerGas[${i}]`, url, method));
   const newest = oldestBlock + BigInt(blocks - 1);
   if (newestBlock !== "latest" && newest !== newestBlock) {
     throw fail(`it ends at block ${newest} where block ${newestBlock} was asked`);
   }
-  const answer = { oldestBlock, baseFeesWei: parsed.slice(0, blocks), nextBaseFeeWei: parsed[blocks] };
+  const blobBaseFeesWei = parseBlobBaseFees(value.baseFeePerBlobGas, blocks, url);
+  const answer = {
+    oldestBlock,
+    baseFeesWei: parsed.slice(0, blocks),
+    nextBaseFeeWei: parsed[blocks],
+    gasUsedRatios: Object.freeze([...(ratios as number[])]),
+    ...(blobBaseFeesWei ? { blobBaseFeesWei } : {}),
+  };
   if (!withRewards || value.reward === undefined || value.reward === null) return answer;
   const rewards = value.reward;
   if (!Array.isArray(rewards)) throw fail(`reward is ${describe(rewards)}, not an array`);
@@ -95,6 +109,18 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
     );
   });
   return { ...answer, tips };
+}
+
+/** The blob base fees of `blocks` mined blocks (the next block's, when given, is left out); undefined when absent. */
+function parseBlobBaseFees(value: unknown, blocks: number, url: string): readonly bigint[] | undefined {
+  const method = "eth_feeHistory";
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new MalformedRpcResponseError(url, method, `baseFeePerBlobGas is ${describe(value)}, not an array`);
+  if (value.length !== blocks + 1 && value.length !== blocks) {
+    throw new MalformedRpcResponseError(url, method, `baseFeePerBlobGas has ${value.length} elements for ${blocks} blocks (expected ${blocks + 1})`);
+  }
+  const fees = value.map((fee: unknown, i) => parseQuantity(fee, MAX_BASE_FEE_WEI, `baseFeePerBlobGas[${i}]`, url, method));
+  return Object.freeze(fees.slice(0, blocks));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
