@@ -9,6 +9,7 @@ import {
   suggestedGasFeesSchema,
 } from "../wire/apiBodies.ts";
 import { endpointStatusSchema, networksSchema, networkStatusSchema } from "../wire/networkStatus.ts";
+import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supportedNetworks.ts";
 import { API_ERRORS } from "./apiErrors.ts";
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), kept loose: these are data, checked by the OpenAPI test. */
@@ -26,6 +27,8 @@ const WIRE_SCHEMAS = {
   NetworkStatus: networkStatusSchema,
   Networks: networksSchema,
   DashboardCredentials: dashboardCredentialsSchema,
+  SupportedNetworks: supportedNetworksSchema,
+  SupportedChainNames: supportedChainNamesSchema,
 } as const;
 
 /** The names of `components.schemas`. */

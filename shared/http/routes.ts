@@ -7,9 +7,12 @@ import { type PreparedBody, preparedJson } from "../service/preparedBody.ts";
 import { ApiError, type ApiErrorCode } from "./apiErrors.ts";
 import type { DashboardFiles } from "./dashboardFiles.ts";
 import type { EventStreams } from "./eventStreams.ts";
+import type { ServiceMetrics } from "./metrics.ts";
+import { answerMetrics } from "./metricsAnswer.ts";
 import type { OpenApiSchemaName } from "./openApiSchemas.ts";
 import type { DashboardCredentials } from "../wire/apiBodies.ts";
 import { parseChainId } from "./parseChainId.ts";
+import { supportedChainNamesBody, supportedNetworksBody } from "./supportedNetworks.ts";
 
 /** The dashboard's own credential, and the user key its API panel shows. */
 export interface DashboardAccess {
@@ -27,6 +30,8 @@ export interface ServerResources {
   readonly dashboard: DashboardFiles;
   /** This server's OpenAPI description, serialised once. */
   readonly openApi: PreparedBody;
+  /** This server's Prometheus metrics (GET /metrics). */
+  readonly metrics: ServiceMetrics;
 }
 
 /** What a handler gets: the request already passed the Host, method, auth and rate-limit checks. */
@@ -174,6 +179,33 @@ const BASE_ROUTES: readonly Route[] = [
     path: "/events",
     auth: "key",
     open: (context) => openStream(context, "all"),
+  },
+  {
+    kind: "stream",
+    name: "getMetrics",
+    summary:
+      "Prometheus metrics (text format 0.0.4): per chain the newest block, base fee, next base fee, percentile, busy threshold, busy, data age, state and history held; per RPC endpoint its state; the server's answers by route and status.",
+    path: "/metrics",
+    auth: "key",
+    open: ({ res, head, headers, resources }) => answerMetrics(resources.metrics, res, head, headers),
+  },
+  {
+    kind: "json",
+    name: "getSupportedNetworks",
+    summary: "The hosted Gas API's network list: the chains with data now (fullSupport), no partial support. No key, as its clients call it.",
+    path: "/v1/supportedNetworks",
+    auth: "none",
+    reply: ({ resources }) => ({ body: Buffer.from(JSON.stringify(supportedNetworksBody(resources.source.list()))) }),
+    response: { schema: "SupportedNetworks" },
+  },
+  {
+    kind: "json",
+    name: "getSupportedChainNames",
+    summary: "The hosted Gas API's chain names: every configured chain's name by its decimal chain id. No key, as its clients call it.",
+    path: "/v1/supportedChainNames",
+    auth: "none",
+    reply: ({ resources }) => ({ body: Buffer.from(JSON.stringify(supportedChainNamesBody(resources.source.list()))) }),
+    response: { schema: "SupportedChainNames" },
   },
 ];
 

@@ -12,6 +12,8 @@ import { DEFAULT_DASHBOARD_DIR, DashboardFiles } from "./dashboardFiles.ts";
 import { DEFAULT_EVENT_STREAM_LIMITS, type EventStreamLimits, EventStreams } from "./eventStreams.ts";
 import { createHostCheck } from "./hostCheck.ts";
 import { ifNoneMatchMatches } from "./ifNoneMatch.ts";
+import { ServiceMetrics } from "./metrics.ts";
+import { RequestCounts, UNROUTED } from "./metricsRequestCounts.ts";
 import { createRouteMatcher } from "./matchRoute.ts";
 import { openApiDocument } from "./openApi.ts";
 import { RateLimiter, type RateLimit } from "./rateLimiter.ts";
@@ -100,6 +102,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const verifyAuthorization = createConnectionAuth(keyring);
   const notFound = { endpoints: servedEndpoints(ROUTES) };
   const streams = new EventStreams(source, { ...DEFAULT_EVENT_STREAM_LIMITS, ...options.eventStreamLimits }, now);
+  const requestCounts = new RequestCounts();
   const resources: ServerResources = {
     source,
     streams,
@@ -109,6 +112,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       apiKey: options.dashboard?.apiKey ?? (() => undefined),
     },
     openApi: preparedJson(openApiDocument(ROUTES)),
+    metrics: new ServiceMetrics({ source, requests: requestCounts, eventStreams: () => streams.size, now }),
   };
   let address: ListeningAddress | undefined;
   // A revoked key's open streams end with it.
@@ -123,11 +127,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // A body on GET means nothing here; reading it lets the connection be kept alive.
       req.resume();
       if (!slowClients.admit(req.socket, res)) return;
+      let route = UNROUTED;
       try {
-        respond(req, res);
+        route = respond(req, res);
       } catch (error) {
         answerThrow(req, res, error);
       }
+      requestCounts.countAnswer(route, res);
     },
   );
   server.headersTimeout = options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs;
@@ -156,30 +162,41 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
   });
 
-  function respond(req: IncomingMessage, res: ServerResponse): void {
+  /** Answers the request; returns the path pattern of its route (the metrics' label), or UNROUTED. */
+  function respond(req: IncomingMessage, res: ServerResponse): string {
     const method = req.method ?? "";
     const head = method === "HEAD";
     if (!isAllowedHost(req.headers.host, address?.port ?? port)) {
-      return writeApiError(res, new ApiError("FORBIDDEN_HOST", { host: req.headers.host }), head);
+      writeApiError(res, new ApiError("FORBIDDEN_HOST", { host: req.headers.host }), head);
+      return UNROUTED;
     }
     const origin = req.headers.origin;
     if (method === "OPTIONS") {
       res.writeHead(204, { Allow: ALLOWED_METHODS, ...cors.preflightHeadersFor(origin) });
       res.end();
-      return;
+      return UNROUTED;
     }
     // Every answer from here on carries these, errors too, so that a page of a listed origin can read why it failed.
     const headers: Record<string, string> = { ...cors.headersFor(origin), "X-Content-Type-Options": "nosniff" };
-    if (method !== "GET" && !head) return writeApiError(res, new ApiError("METHOD_NOT_ALLOWED", { method }), head, headers);
+    if (method !== "GET" && !head) {
+      writeApiError(res, new ApiError("METHOD_NOT_ALLOWED", { method }), head, headers);
+      return UNROUTED;
+    }
 
     const match = matchRoute(req.url ?? "");
-    if (match === undefined) return writeApiError(res, new ApiError("NOT_FOUND", notFound), head, headers);
+    if (match === undefined) {
+      writeApiError(res, new ApiError("NOT_FOUND", notFound), head, headers);
+      return UNROUTED;
+    }
     const { route, params } = match;
     const nowMs = now();
     let keyId: string | undefined;
     if (route.auth === "key") {
       const auth = authorize(req, params, nowMs);
-      if (auth instanceof ApiError) return writeApiError(res, auth, head, headers);
+      if (auth instanceof ApiError) {
+        writeApiError(res, auth, head, headers);
+        return route.path;
+      }
       keyId = auth;
     }
     try {
@@ -189,6 +206,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, headers);
       else answerThrow(req, res, error);
     }
+    return route.path;
   }
 
   /** The keyId of the request's key, or the error to answer (no key, a wrong one, or its rate limit reached). */

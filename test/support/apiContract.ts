@@ -37,9 +37,6 @@ export const PENDING_ROUTES: Readonly<Record<string, string>> = {
   "/networks/{chainId}/baseFeeStats": 'issue 13, "History that outlives the window"',
   "/networks/{chainId}/baseFeeHistory.csv": 'issue 13, "History that outlives the window"',
   "/alerts": 'issue 14, "Alerts"',
-  "/metrics": "issue 16",
-  "/v1/supportedNetworks": "issue 16",
-  "/v1/supportedChainNames": "issue 16",
 };
 
 /** Contract error rows not built yet, by code, with the issue that builds each. */

@@ -1,0 +1,200 @@
+import { Counter, Gauge, Registry } from "prom-client";
+import { toGweiString } from "../core/fees/gwei.ts";
+import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
+import type { FeeSource } from "../service/feeSource.ts";
+import { chainStateSchema, type EndpointStatus, endpointStatusSchema, type NetworkStatus } from "../wire/networkStatus.ts";
+import type { RequestCounts } from "./metricsRequestCounts.ts";
+
+/** What `/metrics` reads: the service's publications, the server's own counts, and the clock. */
+export interface MetricsSources {
+  readonly source: FeeSource;
+  readonly requests: RequestCounts;
+  /** Event streams open now. */
+  readonly eventStreams: () => number;
+  /** Epoch ms, for the data's age. */
+  readonly now: () => number;
+}
+
+type Labels = Readonly<Record<string, string>>;
+type Sample = readonly [labels: Labels, value: number];
+
+/** What one scrape reads, taken once so that every series of a scrape describes the same publications. */
+interface Scrape {
+  readonly publications: readonly ChainPublication[];
+  readonly nowMs: number;
+}
+
+/** A per-chain gauge: its value from the chain's status as `/networks` answers it at the scrape, or none (no sample). */
+interface ChainGauge {
+  readonly name: string;
+  readonly help: string;
+  readonly value: (status: NetworkStatus, publication: ChainPublication) => number | undefined;
+}
+
+const CHAIN_LABELS = ["chain_id", "chain"] as const;
+const ENDPOINT_LABELS = [...CHAIN_LABELS, "endpoint", "transport"] as const;
+
+/** A Gwei string of the API (or a wei value) as a Prometheus sample: the nearest double to the exact value. */
+const gweiValue = (gwei: string | null | undefined) => (gwei === null || gwei === undefined ? undefined : Number(gwei));
+const flag = (value: boolean | null) => (value === null ? undefined : value ? 1 : 0);
+const orNone = (value: number | null) => value ?? undefined;
+
+/** The per-chain series: one table, so that the names, their help and their values are read in one place. */
+const CHAIN_GAUGES: readonly ChainGauge[] = [
+  {
+    name: "gasfees_newest_block",
+    help: "The newest block held (X-Block-Number of the fee answers).",
+    value: (status) => (status.newestBlock === null ? undefined : Number(status.newestBlock)),
+  },
+  {
+    name: "gasfees_base_fee_gwei",
+    help: "The newest block's base fee in Gwei (the last element of baseFeeHistory).",
+    value: (_status, { snapshot }) => gweiValue(snapshot === undefined ? undefined : toGweiString(snapshot.historyWei[snapshot.historyWei.length - 1]!)),
+  },
+  {
+    name: "gasfees_next_base_fee_gwei",
+    help: "The next block's base fee in Gwei as the RPC reports it, else the newest block's (currentBaseFee of /networks): busy while above the busy threshold.",
+    value: (status) => gweiValue(status.currentBaseFee),
+  },
+  {
+    name: "gasfees_base_fee_percentile_gwei",
+    help: "The 50th-percentile base fee of the statistics window in Gwei, nearest rank (baseFeePercentile).",
+    value: (status) => gweiValue(status.baseFeePercentile),
+  },
+  {
+    name: "gasfees_busy_threshold_gwei",
+    help: "The 90th-percentile base fee of the statistics window in Gwei, nearest rank (busyThreshold).",
+    value: (status) => gweiValue(status.busyThreshold),
+  },
+  { name: "gasfees_busy", help: "1 while the next block's base fee is above the busy threshold, else 0.", value: (status) => flag(status.busy) },
+  {
+    name: "gasfees_data_age_seconds",
+    help: "Seconds since an RPC endpoint last confirmed the data (X-Data-Age-Ms).",
+    value: (status) => (status.dataAgeMs === null ? undefined : status.dataAgeMs / 1000),
+  },
+  { name: "gasfees_stats_window_blocks", help: "Blocks the statistics are computed over now (X-Stats-Blocks).", value: (status) => status.statsWindowBlocks },
+  { name: "gasfees_history_blocks", help: "Blocks held in the history kept across restarts (gaps not counted).", value: (status) => status.history.blocks },
+  {
+    name: "gasfees_history_oldest_timestamp_seconds",
+    help: "Unix time of the oldest block held in the history.",
+    value: (status) => orNone(status.history.oldestTime),
+  },
+  {
+    name: "gasfees_history_newest_timestamp_seconds",
+    help: "Unix time of the newest block held in the history.",
+    value: (status) => orNone(status.history.newestTime),
+  },
+  {
+    name: "gasfees_history_backfill_running",
+    help: "1 while older blocks are being fetched, else 0.",
+    value: (status) => flag(status.history.backfill.running),
+  },
+  {
+    name: "gasfees_history_backfill_progress_ratio",
+    help: "The share of the history horizon held, 0 to 1 (1 once the horizon or the chain's genesis is reached).",
+    value: (status) => status.history.backfill.progress,
+  },
+  {
+    name: "gasfees_history_backfill_blocks_to_go",
+    help: "Blocks the backfill still has to fetch, estimated from the chain's block spacing.",
+    value: (status) => orNone(status.history.backfill.blocksToGo),
+  },
+];
+
+/**
+ * The service's Prometheus metrics, one registry per server (prom-client's default registry is shared by the whole
+ * process, so two servers in one process would mix their series). Every series is computed when scraped, from the
+ * chains' newest publications and the server's counts: between scrapes, metrics cost nothing.
+ */
+export class ServiceMetrics {
+  readonly #registry = new Registry();
+  readonly #sources: MetricsSources;
+  #scrape: Scrape = { publications: [], nowMs: 0 };
+
+  constructor(sources: MetricsSources) {
+    this.#sources = sources;
+    for (const gauge of CHAIN_GAUGES) {
+      this.#gauge(gauge.name, gauge.help, CHAIN_LABELS, () =>
+        this.#chains().flatMap(({ labels, status, publication }): Sample[] => {
+          const value = gauge.value(status, publication);
+          return value === undefined || !Number.isFinite(value) ? [] : [[labels, value]];
+        }),
+      );
+    }
+    this.#gauge(
+      "gasfees_chain_state",
+      "1 for the chain's state (syncing, unreachable, ok, degraded, no-base-fee), 0 for the others.",
+      [...CHAIN_LABELS, "state"],
+      () =>
+        this.#chains().flatMap(({ labels, status }) => chainStateSchema.options.map((state): Sample => [{ ...labels, state }, state === status.state ? 1 : 0])),
+    );
+    this.#gauge("gasfees_rpc_endpoint_up", "1 while the RPC endpoint answers (state ok), else 0.", ENDPOINT_LABELS, () =>
+      this.#endpoints().map(({ labels, endpoint }) => [labels, endpoint.state === "ok" ? 1 : 0]),
+    );
+    this.#gauge("gasfees_rpc_endpoint_active", "1 for the RPC endpoint the chain is followed through now, else 0.", ENDPOINT_LABELS, () =>
+      this.#endpoints().map(({ labels, endpoint }) => [labels, endpoint.active ? 1 : 0]),
+    );
+    this.#gauge(
+      "gasfees_rpc_endpoint_state",
+      "1 for the RPC endpoint's state (unknown, ok, failing, wrong-chain), 0 for the others.",
+      [...ENDPOINT_LABELS, "state"],
+      () =>
+        this.#endpoints().flatMap(({ labels, endpoint }) =>
+          endpointStatusSchema.unwrap().shape.state.options.map((state): Sample => [{ ...labels, state }, state === endpoint.state ? 1 : 0]),
+        ),
+    );
+    this.#gauge("gasfees_event_streams", "Server-Sent Event streams open now.", [], () => [[{}, sources.eventStreams()]]);
+    const requests = sources.requests;
+    new Counter({
+      name: "gasfees_http_requests_total",
+      help: "Answers of the API server by route (its path pattern; none: refused before routing, or no such path) and status.",
+      labelNames: ["route", "status"],
+      registers: [this.#registry],
+      collect(this: Counter<"route" | "status">) {
+        this.reset();
+        for (const [route, status, answers] of requests.entries()) this.inc({ route, status: String(status) }, answers);
+      },
+    });
+  }
+
+  /** The exposition format's media type (`text/plain; version=0.0.4`), for Content-Type. */
+  get contentType(): string {
+    return this.#registry.contentType;
+  }
+
+  /** The metrics in Prometheus' text format, as of now. */
+  render(): Promise<string> {
+    // The collects read this scrape's state; prom-client runs them all synchronously inside metrics(), so that a
+    // concurrent scrape cannot swap it under them.
+    this.#scrape = { publications: this.#sources.source.list(), nowMs: this.#sources.now() };
+    return this.#registry.metrics();
+  }
+
+  #chains(): { labels: Labels; status: NetworkStatus; publication: ChainPublication }[] {
+    const { publications, nowMs } = this.#scrape;
+    return publications.map((publication) => ({
+      labels: { chain_id: String(publication.chainId), chain: publication.name },
+      status: networkStatusAt(publication, nowMs),
+      publication,
+    }));
+  }
+
+  #endpoints(): { labels: Labels; endpoint: EndpointStatus }[] {
+    return this.#chains().flatMap(({ labels, status }) =>
+      status.endpoints.map((endpoint) => ({ labels: { ...labels, endpoint: endpoint.url, transport: endpoint.transport }, endpoint })),
+    );
+  }
+
+  #gauge(name: string, help: string, labelNames: readonly string[], samples: () => Iterable<Sample>): void {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.#registry],
+      collect(this: Gauge) {
+        this.reset();
+        for (const [labels, value] of samples()) this.set(labels, value);
+      },
+    });
+  }
+}
