@@ -11,7 +11,12 @@ export function networkCongestionOf(sortedBaseFeesWei: readonly bigint[], curren
   const below = lowerBound(sortedBaseFeesWei, currentBaseFeeWei);
   let notAbove = below;
   while (notAbove < n && sortedBaseFeesWei[notAbove] === currentBaseFeeWei) notAbove++;
-  // (2 * below + equal) / (2n), as an integer count of ten-thousandths, rounded half up.
+  return congestionFromRanks(below, notAbove, n);
+}
+
+/** The mid-rank of a value with `below` values under it and `notAbove` at most it, among `n`: (2 * below + equal) / (2n). */
+export function congestionFromRanks(below: number, notAbove: number, n: number): number {
+  // As an integer count of ten-thousandths, rounded half up.
   const tenThousandths = Math.floor(((below + notAbove) * 10_000 + n) / (2 * n));
   return tenThousandths / 10_000;
 }

@@ -1,0 +1,246 @@
+import type { BlockRun } from "./blockRun.ts";
+
+/** Blocks per chunk: chunks come and go whole, so a gap costs nothing and pruning frees memory at once. */
+export const CHUNK_BLOCKS = 4_096;
+
+/** How exact a block's timestamp is. */
+export const TIME_INTERPOLATED = 0;
+/** Seen in the block's header. */
+export const TIME_EXACT = 1;
+/** Taken from the local clock while no header was seen yet (kept in memory only, never stored as exact). */
+export const TIME_CLOCK = 2;
+
+interface Chunk {
+  /** The chunk's first block number (a multiple of CHUNK_BLOCKS). */
+  readonly first: number;
+  readonly baseFeesWei: BigUint64Array;
+  /** Unix seconds; NaN where the block is not held. */
+  readonly timestamps: Float64Array;
+  /** TIME_INTERPOLATED, TIME_EXACT or TIME_CLOCK per block. */
+  readonly timeKinds: Uint8Array;
+  held: number;
+}
+
+/**
+ * A chain's held blocks in columns (base fee, timestamp, how exact the timestamp is), by block number, in chunks of
+ * CHUNK_BLOCKS: 17 bytes per block held. Block numbers are below 2^53 (the RPC layer refuses larger ones), so they
+ * are plain numbers here. Knows nothing of windows or anchors' meaning: it stores, finds and iterates.
+ */
+export class BlockColumns {
+  readonly #chunks = new Map<number, Chunk>();
+  /** Chunk first blocks, ascending. */
+  #order: number[] = [];
+  #held = 0;
+  #oldest: number | undefined;
+  #newest: number | undefined;
+
+  get blocksHeld(): number {
+    return this.#held;
+  }
+
+  get oldestBlock(): number | undefined {
+    return this.#oldest;
+  }
+
+  get newestBlock(): number | undefined {
+    return this.#newest;
+  }
+
+  has(block: number): boolean {
+    const chunk = this.#chunks.get(block - (block % CHUNK_BLOCKS));
+    return chunk !== undefined && !Number.isNaN(chunk.timestamps[block % CHUNK_BLOCKS]!);
+  }
+
+  /** The block's base fee; undefined when not held. */
+  baseFeeAt(block: number): bigint | undefined {
+    const chunk = this.#chunks.get(block - (block % CHUNK_BLOCKS));
+    const offset = block % CHUNK_BLOCKS;
+    return chunk === undefined || Number.isNaN(chunk.timestamps[offset]!) ? undefined : chunk.baseFeesWei[offset]!;
+  }
+
+  /** The block's timestamp; NaN when not held. */
+  timestampAt(block: number): number {
+    return this.#chunks.get(block - (block % CHUNK_BLOCKS))?.timestamps[block % CHUNK_BLOCKS] ?? Number.NaN;
+  }
+
+  timeKindAt(block: number): number {
+    return this.#chunks.get(block - (block % CHUNK_BLOCKS))?.timeKinds[block % CHUNK_BLOCKS] ?? TIME_INTERPOLATED;
+  }
+
+  /**
+   * Writes a block's base fee (its timestamp is set apart, by `setTime`; a new block starts with its neighbour's or
+   * 0). Returns the fee it replaced, null for a block not held before, or undefined when the fee was already that.
+   */
+  setBaseFee(block: number, baseFeeWei: bigint): bigint | null | undefined {
+    const chunk = this.#chunkFor(block);
+    const offset = block % CHUNK_BLOCKS;
+    if (Number.isNaN(chunk.timestamps[offset]!)) {
+      chunk.baseFeesWei[offset] = baseFeeWei;
+      chunk.timestamps[offset] = 0;
+      chunk.timeKinds[offset] = TIME_INTERPOLATED;
+      chunk.held++;
+      this.#held++;
+      if (this.#oldest === undefined || block < this.#oldest) this.#oldest = block;
+      if (this.#newest === undefined || block > this.#newest) this.#newest = block;
+      return null;
+    }
+    const old = chunk.baseFeesWei[offset]!;
+    if (old === baseFeeWei) return undefined;
+    chunk.baseFeesWei[offset] = baseFeeWei;
+    return old;
+  }
+
+  /** Sets a held block's timestamp and how exact it is (nothing for a block not held). */
+  setTime(block: number, timestamp: number, kind: number): void {
+    const chunk = this.#chunks.get(block - (block % CHUNK_BLOCKS));
+    const offset = block % CHUNK_BLOCKS;
+    if (chunk === undefined || Number.isNaN(chunk.timestamps[offset]!)) return;
+    chunk.timestamps[offset] = timestamp;
+    chunk.timeKinds[offset] = kind;
+  }
+
+  /** The nearest held block at or below `block` whose timestamp has one of `kinds`, searching back at most `limit` blocks. */
+  findBack(block: number, kinds: readonly number[], limit: number): number | undefined {
+    const floor = Math.max(this.#oldest ?? block, block - limit);
+    for (let b = block; b >= floor; b--) {
+      const chunk = this.#chunks.get(b - (b % CHUNK_BLOCKS));
+      if (chunk === undefined) {
+        b -= b % CHUNK_BLOCKS; // skip the missing chunk
+        continue;
+      }
+      const offset = b % CHUNK_BLOCKS;
+      if (!Number.isNaN(chunk.timestamps[offset]!) && kinds.includes(chunk.timeKinds[offset]!)) return b;
+    }
+    return undefined;
+  }
+
+  /** The nearest held block at or above `block` whose timestamp has one of `kinds`, searching forward at most `limit` blocks. */
+  findForward(block: number, kinds: readonly number[], limit: number): number | undefined {
+    const ceiling = Math.min(this.#newest ?? block, block + limit);
+    for (let b = block; b <= ceiling; b++) {
+      const chunk = this.#chunks.get(b - (b % CHUNK_BLOCKS));
+      if (chunk === undefined) {
+        b += CHUNK_BLOCKS - 1 - (b % CHUNK_BLOCKS);
+        continue;
+      }
+      const offset = b % CHUNK_BLOCKS;
+      if (!Number.isNaN(chunk.timestamps[offset]!) && kinds.includes(chunk.timeKinds[offset]!)) return b;
+    }
+    return undefined;
+  }
+
+  /** The first held block whose timestamp is at least `seconds` (timestamps never decrease with the block number). */
+  firstAtOrAfter(seconds: number): number | undefined {
+    return this.#firstWhere(seconds, false);
+  }
+
+  /** The first held block whose timestamp is above `seconds`. */
+  firstAfter(seconds: number): number | undefined {
+    return this.#firstWhere(seconds, true);
+  }
+
+  #firstWhere(seconds: number, strictlyAfter: boolean): number | undefined {
+    const before = (time: number) => (strictlyAfter ? time <= seconds : time < seconds);
+    // The first chunk whose newest held block is at or after `seconds`...
+    let low = 0;
+    let high = this.#order.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (before(this.#lastTime(this.#chunks.get(this.#order[middle]!)!))) low = middle + 1;
+      else high = middle;
+    }
+    if (low === this.#order.length) return undefined;
+    // ...holds it.
+    const chunk = this.#chunks.get(this.#order[low]!)!;
+    for (let offset = 0; offset < CHUNK_BLOCKS; offset++) {
+      const time = chunk.timestamps[offset]!;
+      if (!Number.isNaN(time) && !before(time)) return chunk.first + offset;
+    }
+    return undefined;
+  }
+
+  /** Visits the fees of held blocks in [fromBlock, toBlock]. */
+  forEachHeld(fromBlock: number, toBlock: number, visit: (baseFeeWei: bigint, block: number) => void): void {
+    for (const run of this.runsBetween(fromBlock, toBlock)) {
+      const first = Number(run.firstBlock);
+      for (let i = 0; i < run.baseFeesWei.length; i++) visit(run.baseFeesWei[i]!, first + i);
+    }
+  }
+
+  /** Held blocks in [fromBlock, toBlock] as runs of consecutive blocks within one chunk, oldest first (views). */
+  *runsBetween(fromBlock: number, toBlock: number): Generator<BlockRun> {
+    if (toBlock < fromBlock) return;
+    let index = this.#chunkIndexAtOrAfter(fromBlock - (fromBlock % CHUNK_BLOCKS));
+    for (; index < this.#order.length; index++) {
+      const chunk = this.#chunks.get(this.#order[index]!);
+      if (chunk === undefined || chunk.first > toBlock) return;
+      const start = Math.max(fromBlock, chunk.first) - chunk.first;
+      const end = Math.min(toBlock, chunk.first + CHUNK_BLOCKS - 1) - chunk.first;
+      let offset = start;
+      while (offset <= end) {
+        while (offset <= end && Number.isNaN(chunk.timestamps[offset]!)) offset++;
+        const runStart = offset;
+        while (offset <= end && !Number.isNaN(chunk.timestamps[offset]!)) offset++;
+        if (offset > runStart) {
+          yield {
+            firstBlock: BigInt(chunk.first + runStart),
+            timestamps: chunk.timestamps.subarray(runStart, offset),
+            baseFeesWei: chunk.baseFeesWei.subarray(runStart, offset),
+          };
+        }
+      }
+    }
+  }
+
+  /** Drops every chunk that lies wholly below `block`; returns how many blocks were dropped. */
+  dropChunksBelow(block: number): number {
+    let dropped = 0;
+    while (this.#order.length > 0 && this.#order[0]! + CHUNK_BLOCKS <= block) {
+      const first = this.#order.shift()!;
+      dropped += this.#chunks.get(first)!.held;
+      this.#chunks.delete(first);
+    }
+    if (dropped > 0) {
+      this.#held -= dropped;
+      this.#oldest = this.#held === 0 ? undefined : this.findForward(this.#order[0]!, [TIME_INTERPOLATED, TIME_EXACT, TIME_CLOCK], CHUNK_BLOCKS);
+      if (this.#held === 0) this.#newest = undefined;
+    }
+    return dropped;
+  }
+
+  #lastTime(chunk: Chunk): number {
+    for (let offset = CHUNK_BLOCKS - 1; offset >= 0; offset--) {
+      const time = chunk.timestamps[offset]!;
+      if (!Number.isNaN(time)) return time;
+    }
+    return Number.NEGATIVE_INFINITY;
+  }
+
+  #chunkIndexAtOrAfter(first: number): number {
+    let low = 0;
+    let high = this.#order.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#order[middle]! < first) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #chunkFor(block: number): Chunk {
+    const first = block - (block % CHUNK_BLOCKS);
+    let chunk = this.#chunks.get(first);
+    if (chunk === undefined) {
+      chunk = {
+        first,
+        baseFeesWei: new BigUint64Array(CHUNK_BLOCKS),
+        timestamps: new Float64Array(CHUNK_BLOCKS).fill(Number.NaN),
+        timeKinds: new Uint8Array(CHUNK_BLOCKS),
+        held: 0,
+      };
+      this.#chunks.set(first, chunk);
+      this.#order.splice(this.#chunkIndexAtOrAfter(first), 0, first);
+    }
+    return chunk;
+  }
+}

@@ -1,0 +1,291 @@
+import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
+import { congestionFromRanks } from "../fees/networkCongestion.ts";
+import { nearestRankIndex } from "../fees/percentile.ts";
+import { BlockColumns, CHUNK_BLOCKS, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
+import type { BlockRun } from "./blockRun.ts";
+import type { WindowSpec } from "./duration.ts";
+import type { HeldBlock, HistoryView } from "./historyView.ts";
+import { WindowTracker } from "./windowTracker.ts";
+
+/** A block number with the timestamp its header carries (unix seconds): exact. */
+export interface BlockAnchor {
+  readonly block: bigint;
+  readonly timestamp: number;
+}
+
+/** Consecutive blocks' base fees from `firstBlock`, with any exact timestamps seen among them. */
+export interface HistoryWrite {
+  readonly firstBlock: bigint;
+  readonly baseFeesWei: readonly bigint[] | BigUint64Array;
+  readonly anchors?: readonly BlockAnchor[];
+}
+
+/** What a write changed: the blocks whose fee was new or different, and the anchors kept (for the store). */
+export interface HistoryChange {
+  /** The oldest and newest block whose fee was new or different; undefined when none was. */
+  readonly changedFrom: bigint | undefined;
+  readonly changedTo: bigint | undefined;
+  /** The anchors the history accepted (those contradicting held anchors are dropped). */
+  readonly anchors: readonly BlockAnchor[];
+}
+
+/** The statistics window at one moment: which blocks, and their order statistics. */
+export interface WindowStats {
+  readonly blocks: number;
+  readonly fromBlock: bigint;
+  readonly toBlock: bigint;
+  readonly baseFeePercentileWei: bigint;
+  readonly busyThresholdWei: bigint;
+  readonly minWei: bigint;
+  readonly maxWei: bigint;
+  /** Where `baseFeeWei` stands among the window's fees, 0..1 (mid-rank, 4 decimals): networkCongestion. */
+  congestionOf(baseFeeWei: bigint): number;
+}
+
+export interface ChainHistoryOptions {
+  readonly window: WindowSpec;
+  /** How far back blocks are kept, in seconds. */
+  readonly horizonSeconds: number;
+  /** The chain's block time as configured, until anchors teach the real spacing. */
+  readonly blockTimeMs: number;
+}
+
+/** How far to look for a neighbouring anchor before extrapolating instead. */
+const ANCHOR_SEARCH_BLOCKS = 4 * CHUNK_BLOCKS;
+/** Anchors at least this far apart teach the chain's block spacing. */
+const SPACING_SAMPLE_BLOCKS = 16;
+const ANCHOR_KINDS = [TIME_EXACT, TIME_CLOCK] as const;
+
+/**
+ * One chain's held history in memory: every block's base fee and timestamp for the horizon, the statistics window's
+ * order statistics kept up to date as blocks arrive, and the live view readers get (HistoryView). Timestamps are exact
+ * at anchors and interpolated between them (extrapolated at the ends with the chain's spacing); while no header has
+ * been seen, the newest block's arrival on the local clock stands in for one.
+ */
+export class ChainHistory implements HistoryView {
+  readonly #columns = new BlockColumns();
+  readonly #window: WindowTracker;
+  readonly #spec: WindowSpec;
+  readonly #horizonSeconds: number;
+  #spacingSeconds: number;
+  /** Blocks timed by the clock (no header seen near them): demoted once a header's exact time is seen. */
+  #clockAnchors: number[] = [];
+
+  constructor(options: ChainHistoryOptions) {
+    this.#spec = options.window;
+    this.#horizonSeconds = options.horizonSeconds;
+    this.#spacingSeconds = options.blockTimeMs / 1_000;
+    this.#window = new WindowTracker(this.#columns);
+  }
+
+  get blocksHeld(): number {
+    return this.#columns.blocksHeld;
+  }
+
+  get oldest(): HeldBlock | undefined {
+    return this.#heldBlock(this.#columns.oldestBlock);
+  }
+
+  get newest(): HeldBlock | undefined {
+    return this.#heldBlock(this.#columns.newestBlock);
+  }
+
+  /** The chain's block spacing in seconds, as anchors measured it (the configured block time until then). */
+  get spacingSeconds(): number {
+    return this.#spacingSeconds;
+  }
+
+  runs(fromSeconds: number, toSeconds: number): Iterable<BlockRun> {
+    const from = this.#columns.firstAtOrAfter(fromSeconds);
+    const newest = this.#columns.newestBlock;
+    if (from === undefined || newest === undefined || toSeconds < fromSeconds) return [];
+    const afterTo = this.#columns.firstAfter(toSeconds);
+    return this.#columns.runsBetween(from, afterTo === undefined ? newest : afterTo - 1);
+  }
+
+  /** The held blocks in [fromBlock, toBlock] as runs (views). */
+  runsBetweenBlocks(fromBlock: bigint, toBlock: bigint): Iterable<BlockRun> {
+    return this.#columns.runsBetween(Number(fromBlock), Number(toBlock));
+  }
+
+  /** The newest `count` blocks' fees, oldest first, back to the first gap: the history endpoint's array. */
+  newestFees(count: number): bigint[] {
+    const newest = this.#columns.newestBlock;
+    if (newest === undefined) return [];
+    const fees: bigint[] = [];
+    for (let block = newest; block > newest - count; block--) {
+      const fee = this.#columns.baseFeeAt(block);
+      if (fee === undefined) break;
+      fees.push(fee);
+    }
+    return fees.reverse();
+  }
+
+  /**
+   * Writes consecutive blocks (new, or re-mined: a different fee replaces the old one) and their anchors, retimes
+   * the blocks around them, moves the statistics window and drops whole chunks beyond the horizon.
+   * `clockSeconds` stands in for the newest block's timestamp while the history holds no exact one.
+   */
+  write(write: HistoryWrite, clockSeconds: number): HistoryChange {
+    const first = Number(write.firstBlock);
+    const count = write.baseFeesWei.length;
+    if (!Number.isSafeInteger(first) || first < 0 || first + count > Number.MAX_SAFE_INTEGER) {
+      throw new RangeError(`block numbers are whole numbers below 2^53 (got ${write.firstBlock})`);
+    }
+    let changedFrom: number | undefined;
+    let changedTo: number | undefined;
+    for (let i = 0; i < count; i++) {
+      const fee = write.baseFeesWei[i]!;
+      if (fee < 0n || fee >= 2n ** 63n) throw new RangeError(`a base fee is at least 0 and below 2^63 wei (got ${fee})`);
+      const old = this.#columns.setBaseFee(first + i, fee);
+      if (old === undefined) continue;
+      changedFrom ??= first + i;
+      changedTo = first + i;
+      this.#window.feeChanged(first + i, old, fee);
+    }
+    const anchors = this.#acceptAnchors(write.anchors ?? []);
+    if (anchors.length > 0 && this.#clockAnchors.length > 0) {
+      // The clock only stood in for headers: with a header's exact time held, it gives way to interpolation.
+      for (const block of this.#clockAnchors) this.#columns.setTime(block, this.#columns.timestampAt(block), TIME_INTERPOLATED);
+      this.#clockAnchors = [];
+      this.#retime(this.#columns.oldestBlock!, first + count - 1, anchors, clockSeconds);
+    }
+    if (count > 0 || anchors.length > 0) this.#retime(first, first + count - 1, anchors, clockSeconds);
+    this.#moveWindow();
+    this.#prune();
+    return {
+      changedFrom: changedFrom === undefined ? undefined : BigInt(changedFrom),
+      changedTo: changedTo === undefined ? undefined : BigInt(changedTo),
+      anchors,
+    };
+  }
+
+  /** The statistics window's blocks and order statistics; undefined while nothing is held. */
+  windowStats(): WindowStats | undefined {
+    const fees = this.#window.fees;
+    const n = fees.size;
+    if (n === 0) return undefined;
+    return {
+      blocks: n,
+      fromBlock: BigInt(this.#window.fromBlock),
+      toBlock: BigInt(this.#window.toBlock),
+      baseFeePercentileWei: fees.at(nearestRankIndex(n, 50)),
+      busyThresholdWei: fees.at(nearestRankIndex(n, 90)),
+      minWei: fees.min!,
+      maxWei: fees.max!,
+      congestionOf: (baseFeeWei) => congestionFromRanks(fees.countBelow(baseFeeWei), fees.countAtMost(baseFeeWei), n),
+    };
+  }
+
+  #heldBlock(block: number | undefined): HeldBlock | undefined {
+    return block === undefined ? undefined : { block: BigInt(block), timestamp: this.#columns.timestampAt(block) };
+  }
+
+  /**
+   * The anchors of held blocks that agree with each other and with the exact times held around them (never
+   * decreasing with the block number); sets their times. Checked as one batch: linear in the anchors given.
+   */
+  #acceptAnchors(anchors: readonly BlockAnchor[]): BlockAnchor[] {
+    const candidates = anchors
+      .filter((anchor) => Number.isSafeInteger(Number(anchor.block)) && Number.isFinite(anchor.timestamp) && this.#columns.has(Number(anchor.block)))
+      .sort((a, b) => (a.block < b.block ? -1 : a.block > b.block ? 1 : 0));
+    if (candidates.length === 0) return [];
+    const firstBlock = Number(candidates[0]!.block);
+    const lastBlock = Number(candidates.at(-1)!.block);
+    const before = this.#columns.findBack(firstBlock - 1, [TIME_EXACT], ANCHOR_SEARCH_BLOCKS);
+    const after = this.#columns.findForward(lastBlock + 1, [TIME_EXACT], ANCHOR_SEARCH_BLOCKS);
+    let floorTime = before === undefined ? Number.NEGATIVE_INFINITY : this.#columns.timestampAt(before);
+    const ceilingTime = after === undefined ? Number.POSITIVE_INFINITY : this.#columns.timestampAt(after);
+    const accepted: BlockAnchor[] = [];
+    for (const anchor of candidates) {
+      if (anchor.timestamp < floorTime || anchor.timestamp > ceilingTime) continue;
+      if (accepted.length > 0 && accepted.at(-1)!.block === anchor.block) continue;
+      floorTime = anchor.timestamp;
+      this.#columns.setTime(Number(anchor.block), anchor.timestamp, TIME_EXACT);
+      accepted.push(anchor);
+    }
+    // Anchors at the head teach the chain's spacing, once far enough apart to average out jitter.
+    const last = accepted.at(-1);
+    if (last !== undefined && after === undefined) {
+      const reference = before ?? Number(accepted[0]!.block);
+      const distance = Number(last.block) - reference;
+      const spacing = (last.timestamp - this.#columns.timestampAt(reference)) / distance;
+      if (distance >= SPACING_SAMPLE_BLOCKS && spacing > 0) this.#spacingSeconds = spacing;
+    }
+    return accepted;
+  }
+
+  /**
+   * Sets the timestamps of the held blocks from the anchor below `from` to the anchor above `to` (or the ends):
+   * linear between anchors, the spacing beyond them. Without any anchor, the newest block gets the clock's time.
+   */
+  #retime(from: number, to: number, anchors: readonly BlockAnchor[], clockSeconds: number): void {
+    const newest = this.#columns.newestBlock!;
+    let low = Math.min(from, ...anchors.map((anchor) => Number(anchor.block)));
+    let high = Math.max(to, ...anchors.map((anchor) => Number(anchor.block)));
+    // Blocks beyond the nearest anchors keep their times: only what lies between those anchors can change.
+    low = this.#columns.findBack(low - 1, ANCHOR_KINDS, ANCHOR_SEARCH_BLOCKS) ?? low;
+    high = this.#columns.findForward(high + 1, ANCHOR_KINDS, ANCHOR_SEARCH_BLOCKS) ?? high;
+    let firstAnchor = this.#columns.findForward(low, ANCHOR_KINDS, high - low);
+    if (firstAnchor === undefined) {
+      // No anchor near: the clock stands in for the newest block's header until one is seen.
+      this.#columns.setTime(newest, clockSeconds, TIME_CLOCK);
+      this.#clockAnchors.push(newest);
+      firstAnchor = newest;
+      high = newest;
+    }
+    // Before the first anchor: back from it at the chain's spacing.
+    const firstTime = this.#columns.timestampAt(firstAnchor);
+    for (let block = low; block < firstAnchor; block++) {
+      this.#columns.setTime(block, firstTime - (firstAnchor - block) * this.#spacingSeconds, TIME_INTERPOLATED);
+    }
+    // Between anchors: linear; after the last: forward at the chain's spacing.
+    let previous = firstAnchor;
+    for (;;) {
+      const next = previous >= high ? undefined : this.#columns.findForward(previous + 1, ANCHOR_KINDS, high - previous);
+      const previousTime = this.#columns.timestampAt(previous);
+      const end = next ?? high;
+      const step = next === undefined ? this.#spacingSeconds : (this.#columns.timestampAt(next) - previousTime) / (next - previous);
+      for (let block = previous + 1; block <= end - (next === undefined ? 0 : 1); block++) {
+        this.#columns.setTime(block, previousTime + (block - previous) * step, TIME_INTERPOLATED);
+      }
+      if (next === undefined) break;
+      previous = next;
+    }
+  }
+
+  /** Moves the statistics window to its blocks as of the newest block. */
+  #moveWindow(): void {
+    const newest = this.#columns.newestBlock;
+    const oldest = this.#columns.oldestBlock;
+    if (newest === undefined || oldest === undefined) return;
+    let from: number;
+    if (this.#spec.kind === "blocks") {
+      from = Math.max(oldest, newest - this.#spec.blocks + 1);
+    } else {
+      const byTime = this.#columns.firstAtOrAfter(this.#columns.timestampAt(newest) - this.#spec.seconds) ?? newest;
+      // Never fewer than the newest HISTORY_BLOCKS blocks (or all held).
+      from = Math.max(oldest, Math.min(byTime, newest - HISTORY_BLOCKS + 1));
+    }
+    this.#window.moveTo(from, newest);
+  }
+
+  /** Drops whole chunks older than the horizon (measured from the newest block's time). */
+  #prune(): void {
+    const newest = this.#columns.newestBlock;
+    if (newest === undefined) return;
+    const cutoff = this.#columns.timestampAt(newest) - this.#horizonSeconds;
+    const firstKept = this.#columns.firstAtOrAfter(cutoff);
+    if (firstKept === undefined || firstKept <= (this.#columns.oldestBlock ?? firstKept)) return;
+    const keepFrom = Math.min(firstKept, this.#window.fromBlock);
+    this.#columns.dropChunksBelow(keepFrom - (keepFrom % CHUNK_BLOCKS));
+  }
+
+  /** Blocks older than this are beyond the horizon (the store may drop them); undefined while nothing is held. */
+  get horizonBlock(): bigint | undefined {
+    const newest = this.#columns.newestBlock;
+    if (newest === undefined) return undefined;
+    const first = this.#columns.firstAtOrAfter(this.#columns.timestampAt(newest) - this.#horizonSeconds);
+    return first === undefined ? undefined : BigInt(first);
+  }
+}
