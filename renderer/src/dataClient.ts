@@ -1,13 +1,16 @@
 // The one way the dashboard talks to the service: typed calls over fetch, and one Server-Sent Event stream for every
 // chain. It only asks and reports; when to ask again is liveConnection.ts's business.
 import type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
+import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { NETWORK_EVENT_NAME } from "../../shared/wire/eventNames.ts";
 import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { ApiCallError } from "./apiCallError.ts";
 import type { Connection } from "./connection.ts";
+import { statsQueryString, type StatsRequest } from "./statsRequest.ts";
 
 export type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
+export type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 export type { BlockRun, NetworkEvent } from "../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
@@ -41,11 +44,15 @@ export interface DataClient {
   checkToken(signal: AbortSignal): Promise<TokenCheck>;
   /** `GET /dashboard/credentials`: a user key for the API panel. Throws ApiCallError (401 when the token is itself a user key). */
   credentials(signal: AbortSignal): Promise<DashboardCredentials>;
+  /**
+   * `GET /networks/{chainId}/baseFeeStats`: the chain's held history in time buckets, oldest first. Throws ApiCallError
+   * when the service refuses (with its code: NO_DATA while the chain has no data, INVALID_QUERY, …), or a network error.
+   */
+  baseFeeStats(chainId: number, request: StatsRequest, signal: AbortSignal): Promise<readonly BaseFeeStatsBucket[]>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
 
-/** The name the service gives its events; typed against the wire's constant, which the page cannot import (zod). */
 /** A check that gets no answer within this counts as unreachable (a hung service, not only a stopped one). */
 const CHECK_TIMEOUT_MS = 8_000;
 
@@ -79,6 +86,16 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
         throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
       }
       return body as DashboardCredentials;
+    },
+
+    async baseFeeStats(chainId, request, signal) {
+      const response = await get(`/networks/${chainId}/baseFeeStats?${statsQueryString(request)}`, signal);
+      const body = await readJson(response);
+      if (!response.ok || !Array.isArray(body)) {
+        const error = body as { code?: string } | undefined;
+        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+      }
+      return body as BaseFeeStatsBucket[];
     },
 
     openEvents(handlers) {

@@ -1,0 +1,108 @@
+// The page's copy of the baseFeeStats answers it asked for, one entry per chain and request, each asked again only once
+// it is older than its reader allows: switching back to a range draws from what is held, at once, and several
+// readers of one request (the overview and the chart) share one answer.
+import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
+import { statsRequestKey, type StatsRequest } from "./statsRequest.ts";
+
+export interface StatsEntry {
+  /** The last answer, kept while a newer one is asked for or when asking again failed; undefined before the first. */
+  readonly buckets: readonly BaseFeeStatsBucket[] | undefined;
+  /** When (epoch ms) the answer in `buckets` arrived. */
+  readonly fetchedAt: number | undefined;
+  /** Why the last attempt failed, in words; undefined once an attempt succeeds. */
+  readonly error: string | undefined;
+  /** A request is on its way. */
+  readonly loading: boolean;
+}
+
+export type FetchStats = (chainId: number, request: StatsRequest, signal: AbortSignal) => Promise<readonly BaseFeeStatsBucket[]>;
+
+export const EMPTY_STATS_ENTRY: StatsEntry = Object.freeze({ buckets: undefined, fetchedAt: undefined, error: undefined, loading: false });
+
+/** After a failed attempt, the next one waits at least this long, however often readers ask. */
+export const RETRY_AFTER_FAILURE_MS = 10_000;
+/** An entry no reader has asked for in this long is dropped (the heatmap's span moves every hour, say). */
+export const FORGET_AFTER_MS = 3_600_000;
+
+interface Held {
+  entry: StatsEntry;
+  attemptedAt: number;
+  usedAt: number;
+  abort: AbortController | undefined;
+}
+
+export class StatsStore {
+  readonly #fetchStats: FetchStats;
+  readonly #now: () => number;
+  readonly #held = new Map<string, Held>();
+  readonly #listeners = new Set<() => void>();
+  #stopped = false;
+
+  constructor(fetchStats: FetchStats, now: () => number = Date.now) {
+    this.#fetchStats = fetchStats;
+    this.#now = now;
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /** The entry of `key` (statsRequestKey): the same object until it changes, so that a reader re-renders only then. */
+  read(key: string): StatsEntry {
+    return this.#held.get(key)?.entry ?? EMPTY_STATS_ENTRY;
+  }
+
+  /**
+   * Asks the service for `request` unless an answer younger than `maxAgeMs` is held, a request is already on its way,
+   * or the last attempt failed less than RETRY_AFTER_FAILURE_MS ago.
+   */
+  refresh(chainId: number, request: StatsRequest, maxAgeMs: number): void {
+    if (this.#stopped) return;
+    const now = this.#now();
+    const key = statsRequestKey(chainId, request);
+    this.#forgetUnused(now, key);
+    const held = this.#held.get(key) ?? { entry: EMPTY_STATS_ENTRY, attemptedAt: -Infinity, usedAt: now, abort: undefined };
+    held.usedAt = now;
+    this.#held.set(key, held);
+    const { entry } = held;
+    if (entry.loading) return;
+    if (entry.fetchedAt !== undefined && now - entry.fetchedAt < maxAgeMs) return;
+    if (entry.error !== undefined && now - held.attemptedAt < Math.min(maxAgeMs, RETRY_AFTER_FAILURE_MS)) return;
+
+    held.attemptedAt = now;
+    const abort = new AbortController();
+    held.abort = abort;
+    this.#set(held, { ...entry, loading: true });
+    this.#fetchStats(chainId, request, abort.signal).then(
+      (buckets) => {
+        if (abort.signal.aborted) return;
+        held.abort = undefined;
+        this.#set(held, { buckets, fetchedAt: this.#now(), error: undefined, loading: false });
+      },
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        held.abort = undefined;
+        this.#set(held, { ...held.entry, error: error instanceof Error ? error.message : String(error), loading: false });
+      },
+    );
+  }
+
+  /** Ends every request on its way; nothing is asked afterwards. */
+  stop(): void {
+    this.#stopped = true;
+    for (const held of this.#held.values()) held.abort?.abort();
+    this.#listeners.clear();
+  }
+
+  #set(held: Held, entry: StatsEntry): void {
+    held.entry = Object.freeze(entry);
+    for (const listener of this.#listeners) listener();
+  }
+
+  #forgetUnused(now: number, keep: string): void {
+    for (const [key, held] of this.#held) {
+      if (key !== keep && held.abort === undefined && now - held.usedAt > FORGET_AFTER_MS) this.#held.delete(key);
+    }
+  }
+}

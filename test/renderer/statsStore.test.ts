@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
+import { statsRequestKey, type StatsRequest } from "../../renderer/src/statsRequest.ts";
+import { FORGET_AFTER_MS, RETRY_AFTER_FAILURE_MS, StatsStore } from "../../renderer/src/statsStore.ts";
+
+interface Asked {
+  readonly chainId: number;
+  readonly request: StatsRequest;
+  readonly signal: AbortSignal;
+  resolve(buckets: readonly BaseFeeStatsBucket[]): void;
+  reject(error: Error): void;
+}
+
+/** A store whose requests wait for the test to answer them, on a clock the test moves. */
+function storeWithHand() {
+  const asked: Asked[] = [];
+  const clock = { nowMs: 1_000_000 };
+  const store = new StatsStore(
+    (chainId, request, signal) =>
+      new Promise((resolve, reject) => {
+        asked.push({ chainId, request, signal, resolve, reject });
+      }),
+    () => clock.nowMs,
+  );
+  let changes = 0;
+  store.subscribe(() => changes++);
+  return { store, asked, clock, changes: () => changes };
+}
+
+const DAY: StatsRequest = { kind: "window", window: "24h", buckets: 288 };
+const KEY = statsRequestKey(1, DAY);
+const ANSWER: readonly BaseFeeStatsBucket[] = [{ start: 0, end: 300, blocks: 0 }];
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+test("one request for one question: asked once, shared while on its way, asked again only once older than allowed", async () => {
+  const { store, asked, clock } = storeWithHand();
+  store.refresh(1, DAY, 60_000);
+  store.refresh(1, DAY, 60_000);
+  assert.equal(asked.length, 1, "a request on its way is not asked again");
+  assert.equal(store.read(KEY).loading, true);
+  assert.equal(asked[0]!.chainId, 1);
+  assert.deepEqual(asked[0]!.request, DAY);
+  asked[0]!.resolve(ANSWER);
+  await settle();
+  const entry = store.read(KEY);
+  assert.deepEqual(entry, { buckets: ANSWER, fetchedAt: 1_000_000, error: undefined, loading: false });
+  assert.equal(store.read(KEY), entry, "the same object until it changes");
+
+  clock.nowMs += 59_999;
+  store.refresh(1, DAY, 60_000);
+  assert.equal(asked.length, 1, "still young enough");
+  store.refresh(1, DAY, 10_000);
+  assert.equal(asked.length, 2, "a reader that allows less asks again");
+  // Another chain, another question.
+  store.refresh(2, DAY, 60_000);
+  assert.equal(asked.length, 3);
+  assert.equal(asked[2]!.chainId, 2);
+});
+
+test("a failure keeps the last answer, says why, and is not retried sooner than RETRY_AFTER_FAILURE_MS", async () => {
+  const { store, asked, clock } = storeWithHand();
+  store.refresh(1, DAY, 30_000);
+  asked[0]!.resolve(ANSWER);
+  await settle();
+  clock.nowMs += 30_000;
+  store.refresh(1, DAY, 30_000);
+  asked[1]!.reject(new Error("the service answered 503"));
+  await settle();
+  assert.deepEqual(store.read(KEY), { buckets: ANSWER, fetchedAt: 1_000_000, error: "the service answered 503", loading: false });
+  clock.nowMs += RETRY_AFTER_FAILURE_MS - 1;
+  store.refresh(1, DAY, 30_000);
+  assert.equal(asked.length, 2, "not again at once");
+  clock.nowMs += 1;
+  store.refresh(1, DAY, 30_000);
+  assert.equal(asked.length, 3);
+  asked[2]!.resolve([]);
+  await settle();
+  assert.equal(store.read(KEY).error, undefined, "a success clears the error");
+});
+
+test("stop ends the requests on their way; a late answer changes nothing and nothing more is asked", async () => {
+  const { store, asked, changes } = storeWithHand();
+  store.refresh(1, DAY, 30_000);
+  const before = changes();
+  store.stop();
+  assert.equal(asked[0]!.signal.aborted, true);
+  asked[0]!.resolve(ANSWER);
+  await settle();
+  assert.equal(store.read(KEY).buckets, undefined);
+  assert.equal(changes(), before);
+  store.refresh(1, DAY, 30_000);
+  assert.equal(asked.length, 1);
+});
+
+test("an answer no reader asked for in FORGET_AFTER_MS is dropped", async () => {
+  const { store, asked, clock } = storeWithHand();
+  const hour: StatsRequest = { kind: "span", fromSeconds: 0, toSeconds: 3_600, bucketSeconds: 3_600 };
+  store.refresh(1, hour, 60_000);
+  asked[0]!.resolve(ANSWER);
+  await settle();
+  clock.nowMs += FORGET_AFTER_MS + 1;
+  store.refresh(1, DAY, 60_000);
+  assert.equal(store.read(statsRequestKey(1, hour)).buckets, undefined);
+});

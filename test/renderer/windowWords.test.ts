@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { durationWords, statsLineNames, windowWords } from "../../renderer/src/windowWords.ts";
+import { backfillWords } from "../../renderer/src/backfillWords.ts";
+import type { HistoryStatus } from "../../shared/wire/networkStatus.ts";
+
+test("windows in words: durations in their natural unit, block counts grouped", () => {
+  assert.equal(windowWords("24h"), "24 h");
+  assert.equal(windowWords("1h"), "1 h");
+  assert.equal(windowWords("7d"), "7 days");
+  assert.equal(windowWords("1d"), "24 h");
+  assert.equal(windowWords("90m"), "90 min");
+  assert.equal(windowWords("500 blocks"), "500 blocks");
+  assert.equal(windowWords("7200 blocks"), "7,200 blocks");
+  assert.equal(windowWords("whenever"), "whenever");
+  assert.equal(durationWords(45), "45 s");
+  assert.deepEqual(statsLineNames("24h"), { p50: "p50 over 24 h", busy: "p90 over 24 h = busy threshold" });
+});
+
+function history(progress: number, blocksToGo: number | null, horizon = "7d"): HistoryStatus {
+  return {
+    horizon,
+    blocks: 1000,
+    oldestBlock: "1",
+    newestBlock: "1000",
+    oldestTime: 0,
+    newestTime: 12_000,
+    backfill: { running: true, progress, blocksToGo },
+  };
+}
+
+test("backfill in words: the share of the horizon held in days, and the blocks to go as an estimate", () => {
+  assert.deepEqual(backfillWords(history(1 / 3, 33_617)), { progress: 1 / 3, held: "2.3 of 7 days held", toGo: "about 34,000 blocks to go" });
+  assert.deepEqual(backfillWords(history(0, null)), { progress: 0, held: "0 of 7 days held", toGo: undefined });
+  assert.deepEqual(backfillWords(history(1, 0)), { progress: 1, held: "7 of 7 days held", toGo: "no blocks to go" });
+  assert.equal(backfillWords(history(0.5, 57, "24h")).held, "12 of 24 h held");
+  assert.equal(backfillWords(history(0.5, 57, "24h")).toGo, "about 57 blocks to go");
+  // Held is never rounded up to the whole horizon before it is reached.
+  assert.equal(backfillWords(history(0.9999, 3)).held, "6.9 of 7 days held");
+});
