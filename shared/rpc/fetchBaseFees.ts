@@ -45,7 +45,7 @@ function smallerCount(error: RpcEndpointError, asked: number): number {
  * remembering the endpoint's limit) while the endpoint refuses its size. Asks for the tips at REWARD_PERCENTILES
  * when the call ends at the chain's head (older blocks' tips are not needed).
  */
-async function feeHistory(connection: FeeHistoryConnection, blocks: number, newestBlock: bigint | "latest", limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
+export async function feeHistory(connection: FeeHistoryConnection, blocks: number, newestBlock: bigint | "latest", limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
   const withRewards = newestBlock === "latest";
   let asked = Math.max(1, Math.min(blocks, limit.maxBlocks));
   for (;;) {
