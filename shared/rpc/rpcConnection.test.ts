@@ -286,3 +286,152 @@ test("http: each connection numbers its own requests, and close() closes its kep
     await endpoint.close();
   }
 });
+
+test("http: a batch is one POST of an array; answers in any order go back to their calls, a call's error is its outcome", async () => {
+  const bodies: unknown[] = [];
+  const endpoint = await server((body, _req, res) => {
+    const calls = JSON.parse(body) as Array<{ id: number; method: string }>;
+    bodies.push(calls);
+    // Reversed, as JSON-RPC allows; the second call fails on its own.
+    const answers = calls.map((call) =>
+      call.method === "eth_feeHistory"
+        ? { jsonrpc: "2.0", id: call.id, error: { code: -32602, message: "requested block count 4096 exceeds the maximum of 1024 blocks" } }
+        : { jsonrpc: "2.0", id: call.id, result: { number: "0x10", timestamp: "0x64" } },
+    );
+    json(res, 200, answers.reverse());
+  });
+  try {
+    const connection = createRpcConnection(endpoint.url, { timeoutMs: 1000 });
+    const outcomes = await connection.requestBatch([
+      { method: "eth_getBlockByNumber", params: ["latest", false] },
+      { method: "eth_feeHistory", params: ["0x1000", "latest", []] },
+    ]);
+    assert.equal(bodies.length, 1, "one HTTP request");
+    assert.deepEqual(bodies[0], [
+      { jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["latest", false] },
+      { jsonrpc: "2.0", id: 2, method: "eth_feeHistory", params: ["0x1000", "latest", []] },
+    ]);
+    assert.equal(outcomes.length, 2);
+    assert.deepEqual(outcomes[0], { ok: true, result: { number: "0x10", timestamp: "0x64" } });
+    const failed = outcomes[1]!;
+    assert.ok(!failed.ok && failed.error instanceof RpcEndpointError);
+    assert.equal(failed.error.method, "eth_feeHistory");
+    assert.equal(failed.error.rpcCode, -32602);
+    assert.equal(isTooManyBlocksError(failed.error), true, "a size refusal inside a batch reads as one");
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: an endpoint answering a batch with one error gives every call that error; null-id errors go to the calls left", async () => {
+  let answer: (calls: Array<{ id: number }>, res: ServerResponse) => void = () => {};
+  const endpoint = await server((body, _req, res) => answer(JSON.parse(body) as Array<{ id: number }>, res));
+  const calls = [
+    { method: "eth_getBlockByNumber", params: ["latest", false] },
+    { method: "eth_feeHistory", params: ["0x8", "latest", []] },
+  ];
+  try {
+    const connection = createRpcConnection(endpoint.url, { timeoutMs: 1000 });
+    answer = (_calls, res) => json(res, 200, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "batch requests are not supported" } });
+    for (const outcome of await connection.requestBatch(calls)) {
+      assert.ok(!outcome.ok && outcome.error instanceof RpcEndpointError);
+      assert.equal(outcome.error.reason, "batch requests are not supported");
+    }
+    answer = (sent, res) =>
+      json(res, 200, [
+        { jsonrpc: "2.0", id: sent[0]!.id, result: "0x1" },
+        { jsonrpc: "2.0", id: null, error: { code: -32005, message: "batch too large" } },
+      ]);
+    const [first, second] = await connection.requestBatch(calls);
+    assert.deepEqual(first, { ok: true, result: "0x1" });
+    assert.ok(second && !second.ok && second.error instanceof RpcEndpointError && second.error.reason === "batch too large");
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: a batch's answer that does not answer its calls is garbage, and the answer's bounds hold for batches", async () => {
+  let answer: (calls: Array<{ id: number }>, res: ServerResponse) => void = () => {};
+  const endpoint = await server((body, _req, res) => answer(JSON.parse(body) as Array<{ id: number }>, res));
+  const calls = [
+    { method: "eth_getBlockByNumber", params: ["latest", false] },
+    { method: "eth_feeHistory", params: ["0x8", "latest", []] },
+  ];
+  const garbage: Array<[string, (sent: Array<{ id: number }>) => unknown, RegExp]> = [
+    ["an object", (sent) => ({ jsonrpc: "2.0", id: sent[0]!.id, result: "0x1" }), /not an array/],
+    ["a call not made", (sent) => sent.map((call) => ({ jsonrpc: "2.0", id: call.id + 100, result: "0x1" })), /a call that was not made/],
+    ["a call twice", (sent) => [sent[0], sent[0]].map((call) => ({ jsonrpc: "2.0", id: call!.id, result: "0x1" })), /twice/],
+    ["a call left out", (sent) => [{ jsonrpc: "2.0", id: sent[0]!.id, result: "0x1" }], /leaves eth_feeHistory \(id \d+\) unanswered/],
+    ["a number", () => 7, /not an array/],
+  ];
+  try {
+    const connection = createRpcConnection(endpoint.url, { timeoutMs: 300 });
+    for (const [what, reply, problem] of garbage) {
+      answer = (sent, res) => json(res, 200, reply(sent));
+      const error = await failure(connection.requestBatch(calls));
+      assert.ok(error instanceof MalformedRpcResponseError, what);
+      assert.match(error.problem, problem, what);
+      assert.equal(error.method, "batch(eth_getBlockByNumber, eth_feeHistory)");
+    }
+    answer = (_sent, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(`[{"jsonrpc":"2.0","id":1,"result":"${"0".repeat(5 * 1024 * 1024)}"}]`);
+    const tooLarge = await failure(connection.requestBatch(calls));
+    assert.ok(tooLarge instanceof RpcEndpointError && /exceeded the size limit/.test(tooLarge.reason));
+    answer = () => {};
+    const timedOut = await failure(connection.requestBatch(calls));
+    assert.ok(timedOut instanceof RpcEndpointError && timedOut.reason === "timed out");
+    answer = (_sent, res) => res.writeHead(429, { "content-type": "text/plain" }).end("Too Many Requests");
+    const refused = await failure(connection.requestBatch(calls));
+    assert.ok(refused instanceof RpcEndpointError && refused.httpStatus === 429);
+    await assert.rejects(connection.requestBatch([]), /a batch holds 1 to 32 calls/);
+    connection.close();
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http: a batch's results and errors quoting the endpoint's key show none of it", async () => {
+  const endpoint = await server((body, _req, res) => {
+    const [first, second] = JSON.parse(body) as Array<{ id: number }>;
+    json(res, 200, [
+      { jsonrpc: "2.0", id: first!.id, result: { extraData: keyedUrl("http://x") } },
+      { jsonrpc: "2.0", id: second!.id, error: { code: -32000, message: `unknown project id ${PATH_KEY}` } },
+    ]);
+  });
+  try {
+    const connection = createRpcConnection(keyedUrl(endpoint.url), { timeoutMs: 2000 });
+    const [first, second] = await connection.requestBatch([
+      { method: "eth_getBlockByNumber", params: ["latest", false] },
+      { method: "eth_chainId", params: [] },
+    ]);
+    assert.ok(first?.ok);
+    assertNoSecret(JSON.stringify(first.result));
+    assert.ok(second && !second.ok);
+    assertNoSecret(second.error.message);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("ws: a batch goes as separate messages, each call's error its own; newHeads hands over each header", async (t) => {
+  const hostile = await startHostileRpcServer();
+  t.after(() => hostile.close());
+  const connection = createRpcConnection(hostile.wsUrl, { timeoutMs: 5000 });
+  t.after(() => connection.close());
+  const [chainId, unknown] = await connection.requestBatch([
+    { method: "eth_chainId", params: [] },
+    { method: "eth_noSuchMethod", params: [] },
+  ]);
+  assert.deepEqual(chainId, { ok: true, result: "0x7a69" });
+  assert.ok(unknown && !unknown.ok && unknown.error instanceof RpcEndpointError && unknown.error.rpcCode === -32601);
+  const headers: unknown[] = [];
+  await connection.subscribeNewHeads(
+    (header) => headers.push(header),
+    () => {},
+  );
+  hostile.mine();
+  const deadline = Date.now() + 10_000;
+  while (headers.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal((headers[0] as { number?: unknown }).number, `0x${hostile.head.toString(16)}`);
+  assert.match(String((headers[0] as { timestamp?: unknown }).timestamp), /^0x[0-9a-f]+$/);
+});

@@ -18,11 +18,35 @@ export interface RpcConnection {
    * one); rejects with RpcEndpointError (failure) or MalformedRpcResponseError (garbage), their texts redacted.
    */
   request(method: string, params: readonly unknown[]): Promise<unknown>;
-  /** ws only: calls `onHead` on each `newHeads` notification, `onError` once if the subscription or socket dies. */
-  subscribeNewHeads(onHead: () => void, onError: (error: Error) => void): Promise<void>;
+  /**
+   * Several calls at once: over HTTP one JSON-RPC batch in one request, under the same bounds as `request` (answer
+   * size, timeout, redaction), its answers matched to the calls by id; over ws separate messages on the one socket.
+   * Resolves with one outcome per call, in the calls' order: its result (redacted as `request`'s), or the error it
+   * would have thrown alone. An endpoint that answers the whole batch with one JSON-RPC error (as endpoints that take
+   * no batches do) gives every call that error. Rejects only when the exchange itself fails: the transport, an HTTP
+   * status, or an answer that is not a batch's answer (MalformedRpcResponseError).
+   */
+  requestBatch(calls: readonly RpcCall[]): Promise<readonly RpcOutcome[]>;
+  /**
+   * ws only: calls `onHead` with the header of each `newHeads` notification (as sent, secrets hidden: parse it before
+   * use), `onError` once if the subscription or socket dies.
+   */
+  subscribeNewHeads(onHead: (header: unknown) => void, onError: (error: Error) => void): Promise<void>;
   /** Closes its sockets (both transports); pending requests fail. The next request connects again. */
   close(): void;
 }
+
+/** One call of a batch. */
+export interface RpcCall {
+  readonly method: string;
+  readonly params: readonly unknown[];
+}
+
+/** What one call of a batch came to: its result, or the error the call would have thrown alone. */
+export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: Error };
+
+/** More calls than any caller here makes at once; a batch beyond it is a bug of the caller. */
+export const MAX_BATCH_CALLS = 32;
 
 export function transportOf(url: string): "http" | "ws" {
   const protocol = new URL(url).protocol;
@@ -55,6 +79,68 @@ function resultOf(response: unknown, redactor: UrlRedactor, method: string): unk
   }
   if (!("result" in response)) throw new MalformedRpcResponseError(url, method, "the response has neither result nor error");
   return redactor.hasSecrets ? withSecretsHidden(result, redactor) : result;
+}
+
+/** A call's outcome: its result, or the error its answer carries (or its answer's garbage). */
+function outcomeOf(response: unknown, redactor: UrlRedactor, method: string): RpcOutcome {
+  try {
+    return { ok: true, result: resultOf(response, redactor, method) };
+  } catch (error) {
+    return { ok: false, error: error as Error };
+  }
+}
+
+function checkBatchSize(calls: readonly RpcCall[]): void {
+  if (calls.length < 1 || calls.length > MAX_BATCH_CALLS) {
+    throw new RangeError(`a batch holds 1 to ${MAX_BATCH_CALLS} calls (got ${calls.length}); split it into several`);
+  }
+}
+
+/** How a batch is named in errors: its methods, in order. */
+function batchLabel(calls: readonly RpcCall[]): string {
+  return `batch(${calls.map((call) => call.method).join(", ")})`;
+}
+
+/** A JSON-RPC error that an endpoint answered (as opposed to a transport failure or garbage). */
+function isErrorAnswer(error: unknown): boolean {
+  return error instanceof RpcEndpointError && error.rpcCode !== undefined && error.httpStatus === undefined;
+}
+
+/**
+ * Matches a batch's answer to its calls by id (JSON-RPC lets an endpoint answer in any order). Every call must be
+ * answered once: an answer to a call not made, a second answer to one, or a call left unanswered makes the whole answer
+ * garbage. Errors that concern the batch rather than a call (one error object instead of an array, or an element with
+ * a null id) go to every call they may concern.
+ */
+function outcomesOfBatch(response: unknown, calls: readonly RpcCall[], ids: readonly number[], redactor: UrlRedactor, label: string): RpcOutcome[] {
+  const url = redactor.redactedUrl;
+  if (!Array.isArray(response)) {
+    if (isObject(response) && response.error !== undefined && response.error !== null) return calls.map((call) => outcomeOf(response, redactor, call.method));
+    throw new MalformedRpcResponseError(url, label, "the answer to a batch is not an array");
+  }
+  const answers = new Map<number, unknown>();
+  let batchError: unknown;
+  for (const element of response) {
+    const id = isObject(element) ? element.id : undefined;
+    if (isObject(element) && id === null && element.error !== undefined && element.error !== null) {
+      batchError = element;
+      continue;
+    }
+    if (typeof id !== "number" || !ids.includes(id)) {
+      throw new MalformedRpcResponseError(url, label, `it answers a call that was not made (id ${redactor.redact(String(JSON.stringify(id))).slice(0, 24)})`);
+    }
+    if (answers.has(id)) throw new MalformedRpcResponseError(url, label, `it answers call ${id} twice`);
+    answers.set(id, element);
+  }
+  return calls.map((call, i) => {
+    const answer = answers.get(ids[i]!) ?? batchError;
+    if (answer === undefined) throw new MalformedRpcResponseError(url, label, `it leaves ${call.method} (id ${ids[i]}) unanswered`);
+    return outcomeOf(answer, redactor, call.method);
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -147,25 +233,36 @@ class HttpConnection implements RpcConnection {
   }
 
   async request(method: string, params: readonly unknown[]): Promise<unknown> {
+    const response = await this.#post({ jsonrpc: "2.0", id: this.#nextId++, method, params }, method);
+    return resultOf(response, this.#redactor, method);
+  }
+
+  async requestBatch(calls: readonly RpcCall[]): Promise<readonly RpcOutcome[]> {
+    checkBatchSize(calls);
+    const ids = calls.map(() => this.#nextId++);
+    const label = batchLabel(calls);
+    const response = await this.#post(
+      calls.map((call, i) => ({ jsonrpc: "2.0", id: ids[i], method: call.method, params: call.params })),
+      label,
+    );
+    return outcomesOfBatch(response, calls, ids, this.#redactor, label);
+  }
+
+  /** POSTs one JSON-RPC payload and parses the answer; the transport's failures, statuses and non-JSON become our errors. */
+  async #post(payload: unknown, method: string): Promise<unknown> {
     let answer: JsonHttpAnswer;
     try {
       this.#agent ??= createKeepAliveAgent(this.#target);
-      answer = await postJson(this.#target, JSON.stringify({ jsonrpc: "2.0", id: this.#nextId++, method, params }), {
-        timeoutMs: this.#timeoutMs,
-        signal: this.#abort.signal,
-        agent: this.#agent,
-      });
+      answer = await postJson(this.#target, JSON.stringify(payload), { timeoutMs: this.#timeoutMs, signal: this.#abort.signal, agent: this.#agent });
     } catch (error) {
       throw endpointError(error, this.#redactor, method);
     }
     if (answer.status < 200 || answer.status > 299) throw httpStatusError(answer, this.#redactor, method);
-    let response: unknown;
     try {
-      response = JSON.parse(answer.body || (answer.contentType.startsWith("application/json") ? "" : "{}"));
+      return JSON.parse(answer.body || (answer.contentType.startsWith("application/json") ? "" : "{}"));
     } catch (error) {
       throw endpointError(error, this.#redactor, method);
     }
-    return resultOf(response, this.#redactor, method);
   }
 
   subscribeNewHeads(): Promise<void> {
@@ -224,7 +321,19 @@ class WsConnection implements RpcConnection {
     return resultOf(response, this.#redactor, method);
   }
 
-  async subscribeNewHeads(onHead: () => void, onError: (error: Error) => void): Promise<void> {
+  /**
+   * Separate messages on the one socket (a ws request costs no connection), answered as a batch is: a call's JSON-RPC
+   * error is its outcome; a failure of the socket rejects.
+   */
+  async requestBatch(calls: readonly RpcCall[]): Promise<readonly RpcOutcome[]> {
+    checkBatchSize(calls);
+    const settled = await Promise.allSettled(calls.map((call) => this.request(call.method, call.params)));
+    const broken = settled.find((each) => each.status === "rejected" && !isErrorAnswer(each.reason));
+    if (broken?.status === "rejected") throw broken.reason;
+    return settled.map((each) => (each.status === "fulfilled" ? { ok: true, result: each.value } : { ok: false, error: each.reason as Error }));
+  }
+
+  async subscribeNewHeads(onHead: (header: unknown) => void, onError: (error: Error) => void): Promise<void> {
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
@@ -271,10 +380,17 @@ class WsConnection implements RpcConnection {
             resolve();
             return;
           }
-          if (response.method === "eth_subscription") onHead();
+          if (response.method === "eth_subscription") onHead(this.#headerOf(response));
         },
       });
     });
+  }
+
+  /** The header a `newHeads` notification carries, with the endpoint's secrets hidden (a parser may quote it). */
+  #headerOf(notification: object): unknown {
+    const params = (notification as { params?: unknown }).params;
+    const header = typeof params === "object" && params !== null ? (params as { result?: unknown }).result : undefined;
+    return this.#redactor.hasSecrets ? withSecretsHidden(header, this.#redactor) : header;
   }
 
   close(): void {
