@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { MalformedRpcResponseError } from "./errors.ts";
-import { parseChainId, parseFeeHistory, parseLatestBlock, parseQuantity } from "./parseRpcAnswers.ts";
+import { parseBlockHeader, parseChainId, parseFeeHistory, parseLatestBlock, parseQuantity } from "./parseRpcAnswers.ts";
 
 const URL = "http://127.0.0.1:1";
 
@@ -134,5 +134,23 @@ test("a fee history's blob base fees, when present: one per block (plus the next
       (error: unknown) => error instanceof MalformedRpcResponseError && message.test(error.message),
       JSON.stringify(blobFees),
     );
+  }
+});
+
+test("a block header: its number, timestamp (unix seconds) and base fee; anything else is garbage", () => {
+  assert.deepEqual(parseBlockHeader({ number: "0x5", timestamp: "0x6452d557", baseFeePerGas: "0x7" }, URL), {
+    number: 5n,
+    timestamp: 1_683_150_167,
+    baseFeePerGas: 7n,
+  });
+  assert.equal(parseBlockHeader({ number: "0x0", timestamp: "0x0" }, URL).baseFeePerGas, undefined);
+  for (const bad of [
+    null,
+    { number: "0x5" },
+    { number: "0x5", timestamp: 1683150167 },
+    { number: "0x5", timestamp: "0x-1" },
+    { number: "0x5", timestamp: "0x200000001" },
+  ]) {
+    assert.throws(() => parseBlockHeader(bad, URL), MalformedRpcResponseError, JSON.stringify(bad));
   }
 });

@@ -40,6 +40,24 @@ export function parseLatestBlock(value: unknown, url: string): LatestBlock {
   return { number, baseFeePerGas: fee === undefined || fee === null ? undefined : parseQuantity(fee, MAX_BASE_FEE_WEI, "baseFeePerGas", url, method) };
 }
 
+/** A block's header as far as the history needs it: its number, its timestamp and its base fee. */
+export interface BlockHeader {
+  readonly number: bigint;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly baseFeePerGas: bigint | undefined;
+}
+
+/** Timestamps beyond this (the year 2^33 s, about 2242) are garbage, not time. */
+export const MAX_TIMESTAMP_SECONDS = 2n ** 33n;
+
+/** An `eth_getBlockByNumber(n, false)` answer read for its number, timestamp and base fee; null (no such block) is garbage here. */
+export function parseBlockHeader(value: unknown, url: string): BlockHeader {
+  const block = parseLatestBlock(value, url);
+  const timestamp = parseQuantity((value as Record<string, unknown>).timestamp, MAX_TIMESTAMP_SECONDS, "the block's timestamp", url, "eth_getBlockByNumber");
+  return { ...block, timestamp: Number(timestamp) };
+}
+
 /** The base fees of consecutive mined blocks, and the next block's when the answer ends at the chain's head. */
 export interface FeeHistoryAnswer {
   readonly oldestBlock: bigint;
