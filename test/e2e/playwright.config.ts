@@ -1,9 +1,16 @@
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
-/** Debian's Chromium (never a downloaded browser); flags that keep it quiet and offline. */
+/** Debian's Chromium where it is installed (this project's CI machine); elsewhere Playwright's own Chromium. */
+const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+
+/**
+ * The browser: GASFEES_CHROMIUM when set, else Debian's Chromium when installed, else Playwright's own Chromium
+ * (`npx playwright install chromium`, as GitHub's CI runners get it); flags that keep it quiet and offline.
+ */
 export const CHROMIUM = {
-  executablePath: process.env.GASFEES_CHROMIUM ?? "/usr/bin/chromium",
+  executablePath: process.env.GASFEES_CHROMIUM || (existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined),
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
 };
 
