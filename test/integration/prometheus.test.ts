@@ -2,12 +2,14 @@
 // mainnet base fees: Prometheus is started on loopback with a scrape config pointing at the service with Basic
 // credentials, and the series it stored are read back through its HTTP API and compared with the API's answers.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { RunningService } from "../../shared/app/startService.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { callApi, waitFor } from "../support/apiClient.ts";
@@ -16,6 +18,9 @@ import { expectedGwei, expectedPercentile } from "../support/independentFees.ts"
 import { startLocalService } from "../support/startLocalService.ts";
 
 const PROMETHEUS = "/usr/bin/prometheus";
+/** Prometheus' own config checker, from the same Debian package. */
+const PROMTOOL = "/usr/bin/promtool";
+const EXAMPLES = fileURLToPath(new URL("../../examples/", import.meta.url));
 const KEY = "0123456789abcdef0123456789abcdef";
 const WRONG_KEY = "ffffffffffffffffffffffffffffffff";
 const CHAIN_ID = 31337;
@@ -38,6 +43,8 @@ interface PrometheusServer {
   readonly url: string;
   /** One instant query through Prometheus' HTTP API: each series' labels and value. */
   query(promql: string): Promise<{ metric: Record<string, string>; value: number }[]>;
+  /** The values a label takes among the series `match` selects (what Grafana's label_values() asks). */
+  labelValues(label: string, match: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -84,6 +91,12 @@ async function startPrometheus(dir: string, config: unknown): Promise<Prometheus
         };
         assert.equal(answer.status, "success", `${promql}: ${answer.error}`);
         return answer.data.result.map(({ metric, value }) => ({ metric, value: Number(value[1]) }));
+      },
+      async labelValues(label, match) {
+        const response = await fetch(`${url}/api/v1/label/${label}/values?${new URLSearchParams({ "match[]": match }).toString()}`);
+        const answer = (await response.json()) as { status: string; data: string[] };
+        assert.equal(answer.status, "success");
+        return answer.data;
       },
       stop,
     };
@@ -213,5 +226,45 @@ describe(
       const refused = await prometheus.query(`gasfees_http_requests_total{job="${JOB}",route="/metrics",status="401"}`);
       assert.ok((refused[0]?.value ?? 0) >= 1, "the service counted the wrong key's scrapes as 401");
     });
+
+    test("examples/grafana-dashboard.json: its chain variable lists this chain, and every panel's query returns this chain's series", async () => {
+      const dashboard = JSON.parse(await readFile(join(EXAMPLES, "grafana-dashboard.json"), "utf8")) as GrafanaDashboard;
+      const variable = dashboard.templating.list.find((entry) => entry.name === "chain")!;
+      const labelValues = /^label_values\((\w+), (\w+)\)$/.exec(variable.query.query);
+      assert.ok(labelValues, `the chain variable's query: ${variable.query.query}`);
+      assert.ok((await prometheus.labelValues(labelValues[2]!, labelValues[1]!)).includes("Local"));
+      const exprs = panelsOf(dashboard.panels).flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+      assert.ok(exprs.length >= 5, `queries found: ${exprs.length}`);
+      for (const expr of exprs) {
+        // What Grafana sends for one chain of the repeated row.
+        const series = await prometheus.query(expr.replaceAll("$chain", "Local"));
+        assert.ok(series.length > 0, `${expr}: no series`);
+        for (const { metric } of series) assert.equal(metric["chain"], "Local", expr);
+      }
+    });
+
+    test(
+      "examples/prometheus.yml is a valid config for this Prometheus (promtool check config)",
+      { skip: existsSync(PROMTOOL) ? false : `${PROMTOOL} is missing` },
+      async () => {
+        const { stdout } = await promisify(execFile)(PROMTOOL, ["check", "config", join(EXAMPLES, "prometheus.yml")]);
+        assert.match(stdout, /SUCCESS/);
+      },
+    );
   },
 );
+
+interface GrafanaPanel {
+  readonly targets?: readonly { readonly expr: string }[];
+  readonly panels?: readonly GrafanaPanel[];
+}
+
+interface GrafanaDashboard {
+  readonly panels: readonly GrafanaPanel[];
+  readonly templating: { readonly list: readonly { readonly name: string; readonly query: { readonly query: string } }[] };
+}
+
+/** Every panel, those inside rows too. */
+function panelsOf(panels: readonly GrafanaPanel[]): GrafanaPanel[] {
+  return panels.flatMap((panel) => [panel, ...panelsOf(panel.panels ?? [])]);
+}
