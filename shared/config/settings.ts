@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiKeyValueSchema } from "../keys/apiKeyValue.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
+import { parseDurationSeconds, parseWindowSpec } from "../core/history/duration.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "./serviceDefaults.ts";
 
 /**
@@ -25,16 +26,44 @@ export const chainIdSchema = z
   .positive("a chain id is positive")
   .max(Number.MAX_SAFE_INTEGER, "a chain id is at most 2^53 - 1");
 
-export const chainSettingsSchema = z.strictObject({
-  chainId: chainIdSchema,
-  name: z.string().trim().min(1).max(64).optional(),
-  /** Tried in order; the service fails over to the next and backs off from failing ones. */
-  rpcUrls: z.array(rpcUrl).min(1, "a chain needs at least one RPC URL"),
-  /** Seconds between blocks, for the polling interval; defaults to viem's value for known chains. */
-  blockTimeMs: z.number().int().min(100).max(600_000).optional(),
-  /** Blocks the percentiles are computed over; the history endpoint stays HISTORY_BLOCKS (500) blocks. */
-  statsWindowBlocks: z.number().int().min(HISTORY_BLOCKS).max(50_000).default(HISTORY_BLOCKS),
-});
+export const chainSettingsSchema = z
+  .strictObject({
+    chainId: chainIdSchema,
+    name: z.string().trim().min(1).max(64).optional(),
+    /** Tried in order; the service fails over to the next and backs off from failing ones. */
+    rpcUrls: z.array(rpcUrl).min(1, "a chain needs at least one RPC URL"),
+    /** Seconds between blocks, for the polling interval; defaults to viem's value for known chains. */
+    blockTimeMs: z.number().int().min(100).max(600_000).optional(),
+    /**
+     * What the percentiles are computed over: a duration ("1h", "24h", "7d") or the newest N blocks ("7200 blocks");
+     * default 24h. The history endpoint stays HISTORY_BLOCKS (500) blocks whatever the window.
+     */
+    statsWindow: z
+      .string()
+      .trim()
+      .refine((text) => parseWindowSpec(text) !== undefined, 'must be a duration like "24h" or "7d", or a count like "7200 blocks"')
+      .refine((text) => {
+        const window = parseWindowSpec(text);
+        return window?.kind !== "blocks" || window.blocks >= HISTORY_BLOCKS;
+      }, `a window of blocks holds at least ${HISTORY_BLOCKS} blocks`)
+      .optional(),
+    /** Older files' window as a count of blocks; `statsWindow` replaces it. */
+    statsWindowBlocks: z.number().int().min(HISTORY_BLOCKS).max(10_000_000).optional(),
+    /** How far back the history is kept: a duration, at least the statistics window; default 7d. */
+    historyHorizon: z
+      .string()
+      .trim()
+      .refine((text) => parseDurationSeconds(text) !== undefined, 'must be a duration like "7d" (at most a year)')
+      .optional(),
+  })
+  .refine(
+    (chain) => {
+      const window = chain.statsWindow === undefined ? undefined : parseWindowSpec(chain.statsWindow);
+      const horizon = parseDurationSeconds(chain.historyHorizon ?? "7d");
+      return window?.kind !== "duration" || horizon === undefined || window.seconds <= horizon;
+    },
+    { message: "the statistics window cannot be longer than the history horizon (historyHorizon, default 7d)", path: ["statsWindow"] },
+  );
 
 export const apiKeySettingsSchema = z.strictObject({
   key: apiKeyValueSchema,

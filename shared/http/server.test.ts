@@ -260,7 +260,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       historyBlocks: 500,
       statsWindow: "1000 blocks",
       statsWindowBlocks: 1000,
-      statsFromBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 500)),
+      statsFromBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1000)),
       statsToBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1)),
       history: {
         horizon: "7d",
@@ -288,7 +288,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       busy: youngCurrent > 37_378_956_101n,
       historyBlocks: 10,
       statsWindow: "500 blocks",
-      statsWindowBlocks: 500,
+      statsWindowBlocks: 10,
       statsFromBlock: "0",
       statsToBlock: "9",
       history: {
@@ -312,7 +312,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       busy: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
-      statsWindowBlocks: 500,
+      statsWindowBlocks: 0,
       statsFromBlock: null,
       statsToBlock: null,
       history: {
@@ -336,7 +336,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       busy: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
-      statsWindowBlocks: 500,
+      statsWindowBlocks: 0,
       statsFromBlock: null,
       statsToBlock: null,
       history: {
@@ -360,7 +360,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       busy: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
-      statsWindowBlocks: 500,
+      statsWindowBlocks: 0,
       statsFromBlock: null,
       statsToBlock: null,
       history: {

@@ -1,3 +1,4 @@
+import type { BlockAnchor } from "../core/history/chainHistory.ts";
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
 
@@ -28,4 +29,6 @@ export interface FeedReport {
   readonly endpoints: readonly EndpointStatus[];
   /** What changed since the feed's previous report; both false when only `confirmedAt` moved. */
   readonly changed: { readonly blocks: boolean; readonly health: boolean };
+  /** Block headers' exact timestamps the feed saw since its previous report (newest block of a poll, a new head). */
+  readonly anchors?: readonly BlockAnchor[];
 }

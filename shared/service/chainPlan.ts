@@ -1,6 +1,12 @@
 import { defaultChainSettings } from "../config/defaultChainSettings.ts";
 import { defaultBlockTimeMs, defaultChainName } from "../core/chains/defaultChains.ts";
+import { parseDurationSeconds, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
 import type { ChainSettings } from "../config/settings.ts";
+
+/** The statistics window when a chain's settings name none (CONTRACT.md: 24 hours). */
+export const DEFAULT_STATS_WINDOW = "24h";
+/** How far back the history goes when a chain's settings say nothing (CONTRACT.md: 7 days). */
+export const DEFAULT_HISTORY_HORIZON = "7d";
 
 /** One chain the service follows, with every default resolved. */
 export interface ChainPlan {
@@ -8,20 +14,44 @@ export interface ChainPlan {
   readonly name: string;
   readonly rpcUrls: readonly string[];
   readonly blockTimeMs: number;
-  readonly statsWindowBlocks: number;
+  /** The statistics window; default DEFAULT_STATS_WINDOW. */
+  readonly statsWindow?: WindowSpec;
+  /** Shorthand for a window of the newest N blocks (tests, older settings files); `statsWindow` wins. */
+  readonly statsWindowBlocks?: number;
+  /** How far back the history is kept; default DEFAULT_HISTORY_HORIZON. */
+  readonly historyHorizon?: string;
   /** Overrides the interval derived from the block time (demo, tests). */
   readonly pollIntervalMs?: number;
   /** Per RPC request; the feed's default (10 s) unless set (fault-injection tests). */
   readonly requestTimeoutMs?: number;
 }
 
+/** The plan's statistics window, defaults resolved. */
+export function statsWindowOf(plan: ChainPlan): WindowSpec {
+  if (plan.statsWindow) return plan.statsWindow;
+  if (plan.statsWindowBlocks !== undefined) return { kind: "blocks", blocks: plan.statsWindowBlocks, text: `${plan.statsWindowBlocks} blocks` };
+  return parseWindowSpec(DEFAULT_STATS_WINDOW)!;
+}
+
+/** The plan's history horizon in seconds, and as written. */
+export function historyHorizonOf(plan: ChainPlan): { readonly text: string; readonly seconds: number } {
+  const text = plan.historyHorizon ?? DEFAULT_HISTORY_HORIZON;
+  const seconds = parseDurationSeconds(text);
+  if (seconds === undefined) throw new RangeError(`chain ${plan.chainId}: the history horizon "${text}" is not a duration like "7d"`);
+  return { text, seconds };
+}
+
 export function chainPlanFrom(chain: ChainSettings): ChainPlan {
+  const window = chain.statsWindow === undefined ? undefined : parseWindowSpec(chain.statsWindow);
   return {
     chainId: chain.chainId,
     name: chain.name ?? defaultChainName(chain.chainId),
     rpcUrls: chain.rpcUrls,
     blockTimeMs: chain.blockTimeMs ?? defaultBlockTimeMs(chain.chainId),
-    statsWindowBlocks: chain.statsWindowBlocks,
+    ...(window ? { statsWindow: window } : {}),
+    // Files written before statsWindow said 500 blocks by default; a larger count was the user's choice.
+    ...(window === undefined && chain.statsWindowBlocks !== undefined && chain.statsWindowBlocks > 500 ? { statsWindowBlocks: chain.statsWindowBlocks } : {}),
+    ...(chain.historyHorizon === undefined ? {} : { historyHorizon: chain.historyHorizon }),
   };
 }
 

@@ -2,8 +2,8 @@ import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
 import type { FeedReport } from "../rpc/feedReport.ts";
 import { type Congestion, congestionOf } from "../wire/congestion.ts";
-import type { NetworkStatus } from "../wire/networkStatus.ts";
-import type { ChainPlan } from "./chainPlan.ts";
+import type { HistoryStatus, NetworkStatus } from "../wire/networkStatus.ts";
+import { type ChainPlan, DEFAULT_HISTORY_HORIZON, statsWindowOf } from "./chainPlan.ts";
 import { type PreparedAnswers, prepareAnswers } from "./preparedAnswers.ts";
 
 /**
@@ -26,16 +26,53 @@ export interface ChainPublication {
   readonly status: NetworkStatus;
   /** The fee endpoints' bodies and headers, prepared once per snapshot; undefined without data. */
   readonly answers: PreparedAnswers | undefined;
-  /** What changed since the chain's previous publication; both false when only the confirmation time moved. */
-  readonly changed: FeedReport["changed"];
+  /** What changed since the chain's previous publication; all false when only the confirmation time moved. */
+  readonly changed: PublicationChanges;
 }
+
+/** What a publication changed: blocks (the newest blocks), health (state, endpoints), history (window, backfill). */
+export interface PublicationChanges {
+  readonly blocks: boolean;
+  readonly health: boolean;
+  readonly history: boolean;
+}
+
+/** What the chain's history adds to a feed's report: the statistics over its window, and what it holds. */
+export interface HistoryPart {
+  /** The feed's snapshot with the statistics of the chain's window; undefined without data. */
+  readonly snapshot: FeeSnapshot | undefined;
+  readonly status: HistoryStatus;
+  /** The window's statistics or the history's status changed since the previous publication. */
+  readonly changed: boolean;
+}
+
+/** The history part of a chain that keeps no history beyond its feed's blocks (tests, benchmarks). */
+export function feedOnlyHistory(report: FeedReport): HistoryPart {
+  return { snapshot: report.snapshot, status: EMPTY_HISTORY, changed: false };
+}
+
+const EMPTY_HISTORY: HistoryStatus = Object.freeze({
+  horizon: DEFAULT_HISTORY_HORIZON,
+  blocks: 0,
+  oldestBlock: null,
+  newestBlock: null,
+  oldestTime: null,
+  newestTime: null,
+  backfill: Object.freeze({ running: false, progress: 0, blocksToGo: null }),
+});
 
 /**
  * The publication of a feed's report. Answers are prepared again only when the snapshot changed, so that a poll that
  * found nothing new (it only confirms the data) costs no serialisation.
  */
-export function publish(plan: ChainPlan, report: FeedReport, previous: ChainPublication | undefined): ChainPublication {
-  const { snapshot, confirmedAt } = report;
+export function publish(
+  plan: ChainPlan,
+  report: FeedReport,
+  previous: ChainPublication | undefined,
+  history: HistoryPart = feedOnlyHistory(report),
+): ChainPublication {
+  const { confirmedAt } = report;
+  const { snapshot } = history;
   const answers = snapshot === undefined ? undefined : previous?.snapshot === snapshot ? previous.answers : prepareAnswers(snapshot);
   const gwei = (wei: bigint | undefined) => (wei === undefined ? null : toGweiString(wei));
   const status: NetworkStatus = Object.freeze({
@@ -50,19 +87,11 @@ export function publish(plan: ChainPlan, report: FeedReport, previous: ChainPubl
     maxBaseFee: gwei(snapshot?.maxWei),
     busy: snapshot ? snapshot.busy : null,
     historyBlocks: snapshot ? snapshot.historyWei.length : 0,
-    statsWindow: `${plan.statsWindowBlocks} blocks`,
-    statsWindowBlocks: plan.statsWindowBlocks,
-    statsFromBlock: snapshot ? (snapshot.newestBlock - BigInt(Math.min(plan.statsWindowBlocks, snapshot.historyWei.length)) + 1n).toString() : null,
-    statsToBlock: answers?.blockNumber ?? null,
-    history: {
-      horizon: "7d",
-      blocks: 0,
-      oldestBlock: null,
-      newestBlock: null,
-      oldestTime: null,
-      newestTime: null,
-      backfill: { running: false, progress: 0, blocksToGo: null },
-    },
+    statsWindow: statsWindowOf(plan).text,
+    statsWindowBlocks: snapshot?.statsBlocks ?? 0,
+    statsFromBlock: snapshot?.statsFromBlock.toString() ?? null,
+    statsToBlock: snapshot?.statsToBlock.toString() ?? null,
+    history: history.status,
     blockTimeMs: plan.blockTimeMs,
     dataAgeMs: snapshot && confirmedAt !== undefined ? 0 : null,
     endpoints: report.endpoints,
@@ -77,7 +106,7 @@ export function publish(plan: ChainPlan, report: FeedReport, previous: ChainPubl
     congestion: congestionOf(status),
     status,
     answers,
-    changed: report.changed,
+    changed: { ...report.changed, history: history.changed },
   });
 }
 

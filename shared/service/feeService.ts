@@ -4,6 +4,7 @@ import type { Logger } from "../log/logger.ts";
 import { ChainFeed, type ChainFeedOptions } from "../rpc/chainFeed.ts";
 import type { FeedReport } from "../rpc/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";
+import { ChainRecord, type HistoryPersistence } from "./chainRecord.ts";
 import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
 
@@ -11,6 +12,12 @@ export interface FeeServiceOptions {
   readonly logger: Logger;
   /** Seam for the RPC layer; the default follows real endpoints. */
   readonly createFeed?: (options: ChainFeedOptions) => ChainFeed;
+  /** Where histories are kept across restarts; without one, only in memory. */
+  readonly store?: HistoryPersistence;
+  /** Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. */
+  readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void) => { stop(): Promise<void> };
+  /** Epoch ms; tests may pin it. */
+  readonly now?: () => number;
 }
 
 /**
@@ -22,9 +29,18 @@ export class FeeService implements FeeSource {
   readonly #publications = new Map<number, ChainPublication>();
   readonly #listeners = new Set<(publication: ChainPublication) => void>();
   readonly #logger: Logger;
+  readonly #records = new Map<number, ChainRecord>();
+  readonly #reports = new Map<number, FeedReport>();
+  readonly #plans: readonly ChainPlan[];
+  readonly #options: FeeServiceOptions;
+  readonly #now: () => number;
+  readonly #backfills: { stop(): Promise<void> }[] = [];
 
   constructor(plans: readonly ChainPlan[], options: FeeServiceOptions) {
     this.#logger = options.logger;
+    this.#plans = plans;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
     const createFeed = options.createFeed ?? ((feedOptions) => new ChainFeed(feedOptions));
     for (const plan of plans) {
       if (this.#publications.has(plan.chainId)) throw new Error(`chain ${plan.chainId} is configured twice`);
@@ -32,23 +48,33 @@ export class FeeService implements FeeSource {
         chainId: plan.chainId,
         rpcUrls: plan.rpcUrls,
         blockTimeMs: plan.blockTimeMs,
-        windowBlocks: Math.max(HISTORY_BLOCKS, plan.statsWindowBlocks),
+        windowBlocks: HISTORY_BLOCKS,
         ...(plan.pollIntervalMs === undefined ? {} : { pollIntervalMs: plan.pollIntervalMs }),
         ...(plan.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: plan.requestTimeoutMs }),
         logger: options.logger,
         onReport: (report) => this.#publish(plan, report),
       });
       this.#feeds.push(feed);
-      this.#publications.set(plan.chainId, publish(plan, feed.report, undefined));
+      const record = new ChainRecord(plan, { store: options.store, logger: options.logger });
+      record.loadStored();
+      this.#records.set(plan.chainId, record);
+      this.#reports.set(plan.chainId, feed.report);
+      this.#publications.set(plan.chainId, publish(plan, feed.report, undefined, record.part()));
     }
   }
 
   start(): void {
     for (const feed of this.#feeds) feed.start();
+    const { startBackfill } = this.#options;
+    if (startBackfill === undefined) return;
+    for (const plan of this.#plans) {
+      const record = this.#records.get(plan.chainId)!;
+      this.#backfills.push(startBackfill(plan, record, () => this.#publish(plan, this.#reports.get(plan.chainId)!)));
+    }
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.#feeds.map((feed) => feed.stop()));
+    await Promise.all([...this.#feeds.map((feed) => feed.stop()), ...this.#backfills.map((backfill) => backfill.stop())]);
   }
 
   get(chainId: number): ChainPublication | undefined {
@@ -59,8 +85,8 @@ export class FeeService implements FeeSource {
     return [...this.#publications.values()];
   }
 
-  history(_chainId: number): HistoryView | undefined {
-    return undefined;
+  history(chainId: number): HistoryView | undefined {
+    return this.#records.get(chainId)?.history;
   }
 
   subscribe(listener: (publication: ChainPublication) => void): () => void {
@@ -69,7 +95,10 @@ export class FeeService implements FeeSource {
   }
 
   #publish(plan: ChainPlan, report: FeedReport): void {
-    const publication = publish(plan, report, this.#publications.get(plan.chainId));
+    const record = this.#records.get(plan.chainId)!;
+    this.#reports.set(plan.chainId, report);
+    record.takeFeedSnapshot(report.snapshot, report.anchors ?? [], this.#now());
+    const publication = publish(plan, report, this.#publications.get(plan.chainId), record.part());
     this.#publications.set(plan.chainId, publication);
     for (const listener of this.#listeners) {
       try {

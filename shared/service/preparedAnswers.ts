@@ -14,10 +14,15 @@ export interface PreparedAnswers {
   readonly suggestedGasFees: PreparedBody;
   /** `X-Block-Number`: the newest block in the window. */
   readonly blockNumber: string;
+  /** `X-Stats-Blocks`, `X-Stats-From-Block`, `X-Stats-To-Block`: the statistics window the answers were computed over. */
+  readonly statsHeaders: Readonly<Record<string, string>>;
 }
 
 /** The endpoints that answer a PreparedBody of a snapshot. */
-export type FeeAnswerName = Exclude<keyof PreparedAnswers, "blockNumber">;
+export type FeeAnswerName = Exclude<keyof PreparedAnswers, "blockNumber" | "statsHeaders">;
+
+/** The answers computed over the statistics window (they carry the window's headers); the history is not. */
+export const WINDOWED_ANSWERS: ReadonlySet<FeeAnswerName> = new Set(["busyThreshold", "baseFeePercentile", "suggestedGasFees"]);
 
 /** Serialises every answer of a snapshot once, when the snapshot is made, so that requests only authenticate and write. */
 export function prepareAnswers(snapshot: FeeSnapshot): PreparedAnswers {
@@ -29,6 +34,11 @@ export function prepareAnswers(snapshot: FeeSnapshot): PreparedAnswers {
     baseFeeHistory: preparedJson(snapshot.historyWei.map(toGweiString)),
     suggestedGasFees: preparedJson(suggestedGasFeesBody(suggestGasFees(suggestionInputOf(snapshot)))),
     blockNumber: snapshot.newestBlock.toString(),
+    statsHeaders: Object.freeze({
+      "X-Stats-Blocks": String(snapshot.statsBlocks),
+      "X-Stats-From-Block": snapshot.statsFromBlock.toString(),
+      "X-Stats-To-Block": snapshot.statsToBlock.toString(),
+    }),
   });
 }
 

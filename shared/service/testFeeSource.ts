@@ -43,7 +43,11 @@ export class TestFeeSource implements FeeSource {
       };
       const phase: FeedPhase = chain.noBaseFee ? "no-base-fee" : "syncing";
       const report = { chainId: chain.chainId, snapshot: undefined, confirmedAt: undefined, phase, endpoints: [], changed: { blocks: false, health: false } };
-      this.#chains.set(chain.chainId, { plan, window: new BlockWindow(plan.statsWindowBlocks), publication: publish(plan, report, undefined) });
+      this.#chains.set(chain.chainId, {
+        plan,
+        window: new BlockWindow(chain.statsWindowBlocks ?? HISTORY_BLOCKS),
+        publication: publish(plan, report, undefined),
+      });
     }
   }
 

@@ -62,7 +62,7 @@ export const networkStatusSchema = z
     busy: z.boolean().nullable().describe("The current base fee is above the busy threshold; null without data."),
     historyBlocks: z.number().int().min(0),
     statsWindow: z.string().describe('The statistics window as configured: a duration ("24h") or a count of newest blocks ("500 blocks").'),
-    statsWindowBlocks: z.number().int().min(1).describe("The blocks the statistics are computed over now (X-Stats-Blocks)."),
+    statsWindowBlocks: z.number().int().min(0).describe("The blocks the statistics are computed over now (X-Stats-Blocks); 0 without data."),
     statsFromBlock: blockNumberSchema.nullable().describe("The oldest block of the statistics window (X-Stats-From-Block); null without data."),
     statsToBlock: blockNumberSchema.nullable().describe("The newest block of the statistics window (X-Stats-To-Block); null without data."),
     history: historyStatusSchema,

@@ -28,6 +28,10 @@ export interface FeeSnapshot {
   readonly recentTips: readonly BlockTips[];
   /** The chain's block time, for the wait estimates of suggestedGasFees. */
   readonly blockTimeMs: number;
+  /** The statistics window the percentiles, min, max and congestion were computed over (X-Stats-* headers). */
+  readonly statsBlocks: number;
+  readonly statsFromBlock: bigint;
+  readonly statsToBlock: bigint;
 }
 
 /** What a snapshot holds beyond the base fees; each has a default for callers that only need the statistics. */
@@ -60,5 +64,8 @@ export function snapshotOf(chainId: number, window: BlockWindow, nextBaseFeeWei:
     networkCongestion: networkCongestionOf(sorted, currentBaseFeeWei),
     recentTips: Object.freeze([...(extras.recentTips ?? [])]),
     blockTimeMs: extras.blockTimeMs ?? DEFAULT_BLOCK_TIME_MS,
+    statsBlocks: window.size,
+    statsFromBlock: window.oldestBlock!,
+    statsToBlock: newestBlock,
   });
 }

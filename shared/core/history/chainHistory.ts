@@ -108,6 +108,11 @@ export class ChainHistory implements HistoryView {
     return this.#columns.runsBetween(Number(fromBlock), Number(toBlock));
   }
 
+  /** A held block's base fee; undefined when not held. */
+  baseFeeAt(block: bigint): bigint | undefined {
+    return this.#columns.baseFeeAt(Number(block));
+  }
+
   /** The newest `count` blocks' fees, oldest first, back to the first gap: the history endpoint's array. */
   newestFees(count: number): bigint[] {
     const newest = this.#columns.newestBlock;
@@ -279,13 +284,5 @@ export class ChainHistory implements HistoryView {
     if (firstKept === undefined || firstKept <= (this.#columns.oldestBlock ?? firstKept)) return;
     const keepFrom = Math.min(firstKept, this.#window.fromBlock);
     this.#columns.dropChunksBelow(keepFrom - (keepFrom % CHUNK_BLOCKS));
-  }
-
-  /** Blocks older than this are beyond the horizon (the store may drop them); undefined while nothing is held. */
-  get horizonBlock(): bigint | undefined {
-    const newest = this.#columns.newestBlock;
-    if (newest === undefined) return undefined;
-    const first = this.#columns.firstAtOrAfter(this.#columns.timestampAt(newest) - this.#horizonSeconds);
-    return first === undefined ? undefined : BigInt(first);
   }
 }

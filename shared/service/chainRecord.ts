@@ -1,0 +1,178 @@
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import { type BlockAnchor, ChainHistory, type HistoryChange, type HistoryWrite } from "../core/history/chainHistory.ts";
+import { withStatsWindow } from "../core/history/windowSnapshot.ts";
+import type { Logger } from "../log/logger.ts";
+import type { BackfillStatus, HistoryStatus } from "../wire/networkStatus.ts";
+import { type ChainPlan, historyHorizonOf, statsWindowOf } from "./chainPlan.ts";
+import type { HistoryPart } from "./chainPublication.ts";
+
+/** What the service needs of the store that keeps histories across restarts (shared/history/historyStore.ts). */
+export interface HistoryPersistence {
+  write(
+    chainId: number,
+    firstBlock: bigint,
+    blocks: { readonly baseFeesWei: readonly bigint[] | BigUint64Array; readonly anchors?: readonly BlockAnchor[] },
+  ): void;
+  load(
+    chainId: number,
+    fromBlock?: bigint,
+    toBlock?: bigint,
+  ): Iterable<{ readonly firstBlock: bigint; readonly baseFeesWei: BigUint64Array; readonly anchors: readonly BlockAnchor[] }>;
+  prune(chainId: number, beforeBlock: bigint): number;
+}
+
+const IDLE_BACKFILL: BackfillStatus = Object.freeze({ running: false, progress: 0, blocksToGo: null });
+
+/** Prune the store at most this often (it only drops blocks beyond the horizon). */
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * One chain's record: its history in memory (ChainHistory), written through to the store, and the snapshot the
+ * service publishes (the feed's newest blocks with the statistics of the window). The feed's newest blocks, backfilled
+ * pages and blocks loaded from the store all go in through `write`; readers get `part()`.
+ */
+export class ChainRecord {
+  readonly #plan: ChainPlan;
+  readonly #history: ChainHistory;
+  readonly #store: HistoryPersistence | undefined;
+  readonly #logger: Logger;
+  readonly #horizonText: string;
+  /** The feed's newest snapshot; the one the published snapshot was made from; the published one. */
+  #feedSnapshot: FeeSnapshot | undefined;
+  #snapshotSource: FeeSnapshot | undefined;
+  #snapshot: FeeSnapshot | undefined;
+  /** The window's blocks changed since the published snapshot was made. */
+  #statsChanged = false;
+  #status: HistoryStatus;
+  #backfill: BackfillStatus = IDLE_BACKFILL;
+  #changed = false;
+  #lastPruneMs = 0;
+
+  constructor(plan: ChainPlan, options: { readonly store?: HistoryPersistence | undefined; readonly logger: Logger }) {
+    this.#plan = plan;
+    const horizon = historyHorizonOf(plan);
+    this.#horizonText = horizon.text;
+    this.#history = new ChainHistory({ window: statsWindowOf(plan), horizonSeconds: horizon.seconds, blockTimeMs: plan.blockTimeMs });
+    this.#store = options.store;
+    this.#logger = options.logger;
+    this.#status = this.#makeStatus();
+  }
+
+  get history(): ChainHistory {
+    return this.#history;
+  }
+
+  /** Loads what the store holds for the chain (at start, before the feed's first report). */
+  loadStored(): void {
+    if (!this.#store) return;
+    let blocks = 0;
+    try {
+      for (const run of this.#store.load(this.#plan.chainId)) {
+        this.#history.write({ firstBlock: run.firstBlock, baseFeesWei: run.baseFeesWei, anchors: run.anchors }, Date.now() / 1_000);
+        blocks += run.baseFeesWei.length;
+      }
+    } catch (error) {
+      this.#logger.warn("could not read the chain's stored history; going on with what was read", { chainId: this.#plan.chainId, error: String(error) });
+    }
+    if (blocks > 0)
+      this.#logger.info("history loaded", {
+        chainId: this.#plan.chainId,
+        blocks,
+        oldestBlock: String(this.#history.oldest?.block),
+        newestBlock: String(this.#history.newest?.block),
+      });
+    this.#status = this.#makeStatus();
+  }
+
+  /** Takes a feed's snapshot (and the anchors that came with it): writes its newest blocks into the history. */
+  takeFeedSnapshot(feed: FeeSnapshot | undefined, anchors: readonly BlockAnchor[], nowMs: number): void {
+    if (feed === undefined || (feed === this.#feedSnapshot && anchors.length === 0)) return;
+    this.#feedSnapshot = feed;
+    this.#write({ firstBlock: feed.newestBlock - BigInt(feed.historyWei.length) + 1n, baseFeesWei: feed.historyWei, anchors }, nowMs);
+  }
+
+  /** Writes a backfilled page (or any older blocks) into the history and the store. */
+  writePage(page: HistoryWrite, nowMs: number): void {
+    this.#write(page, nowMs);
+  }
+
+  /** The backfill's progress, for /networks and the dashboard. */
+  setBackfill(status: BackfillStatus): void {
+    this.#backfill = Object.freeze({ ...status });
+    this.#status = this.#makeStatus();
+    this.#changed = true;
+  }
+
+  /** The history's part of the chain's next publication; clears what changed. */
+  part(): HistoryPart {
+    const feed = this.#feedSnapshot;
+    if (feed === undefined) {
+      this.#snapshot = undefined;
+    } else if (this.#statsChanged || feed !== this.#snapshotSource) {
+      const stats = this.#history.windowStats();
+      this.#snapshot = stats === undefined ? feed : withStatsWindow(feed, stats);
+    }
+    this.#snapshotSource = feed;
+    this.#statsChanged = false;
+    const changed = this.#changed;
+    this.#changed = false;
+    return { snapshot: this.#snapshot, status: this.#status, changed };
+  }
+
+  #write(write: HistoryWrite, nowMs: number): void {
+    let change: HistoryChange;
+    try {
+      change = this.#history.write(write, nowMs / 1_000);
+    } catch (error) {
+      this.#logger.warn("blocks refused by the history", { chainId: this.#plan.chainId, error: String(error) });
+      return;
+    }
+    if (change.changedFrom === undefined && change.anchors.length === 0) return;
+    this.#statsChanged = true;
+    this.#changed = true;
+    this.#status = this.#makeStatus();
+    this.#persist(write, change, nowMs);
+  }
+
+  /** Writes what changed (new or different fees, and the anchors kept) to the store; the store never stops the feed. */
+  #persist(write: HistoryWrite, change: HistoryChange, nowMs: number): void {
+    if (!this.#store) return;
+    try {
+      if (change.changedFrom !== undefined && change.changedTo !== undefined) {
+        const offset = Number(change.changedFrom - write.firstBlock);
+        const count = Number(change.changedTo - change.changedFrom) + 1;
+        const fees = write.baseFeesWei.slice(offset, offset + count);
+        const anchors = change.anchors.filter((anchor) => anchor.block >= change.changedFrom! && anchor.block <= change.changedTo!);
+        this.#store.write(this.#plan.chainId, change.changedFrom, { baseFeesWei: fees, anchors });
+      }
+      // Anchors of blocks already stored (a header seen after its block's fee) still make its time exact there.
+      for (const anchor of change.anchors) {
+        if (change.changedFrom !== undefined && anchor.block >= change.changedFrom && anchor.block <= change.changedTo!) continue;
+        const fee = this.#history.baseFeeAt(anchor.block);
+        if (fee !== undefined) this.#store.write(this.#plan.chainId, anchor.block, { baseFeesWei: [fee], anchors: [anchor] });
+      }
+      if (nowMs - this.#lastPruneMs >= PRUNE_EVERY_MS) {
+        this.#lastPruneMs = nowMs;
+        // The store keeps what memory keeps: memory drops whole chunks beyond the horizon.
+        const oldest = this.#history.oldest?.block;
+        if (oldest !== undefined) this.#store.prune(this.#plan.chainId, oldest);
+      }
+    } catch (error) {
+      this.#logger.warn("could not store the chain's history; it is kept in memory meanwhile", { chainId: this.#plan.chainId, error: String(error) });
+    }
+  }
+
+  #makeStatus(): HistoryStatus {
+    const oldest = this.#history.oldest;
+    const newest = this.#history.newest;
+    return Object.freeze({
+      horizon: this.#horizonText,
+      blocks: this.#history.blocksHeld,
+      oldestBlock: oldest?.block.toString() ?? null,
+      newestBlock: newest?.block.toString() ?? null,
+      oldestTime: oldest === undefined ? null : Math.floor(oldest.timestamp),
+      newestTime: newest === undefined ? null : Math.floor(newest.timestamp),
+      backfill: this.#backfill,
+    });
+  }
+}
