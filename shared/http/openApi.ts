@@ -131,6 +131,12 @@ function successResponse(route: Route): Record<string, unknown> {
     headers["X-Data-Age-Ms"] = { description: "Milliseconds since an RPC endpoint last confirmed the data.", schema: { type: "string", pattern: "^[0-9]+$" } };
     headers["Last-Modified"] = { description: "When an RPC endpoint last confirmed the data.", schema: { type: "string" } };
   }
+  if (response.windowed) {
+    const blocks = { type: "string", pattern: "^[0-9]+$" };
+    headers["X-Stats-Blocks"] = { description: "How many blocks the statistics window held (N of the nearest rank).", schema: blocks };
+    headers["X-Stats-From-Block"] = { description: "The oldest block of the statistics window.", schema: blocks };
+    headers["X-Stats-To-Block"] = { description: "The newest block of the statistics window.", schema: blocks };
+  }
   return {
     description: route.summary,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
-import type { FeeAnswerName, PreparedAnswers } from "../service/preparedAnswers.ts";
+import { type FeeAnswerName, type PreparedAnswers, WINDOWED_ANSWERS } from "../service/preparedAnswers.ts";
 import { type PreparedBody, preparedJson } from "../service/preparedBody.ts";
 import { ApiError, type ApiErrorCode } from "./apiErrors.ts";
 import type { DashboardFiles } from "./dashboardFiles.ts";
@@ -94,6 +94,8 @@ export interface RouteResponse {
   readonly schema: OpenApiSchemaName;
   /** The answer carries the data's freshness headers and a strong ETag (If-None-Match may answer 304). */
   readonly fresh?: boolean;
+  /** The answer is computed over the statistics window and says which (X-Stats-Blocks, -From-Block, -To-Block). */
+  readonly windowed?: boolean;
 }
 
 const HEALTHY = preparedJson({ status: "ok" });
@@ -248,9 +250,10 @@ function feeRoute(name: FeeAnswerName, summary: string): JsonRoute {
     reply: (context) => {
       const { publication, answers } = chainWithData(context);
       const prepared = answers[name];
-      return { body: prepared.body, etag: prepared.etag, headers: freshnessHeaders(publication, answers, context.nowMs) };
+      const fresh = freshnessHeaders(publication, answers, context.nowMs);
+      return { body: prepared.body, etag: prepared.etag, headers: WINDOWED_ANSWERS.has(name) ? { ...fresh, ...answers.statsHeaders } : fresh };
     },
-    response: { schema: FEE_SCHEMAS[name], fresh: true },
+    response: { schema: FEE_SCHEMAS[name], fresh: true, ...(WINDOWED_ANSWERS.has(name) ? { windowed: true } : {}) },
   };
 }
 
