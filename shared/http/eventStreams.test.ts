@@ -169,6 +169,13 @@ test("each change is one event: new blocks, a reorganisation from its first re-m
   assert.equal(statusOnly.blocks, null);
   assert.equal(statusOnly.status.currentBaseFee, "900");
   assert.equal(statusOnly.status.busy, true);
+
+  // Only the history moved (a backfill's page): the status tells, with no blocks to redraw.
+  const backfilling = { ...statusOnly.status.history, blocks: 9_000, backfill: { running: true, progress: 0.25, blocksToGo: 27_000 } };
+  source.setHistoryStatus(MAINNET, backfilling);
+  const historyOnly = await stream.next();
+  assert.equal(historyOnly.blocks, null);
+  assert.deepEqual(historyOnly.status.history, backfilling);
 });
 
 test("a chain without data streams its syncing status, then the full history once data arrives", async (t) => {

@@ -3,7 +3,8 @@ import { BlockWindow } from "../core/fees/blockWindow.ts";
 import { DEFAULT_BLOCK_TIME_MS, snapshotOf, type FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { BlockTips } from "../core/fees/recentTips.ts";
-import type { FeedPhase } from "../rpc/feedReport.ts";
+import type { FeedPhase, FeedReport } from "../rpc/feedReport.ts";
+import type { HistoryStatus } from "../wire/networkStatus.ts";
 import type { ChainPlan } from "./chainPlan.ts";
 import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
@@ -106,6 +107,22 @@ export class TestFeeSource implements FeeSource {
     const chain = this.#held(chainId);
     const { snapshot } = chain.publication;
     this.#publish(chain, { snapshot, confirmedAt: confirmedAt ?? chain.publication.confirmedAt, phase, changed: { blocks: false, health: true } });
+  }
+
+  /** Publishes a new status of the chain's history (a backfill's progress, say), with the data held. */
+  setHistoryStatus(chainId: number, status: HistoryStatus): void {
+    const chain = this.#held(chainId);
+    const { snapshot, confirmedAt } = chain.publication;
+    const report: FeedReport = {
+      chainId,
+      endpoints: [],
+      snapshot,
+      confirmedAt,
+      phase: chain.publication.status.state,
+      changed: { blocks: false, health: false },
+    };
+    chain.publication = publish(chain.plan, report, chain.publication, { snapshot, status, changed: true });
+    for (const listener of this.#listeners) listener(chain.publication);
   }
 
   #held(chainId: number): HeldChain {
