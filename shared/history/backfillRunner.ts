@@ -1,0 +1,354 @@
+import type { Logger } from "../log/logger.ts";
+import { RpcEndpointError, WrongChainError } from "../rpc/errors.ts";
+import { parseChainId } from "../rpc/parseRpcAnswers.ts";
+import type { BlockAnchor } from "./backfillAnchors.ts";
+import { DEFAULT_BACKFILL_BACKOFF, type BackfillBackoffOptions } from "./backfillBackoff.ts";
+import { BackfillEndpoint } from "./backfillEndpoint.ts";
+import { fetchBackfillPage, type BackfillPage } from "./backfillPage.ts";
+import { DEFAULT_PAGE_BLOCKS } from "./backfillPlan.ts";
+import { DEFAULT_BACKFILL_REQUESTS_PER_SECOND } from "./backfillRateLimiter.ts";
+import type { BlockRange } from "./backfillRanges.ts";
+import { BackfillSchedule } from "./backfillSchedule.ts";
+import { BackfillStoppedError, untilAborted, waitMs } from "./backfillWait.ts";
+
+/** Per request, as the live feed's. */
+export const DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS = 10_000;
+/** An endpoint whose answers cannot be trusted is not asked again for this long. */
+export const DEFAULT_SET_ASIDE_MS = 10 * 60_000;
+/** A block's timestamp may be this far past the local clock (clocks drift); beyond, the endpoint lies. */
+export const DEFAULT_MAX_FUTURE_SECONDS = 15 * 60;
+/** Failures in a row after which an endpoint's trouble is a warning rather than a debug line. */
+export const DEFAULT_WARN_AFTER_FAILURES = 3;
+
+export interface BackfillRunnerOptions {
+  readonly chainId: number;
+  /** The chain's endpoints (http(s) or ws(s)): the backfill opens its own connections to each and uses them all. */
+  readonly rpcUrls: readonly string[];
+  /** How far back the history reaches from the newest block's timestamp. */
+  readonly horizonSeconds: number;
+  /** The chain's block spacing as configured: the first guess of how many blocks the horizon holds. */
+  readonly blockTimeMs: number;
+  readonly logger: Logger;
+  /**
+   * Called with each page, once, before the next page of the same endpoint is fetched; pages of different endpoints
+   * may arrive out of order (each is newest first among its own). A page is held once this returns (or its promise
+   * resolves); if it throws, the backfill stops and `run` rejects with that error.
+   */
+  readonly onPage: (page: BackfillPage) => void | Promise<void>;
+  /** Called when the run starts, after each page, and when it ends; never after stop(). */
+  readonly onProgress?: (progress: BackfillProgress) => void;
+  /** JSON-RPC calls per second to each endpoint, every call counted; default 2. Infinity lifts the cap (benchmarks). */
+  readonly requestsPerSecond?: number;
+  /** Blocks per page at most; default 1,024 (or less where an endpoint's cap is lower). */
+  readonly pageBlocks?: number;
+  /** Per request; default 10 s, as the live feed's. */
+  readonly requestTimeoutMs?: number;
+  /** The wait after failures: 1 s doubling to 60 s by default. */
+  readonly backoff?: Partial<BackfillBackoffOptions>;
+  /** How long an endpoint whose answers cannot be trusted is left alone; default 10 minutes. */
+  readonly setAsideMs?: number;
+  readonly maxFutureSeconds?: number;
+  readonly warnAfterFailures?: number;
+  /** The wall clock in epoch ms (blocks from the future are refused against it); default Date.now. */
+  readonly nowMs?: () => number;
+  /** A monotonic clock in ms (rate limits and waits); default performance.now. */
+  readonly monotonicMs?: () => number;
+}
+
+/** What to fetch: the history held now, and where it ends. */
+export interface BackfillTarget {
+  /** Every block held: the store's ranges and the live feed's. */
+  readonly heldRanges: readonly BlockRange[];
+  /** The newest block the live feed holds, with its exact timestamp: the backfill fetches what is missing below it. */
+  readonly newest: BlockAnchor;
+  /**
+   * Other exact timestamps held (e.g. the store's anchors at the ends of its ranges). With one older than the horizon,
+   * a restart fetches only the blocks missed, none beyond the horizon.
+   */
+  readonly anchors?: readonly BlockAnchor[];
+}
+
+/** How far a backfill is, as `/networks` and the dashboard show it. */
+export interface BackfillProgress {
+  /** Fetching now. */
+  readonly running: boolean;
+  /** Blocks fetched by this run. */
+  readonly blocksFetched: number;
+  /** Blocks still to fetch, estimated from the chain's spacing until a fetched block reaches the horizon. */
+  readonly blocksToGo: number;
+  /** The history reaches the horizon (or the chain's genesis): nothing older is needed. */
+  readonly oldestReached: boolean;
+}
+
+/** How a run ended. */
+export interface BackfillOutcome extends BackfillProgress {
+  readonly pagesFetched: number;
+  /** JSON-RPC calls made, over every endpoint. */
+  readonly requests: number;
+  /** stop() ended it before the horizon or the genesis. */
+  readonly stopped: boolean;
+}
+
+/**
+ * Fetches a chain's history newest first, in `eth_feeHistory` pages with exact timestamps at each page's two ends,
+ * gently: at most `requestsPerSecond` JSON-RPC calls to each endpoint, backing off on errors and 429s, through
+ * connections of its own (the live feed's are never touched, so the head is never delayed). Each endpoint's chain id
+ * is checked before use; an endpoint of another chain or whose answers contradict each other is set aside. It stops
+ * at the horizon (a fetched block older than the newest block's timestamp minus the horizon) or the genesis; told what
+ * is held, a run after a restart fetches only what is missing. One run per runner.
+ */
+export class BackfillRunner {
+  readonly #options: BackfillRunnerOptions;
+  readonly #backoff: BackfillBackoffOptions;
+  readonly #stop = new AbortController();
+  readonly #nowMs: () => number;
+  readonly #monotonicMs: () => number;
+  #endpoints: readonly BackfillEndpoint[] = [];
+  #schedule: BackfillSchedule | undefined;
+  #run: Promise<BackfillOutcome> | undefined;
+  #finished = false;
+  #pageFailure: { error: unknown } | undefined;
+  #progress: BackfillProgress = { running: false, blocksFetched: 0, blocksToGo: 0, oldestReached: false };
+  /** Wakes workers that wait for a page in flight or for an endpoint's backoff when the run ends. */
+  readonly #ended = new AbortController();
+
+  constructor(options: BackfillRunnerOptions) {
+    if (options.rpcUrls.length === 0) throw new RangeError(`chain ${options.chainId}: a backfill needs at least one RPC URL`);
+    if (!(options.blockTimeMs > 0)) throw new RangeError(`chain ${options.chainId}: the block time is positive (got ${options.blockTimeMs} ms)`);
+    this.#options = options;
+    this.#backoff = { ...DEFAULT_BACKFILL_BACKOFF, ...options.backoff };
+    this.#nowMs = options.nowMs ?? Date.now;
+    this.#monotonicMs = options.monotonicMs ?? (() => performance.now());
+  }
+
+  get progress(): BackfillProgress {
+    return this.#progress;
+  }
+
+  /** JSON-RPC calls made so far, per endpoint (redacted URL), in the configured order. */
+  requestsByEndpoint(): { url: string; requests: number }[] {
+    return this.#endpoints.map((endpoint) => ({ url: endpoint.redactedUrl, requests: endpoint.requests }));
+  }
+
+  /** Fetches what `target` lacks; resolves when the horizon or the genesis is reached, or at stop(). */
+  run(target: BackfillTarget): Promise<BackfillOutcome> {
+    if (this.#run) throw new Error(`chain ${this.#options.chainId}: this backfill already ran; make a new BackfillRunner for another run`);
+    this.#run = this.#runOnce(target);
+    return this.#run;
+  }
+
+  /** Ends the run at once: waits and requests are aborted, connections closed, no timer left. */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    this.#ended.abort();
+    for (const endpoint of this.#endpoints) endpoint.close();
+    await this.#run?.catch(() => {});
+  }
+
+  async #runOnce(target: BackfillTarget): Promise<BackfillOutcome> {
+    const { chainId, logger, rpcUrls, horizonSeconds } = this.#options;
+    const requestsPerSecond = this.#options.requestsPerSecond ?? DEFAULT_BACKFILL_REQUESTS_PER_SECOND;
+    const schedule = new BackfillSchedule({
+      heldRanges: target.heldRanges,
+      newest: target.newest,
+      anchors: target.anchors ?? [],
+      horizonSeconds,
+      blockSpacingSeconds: this.#options.blockTimeMs / 1000,
+      pageBlocks: this.#options.pageBlocks ?? DEFAULT_PAGE_BLOCKS,
+    });
+    this.#schedule = schedule;
+    const startedAt = this.#monotonicMs();
+    const firstPlan = schedule.plan();
+    if (firstPlan.complete || this.#stop.signal.aborted) {
+      this.#publish(false);
+      if (firstPlan.complete) logger.info(`chain ${chainId}: the history is complete back to block ${firstPlan.floorBlock}; nothing to backfill`, { chainId });
+      return this.#outcome();
+    }
+    this.#endpoints = rpcUrls.map(
+      (url) =>
+        new BackfillEndpoint(url, {
+          requestsPerSecond,
+          requestTimeoutMs: this.#options.requestTimeoutMs ?? DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS,
+          signal: this.#stop.signal,
+          monotonicMs: this.#monotonicMs,
+        }),
+    );
+    const top = firstPlan.missing[0]!.toBlock;
+    logger.info(
+      `chain ${chainId}: history backfill starts: about ${firstPlan.blocksToGo} blocks missing from block ${top} back, ` +
+        `through ${this.#endpoints.length} endpoint(s) at most ${requestsPerSecond} requests/s each`,
+      { chainId, newestBlock: target.newest.block, fromBlock: top, blocksToGo: firstPlan.blocksToGo, horizonSeconds },
+    );
+    this.#publish(true);
+    try {
+      await Promise.all(this.#endpoints.map((endpoint) => this.#work(endpoint)));
+    } finally {
+      for (const endpoint of this.#endpoints) endpoint.close();
+    }
+    this.#publish(false);
+    const outcome = this.#outcome();
+    const seconds = ((this.#monotonicMs() - startedAt) / 1000).toFixed(1);
+    const fields = { chainId, blocksFetched: outcome.blocksFetched, pagesFetched: outcome.pagesFetched, requests: outcome.requests, seconds: Number(seconds) };
+    if (this.#pageFailure) {
+      logger.error(`chain ${chainId}: history backfill stopped: a page could not be kept (${String(this.#pageFailure.error)})`, fields);
+      throw this.#pageFailure.error;
+    }
+    const plan = schedule.plan();
+    logger.info(
+      outcome.stopped
+        ? `chain ${chainId}: history backfill stopped after ${outcome.blocksFetched} blocks (${outcome.requests} requests, ${seconds} s); about ${plan.blocksToGo} blocks to go`
+        : `chain ${chainId}: history backfill done: ${outcome.blocksFetched} blocks in ${outcome.pagesFetched} pages (${outcome.requests} requests, ${seconds} s); the history reaches back to block ${plan.floorBlock}`,
+      fields,
+    );
+    return outcome;
+  }
+
+  /** One endpoint's loop: check its chain, then take pages until none is left (or the run stops). */
+  async #work(endpoint: BackfillEndpoint): Promise<void> {
+    const schedule = this.#schedule!;
+    while (!this.#finished && !this.#stop.signal.aborted) {
+      try {
+        const wait = endpoint.waitMs;
+        if (wait > 0) {
+          await waitMs(wait, this.#ended.signal);
+          continue;
+        }
+        if (!endpoint.verified) {
+          await this.#verify(endpoint);
+          continue;
+        }
+        const range = schedule.take(endpoint.limit.maxBlocks);
+        if (range === undefined) {
+          if (schedule.pagesInFlight === 0) this.#finish();
+          else await this.#nextChange(schedule);
+          continue;
+        }
+        await this.#fetchAndKeep(endpoint, range);
+      } catch (error) {
+        if (error instanceof BackfillStoppedError || this.#stop.signal.aborted) return;
+        if (this.#pageFailure) return;
+        this.#failed(endpoint, error);
+      }
+    }
+  }
+
+  async #verify(endpoint: BackfillEndpoint): Promise<void> {
+    const reported = parseChainId(await endpoint.connection.request("eth_chainId", []), endpoint.redactedUrl);
+    if (reported !== this.#options.chainId) throw new WrongChainError(endpoint.redactedUrl, this.#options.chainId, reported);
+    endpoint.markVerified();
+  }
+
+  async #fetchAndKeep(endpoint: BackfillEndpoint, range: BlockRange): Promise<void> {
+    const schedule = this.#schedule!;
+    const { chainId, logger } = this.#options;
+    let page: BackfillPage;
+    try {
+      page = await fetchBackfillPage(endpoint.connection, range, endpoint.limit, {
+        anchors: schedule.anchors,
+        nowSeconds: this.#nowMs() / 1000,
+        maxFutureSeconds: this.#options.maxFutureSeconds ?? DEFAULT_MAX_FUTURE_SECONDS,
+      });
+      if (this.#stop.signal.aborted) throw new BackfillStoppedError();
+    } catch (error) {
+      schedule.release(range);
+      throw error;
+    }
+    try {
+      await untilAborted(Promise.resolve(this.#options.onPage(page)), this.#stop.signal);
+    } catch (error) {
+      schedule.release(range);
+      if (!(error instanceof BackfillStoppedError)) {
+        this.#pageFailure = { error };
+        this.#finish();
+      }
+      throw error;
+    }
+    schedule.complete(range, page);
+    endpoint.markServing();
+    const toBlock = page.firstBlock + BigInt(page.baseFeesWei.length) - 1n;
+    logger.debug(`chain ${chainId}: backfilled blocks ${page.firstBlock}..${toBlock} through ${endpoint.redactedUrl}`, {
+      chainId,
+      url: endpoint.redactedUrl,
+      blocks: page.baseFeesWei.length,
+    });
+    this.#publish(true);
+  }
+
+  /** Backs off from a failing endpoint, or sets aside one that lies or serves another chain. */
+  #failed(endpoint: BackfillEndpoint, caught: unknown): void {
+    const { chainId, logger } = this.#options;
+    const error = caught instanceof Error ? caught : new Error(String(caught));
+    const fields = { chainId, url: endpoint.redactedUrl, error: error.message };
+    if (!(error instanceof RpcEndpointError)) {
+      // Another chain, garbage or answers that contradict each other: not asked again for a long while.
+      const setAsideMs = this.#options.setAsideMs ?? DEFAULT_SET_ASIDE_MS;
+      endpoint.setAside(setAsideMs);
+      logger.warn(`chain ${chainId}: history backfill sets ${endpoint.redactedUrl} aside for ${Math.round(setAsideMs / 1000)} s: ${error.message}`, fields);
+      return;
+    }
+    const waitedMs = endpoint.markFailing(this.#backoff, retryAfterMsOf(error));
+    const warnAfter = this.#options.warnAfterFailures ?? DEFAULT_WARN_AFTER_FAILURES;
+    const level = endpoint.failuresInARow === warnAfter ? "warn" : "debug";
+    logger[level](
+      `chain ${chainId}: history backfill: ${endpoint.redactedUrl} failed ${endpoint.failuresInARow} time(s) in a row; asking it again in ${waitedMs} ms`,
+      fields,
+    );
+  }
+
+  /** Resolves at the next page kept or released, or when the run ends. */
+  #nextChange(schedule: BackfillSchedule): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const signal = this.#ended.signal;
+      if (signal.aborted) return resolve();
+      const done = () => {
+        unsubscribe();
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const unsubscribe = schedule.onceChanged(done);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  #finish(): void {
+    this.#finished = true;
+    this.#ended.abort();
+  }
+
+  #publish(running: boolean): void {
+    const schedule = this.#schedule;
+    if (!schedule) return;
+    const plan = schedule.plan();
+    this.#progress = Object.freeze({
+      running,
+      blocksFetched: schedule.blocksFetched,
+      blocksToGo: plan.blocksToGo + schedule.blocksInFlight,
+      oldestReached: plan.complete && schedule.pagesInFlight === 0,
+    });
+    if (this.#stop.signal.aborted) return;
+    try {
+      this.#options.onProgress?.(this.#progress);
+    } catch (error) {
+      this.#options.logger.error("the history backfill's onProgress listener failed", { chainId: this.#options.chainId, error: String(error) });
+    }
+  }
+
+  #outcome(): BackfillOutcome {
+    const schedule = this.#schedule!;
+    return Object.freeze({
+      ...this.#progress,
+      pagesFetched: schedule.pagesFetched,
+      requests: this.#endpoints.reduce((sum, endpoint) => sum + endpoint.requests, 0),
+      stopped: this.#stop.signal.aborted && !this.#progress.oldestReached,
+    });
+  }
+}
+
+/**
+ * How long the endpoint asked to be left alone (HTTP 429 with Retry-After), when the error carries it. RpcEndpointError
+ * carries the status only, so a 429 is backed off exponentially until the transport passes the header on.
+ */
+function retryAfterMsOf(error: RpcEndpointError): number | undefined {
+  const retryAfterMs = (error as RpcEndpointError & { readonly retryAfterMs?: unknown }).retryAfterMs;
+  return typeof retryAfterMs === "number" && retryAfterMs > 0 ? retryAfterMs : undefined;
+}

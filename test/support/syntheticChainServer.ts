@@ -1,0 +1,235 @@
+// A JSON-RPC endpoint on 127.0.0.1 serving a synthetic EIP-1559 chain of any length (millions of blocks cost nothing:
+// each block's fee and timestamp are functions of its number; any path is served, so a URL can carry a fake API key), for the history's backfill tests and benchmark, where no
+// Hardhat chain could mine that many. It answers eth_chainId, eth_blockNumber, eth_getBlockByNumber (number, timestamp,
+// base fee) and eth_feeHistory (at most 1,024 blocks, as Hardhat and geth), single calls and batches; it records when
+// each call arrived; and it can turn hostile in the ways a backfill must detect.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/**
+ * How the endpoint misbehaves:
+ * - none: honest;
+ * - http429: every call gets HTTP 429 with `Retry-After` (seconds);
+ * - http500: every call gets HTTP 500;
+ * - hang: calls are never answered (until the server closes);
+ * - wrong-chain: eth_chainId reports another chain;
+ * - ends-elsewhere: eth_feeHistory's blocks end one block before the one asked;
+ * - shrinking-pages: eth_feeHistory answers half the blocks of its previous answer (a cap that keeps moving);
+ * - header-fee-mismatch: headers carry a base fee 1 wei off the fee history's;
+ * - timestamps-backwards: headers' timestamps decrease as blocks increase;
+ * - timestamps-late: headers' timestamps are a day later than the chain's (each page in order, yet later than the newest block);
+ * - timestamps-future: headers' timestamps are a day ahead of the local clock.
+ */
+export type SyntheticFault =
+  | "none"
+  | "http429"
+  | "http500"
+  | "hang"
+  | "wrong-chain"
+  | "ends-elsewhere"
+  | "shrinking-pages"
+  | "header-fee-mismatch"
+  | "timestamps-backwards"
+  | "timestamps-late"
+  | "timestamps-future";
+
+export interface SyntheticChainOptions {
+  readonly chainId?: number;
+  /** The newest block (blocks 0..head exist). */
+  readonly head: bigint;
+  /** Unix seconds of a block; default 1,700,000,000 + 12 s per block. */
+  readonly timestampOf?: (block: bigint) => number;
+  /** A block's base fee; default a pure function of its number that varies block to block. */
+  readonly baseFeeOf?: (block: bigint) => bigint;
+  /** Blob base fees in eth_feeHistory answers (baseFeePerBlobGas); default true. */
+  readonly blobFees?: boolean;
+  readonly fault?: SyntheticFault;
+  readonly retryAfterSeconds?: number;
+}
+
+export interface SyntheticChainServer {
+  readonly url: string;
+  readonly chainId: number;
+  head: bigint;
+  readonly timestampOf: (block: bigint) => number;
+  readonly baseFeeOf: (block: bigint) => bigint;
+  readonly blobBaseFeeOf: (block: bigint) => bigint;
+  readonly gasUsedRatioOf: (block: bigint) => number;
+  /** JSON-RPC calls received (each call of a batch counted), of one method or all. */
+  calls(method?: string): number;
+  /** performance.now() at each call's arrival, oldest first. */
+  readonly arrivalsMs: readonly number[];
+  /** Connections closed by the client while a call of theirs was unanswered (hang). */
+  readonly abandonedCalls: number;
+  setFault(fault: SyntheticFault, options?: { retryAfterSeconds?: number }): void;
+  close(): Promise<void>;
+}
+
+interface RpcCall {
+  readonly id?: unknown;
+  readonly method?: unknown;
+  readonly params?: unknown;
+}
+
+const hex = (value: bigint | number) => `0x${value.toString(16)}`;
+
+function quantity(value: unknown, fallback: bigint): bigint {
+  return typeof value === "string" && /^0x[0-9a-f]+$/i.test(value) ? BigInt(value) : fallback;
+}
+
+export async function startSyntheticChainServer(options: SyntheticChainOptions): Promise<SyntheticChainServer> {
+  const chainId = options.chainId ?? 1;
+  const timestampOf = options.timestampOf ?? ((block: bigint) => 1_700_000_000 + Number(block) * 12);
+  const baseFeeOf = options.baseFeeOf ?? ((block: bigint) => 1_000_000_000n + ((block * 7_919n) % 50_000_000_000n));
+  const blobBaseFeeOf = (block: bigint) => 1n + (block % 1_000n);
+  const gasUsedRatioOf = (block: bigint) => Number(block % 101n) / 100;
+  const blobFees = options.blobFees ?? true;
+  let fault: SyntheticFault = options.fault ?? "none";
+  let retryAfterSeconds = options.retryAfterSeconds ?? 1;
+  let shrinkingTo = 1024;
+  let abandonedCalls = 0;
+  const counts = new Map<string, number>();
+  const arrivalsMs: number[] = [];
+  const sockets = new Set<Socket>();
+
+  const chain = {
+    head: options.head,
+  };
+
+  const header = (block: bigint) => {
+    let timestamp = timestampOf(block);
+    if (fault === "timestamps-backwards") timestamp = 2_000_000_000 - Number(block);
+    if (fault === "timestamps-late") timestamp += 86_400;
+    if (fault === "timestamps-future") timestamp = Math.floor(Date.now() / 1000) + 86_400;
+    return {
+      number: hex(block),
+      hash: `0x${block.toString(16).padStart(64, "0")}`,
+      timestamp: hex(timestamp),
+      gasLimit: hex(30_000_000n),
+      baseFeePerGas: hex(baseFeeOf(block) + (fault === "header-fee-mismatch" ? 1n : 0n)),
+      transactions: [],
+    };
+  };
+
+  const answer = (call: RpcCall): { result: unknown } | { error: { code: number; message: string } } => {
+    const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
+    switch (call.method) {
+      case "eth_chainId":
+        return { result: hex(fault === "wrong-chain" ? chainId + 1 : chainId) };
+      case "eth_blockNumber":
+        return { result: hex(chain.head) };
+      case "eth_getBlockByNumber": {
+        const block = params[0] === "latest" ? chain.head : quantity(params[0], -1n);
+        return { result: block < 0n || block > chain.head ? null : header(block) };
+      }
+      case "eth_feeHistory": {
+        let count = Number(quantity(params[0], 0n));
+        const newest = params[1] === "latest" ? chain.head : quantity(params[1], -1n);
+        if (count < 1 || newest < 0n || newest > chain.head) return { error: { code: -32602, message: "invalid block range" } };
+        if (count > 1024) return { error: { code: -32000, message: "blockCount should be at most 1024" } };
+        if (fault === "shrinking-pages") {
+          count = Math.max(1, Math.min(count, shrinkingTo));
+          shrinkingTo = Math.max(1, Math.floor(count / 2));
+        }
+        const end = fault === "ends-elsewhere" ? newest - 1n : newest;
+        let oldest = end - BigInt(count) + 1n;
+        if (oldest < 0n) oldest = 0n;
+        const blocks = Number(end - oldest + 1n);
+        const fees: string[] = new Array<string>(blocks + 1);
+        const ratios: number[] = new Array<number>(blocks);
+        const blobs: string[] = new Array<string>(blocks + 1);
+        for (let i = 0; i <= blocks; i++) {
+          const block = oldest + BigInt(i);
+          fees[i] = hex(baseFeeOf(block));
+          blobs[i] = hex(blobBaseFeeOf(block));
+          if (i < blocks) ratios[i] = gasUsedRatioOf(block);
+        }
+        return {
+          result: {
+            oldestBlock: hex(oldest),
+            baseFeePerGas: fees,
+            gasUsedRatio: ratios,
+            ...(blobFees ? { baseFeePerBlobGas: blobs, blobGasUsedRatio: ratios } : {}),
+          },
+        };
+      }
+      default:
+        return { error: { code: -32601, message: `the method ${String(call.method)} does not exist` } };
+    }
+  };
+
+  const count = (call: RpcCall) => {
+    const method = typeof call?.method === "string" ? call.method : "<invalid>";
+    counts.set(method, (counts.get(method) ?? 0) + 1);
+    arrivalsMs.push(performance.now());
+  };
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      let parsed: RpcCall | RpcCall[];
+      try {
+        parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RpcCall | RpcCall[];
+      } catch {
+        response.writeHead(400).end();
+        return;
+      }
+      const calls = Array.isArray(parsed) ? parsed : [parsed];
+      calls.forEach(count);
+      switch (fault) {
+        case "http429":
+          response.writeHead(429, { "content-type": "text/plain", "retry-after": String(retryAfterSeconds) }).end("Too Many Requests");
+          return;
+        case "http500":
+          response.writeHead(500, { "content-type": "text/plain" }).end("Internal Server Error");
+          return;
+        case "hang":
+          response.on("close", () => {
+            if (!response.writableEnded) abandonedCalls += calls.length;
+          });
+          return;
+        default:
+          break;
+      }
+      const answers = calls.map((call) => ({ jsonrpc: "2.0", id: call.id ?? null, ...answer(call) }));
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    chainId,
+    get head() {
+      return chain.head;
+    },
+    set head(block: bigint) {
+      chain.head = block;
+    },
+    timestampOf,
+    baseFeeOf,
+    blobBaseFeeOf,
+    gasUsedRatioOf,
+    calls: (method) => (method === undefined ? arrivalsMs.length : (counts.get(method) ?? 0)),
+    arrivalsMs,
+    get abandonedCalls() {
+      return abandonedCalls;
+    },
+    setFault(next, faultOptions = {}) {
+      fault = next;
+      shrinkingTo = 1024;
+      retryAfterSeconds = faultOptions.retryAfterSeconds ?? retryAfterSeconds;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
