@@ -11,6 +11,8 @@ import { type ChainPublication, publish } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { TestFeeSource } from "../service/testFeeSource.ts";
 import type { EndpointStatus, NetworkStatus } from "../wire/networkStatus.ts";
+import { openApiDocument } from "./openApi.ts";
+import { ROUTES } from "./routes.ts";
 import { createApiServer } from "./server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -142,6 +144,19 @@ test("/metrics needs a key, by Basic (as Prometheus sends it) or in the path; wi
   const head = await fetch(`${url}/metrics`, { method: "HEAD", headers: basic(KEY) });
   assert.equal(head.status, 200);
   assert.equal(await head.text(), "");
+});
+
+test("the OpenAPI description has /metrics as text behind Basic, and its key-in-path form", () => {
+  const paths = openApiDocument(ROUTES)["paths"] as Record<string, { get: { security: unknown; responses: Record<string, { content?: unknown }> } }>;
+  for (const [path, security] of [
+    ["/metrics", [{ basicAuth: [] }]],
+    ["/v3/{apiKey}/metrics", []],
+  ] as const) {
+    const operation = paths[path]!.get;
+    assert.deepEqual(operation.security, security, path);
+    assert.deepEqual(operation.responses["200"]!.content, { "text/plain": { schema: { type: "string" } } }, path);
+    assert.ok(operation.responses["401"], path);
+  }
 });
 
 test("each chain's series carry what the API answers: newest block, base fee, next base fee, percentile, busy threshold, busy, data age", async (t) => {

@@ -123,6 +123,9 @@ function operationOf(route: Route, routes: readonly Route[]): Record<string, unk
 
 function successResponse(route: Route): Record<string, unknown> {
   const response = route.response;
+  if (response === undefined && route.textMediaType !== undefined) {
+    return { description: route.summary, content: { [route.textMediaType]: { schema: { type: "string" } } } };
+  }
   if (response === undefined) return { description: route.summary };
   const headers: Record<string, unknown> = {};
   if (response.fresh) {

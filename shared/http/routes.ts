@@ -73,6 +73,8 @@ interface RouteBase {
   readonly response?: RouteResponse;
   /** Errors the route may answer beyond those its parameters and auth imply, for the OpenAPI description. */
   readonly extraErrors?: readonly ApiErrorCode[];
+  /** A text answer's media type (a route without a JSON `response`), for the OpenAPI description. */
+  readonly textMediaType?: string;
 }
 
 /** A route answered with JSON: it returns the reply or throws an ApiError, and the server writes either. */
@@ -189,6 +191,7 @@ const BASE_ROUTES: readonly Route[] = [
       "Prometheus metrics (text format 0.0.4): per chain the newest block, base fee, next base fee, percentile, busy threshold, busy, data age, state and history held; per RPC endpoint its state; the server's answers by route and status.",
     path: "/metrics",
     auth: "key",
+    textMediaType: "text/plain",
     open: ({ res, head, headers, resources }) => answerMetrics(resources.metrics, res, head, headers),
   },
   {
