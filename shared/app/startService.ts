@@ -2,7 +2,9 @@ import type { ApiKeySettings, Settings } from "../config/settings.ts";
 import { createApiServer } from "../http/server.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
+import { ChainBackfill, type ChainBackfillOptions } from "../service/chainBackfill.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
+import type { HistoryPersistence } from "../service/chainRecord.ts";
 import { FeeService } from "../service/feeService.ts";
 import type { Logger } from "../log/logger.ts";
 
@@ -13,6 +15,10 @@ export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "c
   readonly dashboardToken?: string;
   /** The user key the dashboard's API panel shows; default: the first of `apiKeys`. */
   readonly dashboardApiKey?: () => ApiKeySettings | undefined;
+  /** Where the chains' histories are kept across restarts; without it, in memory only. */
+  readonly historyStore?: HistoryPersistence;
+  /** Fetch each chain's older blocks back to its horizon (default true); tests of other things may turn it off. */
+  readonly backfill?: boolean | ChainBackfillOptions["runner"];
 };
 
 export interface RunningService {
@@ -33,7 +39,20 @@ export interface RunningService {
  * first (so that the port is known and every endpoint answers, with 503 NO_DATA until data arrives), then the feeds.
  */
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
-  const service = new FeeService(config.chains, { logger });
+  const backfill = config.backfill ?? true;
+  const service = new FeeService(config.chains, {
+    logger,
+    ...(config.historyStore ? { store: config.historyStore } : {}),
+    ...(backfill === false
+      ? {}
+      : {
+          startBackfill: (plan, record, republish) => {
+            const chainBackfill = new ChainBackfill(plan, record, { logger, republish, ...(backfill === true ? {} : { runner: backfill }) });
+            chainBackfill.start();
+            return chainBackfill;
+          },
+        }),
+  });
   const keyring = new ApiKeyring(config.apiKeys);
   const dashboardToken = config.dashboardToken ?? generateApiKey();
   keyring.add(dashboardToken);

@@ -65,9 +65,12 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
       ],
       [{ key: KEY }, { key: SECRET_KEY, secret: SECRET }],
     );
-    await waitFor("chain 31337 to have data", async () =>
-      (await callApi(service.url, "/networks/31337/baseFeeHistory", KEY)).status === 200 ? true : undefined,
-    );
+    // The feed brings the newest 500 blocks; the backfill the rest of the 600-block window (and back to the genesis).
+    await waitFor("chain 31337's history to be backfilled", async () => {
+      const networks = await callApi<NetworkStatus[]>(service.url, "/networks", KEY);
+      const local = networks.status === 200 ? networks.body.find((network) => network.chainId === 31337) : undefined;
+      return local?.history.oldestBlock === "0" && !local.history.backfill.running ? true : undefined;
+    });
   });
 
   after(async () => {
@@ -91,6 +94,13 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
     assert.deepEqual(percentile.body, { baseFeePercentile: expectedGwei(expectedPercentile(window, 50)) });
     const busy = await callApi(service.url, "/networks/31337/busyThreshold", KEY);
     assert.deepEqual(busy.body, { busyThreshold: expectedGwei(expectedPercentile(window, 90)) });
+    // Each answer over the window says which blocks it used; the history's does not (it is not computed over it).
+    for (const answer of [percentile, busy]) {
+      assert.equal(answer.headers.get("x-stats-blocks"), String(STATS_WINDOW_BLOCKS));
+      assert.equal(answer.headers.get("x-stats-from-block"), "51");
+      assert.equal(answer.headers.get("x-stats-to-block"), "650");
+    }
+    assert.equal(history.headers.get("x-stats-blocks"), null);
   });
 
   test("GET /networks: every field of the chain's state equals what is computed here from the node's blocks", async () => {
@@ -103,6 +113,11 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
     const networks = await callApi<NetworkStatus[]>(service.url, "/networks", KEY);
     assert.equal(networks.status, 200);
     const local = networks.body.find((network) => network.chainId === 31337)!;
+    const header = async (block: string) => {
+      const { timestamp } = await node.request<{ timestamp: string }>("eth_getBlockByNumber", [block, false]);
+      return { timestamp: Number(BigInt(timestamp)) };
+    };
+    const [genesis, newest] = await Promise.all([header("0x0"), header("latest")]);
     assert.ok(typeof local.dataAgeMs === "number" && local.dataAgeMs >= 0, `dataAgeMs ${local.dataAgeMs}`);
     assert.deepEqual(local, {
       chainId: 31337,
@@ -116,7 +131,20 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
       maxBaseFee: expectedGwei(max(window)),
       busy: currentWei > expectedPercentile(window, 90),
       historyBlocks: 500,
+      statsWindow: `${STATS_WINDOW_BLOCKS} blocks`,
       statsWindowBlocks: STATS_WINDOW_BLOCKS,
+      statsFromBlock: String(650 - STATS_WINDOW_BLOCKS + 1),
+      statsToBlock: "650",
+      history: {
+        horizon: "7d",
+        // The genesis and every block mined: the backfill reached the genesis within the horizon.
+        blocks: 651,
+        oldestBlock: "0",
+        newestBlock: "650",
+        oldestTime: genesis.timestamp,
+        newestTime: newest.timestamp,
+        backfill: { running: false, progress: 1, blocksToGo: 0 },
+      },
       blockTimeMs: 1000,
       dataAgeMs: local.dataAgeMs,
       endpoints: [{ url: `${proxy.url}/v3/***?***`, transport: "http", state: "ok", active: true, reportedChainId: 31337 }],

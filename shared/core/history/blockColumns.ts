@@ -192,6 +192,22 @@ export class BlockColumns {
     }
   }
 
+  /** The held stretches of consecutive blocks, oldest first (a scan of every chunk: for occasional use). */
+  heldRanges(): { fromBlock: number; toBlock: number }[] {
+    const ranges: { fromBlock: number; toBlock: number }[] = [];
+    for (const first of this.#order) {
+      const chunk = this.#chunks.get(first)!;
+      for (let offset = 0; offset < CHUNK_BLOCKS; offset++) {
+        if (Number.isNaN(chunk.timestamps[offset]!)) continue;
+        const block = first + offset;
+        const last = ranges.at(-1);
+        if (last !== undefined && last.toBlock === block - 1) last.toBlock = block;
+        else ranges.push({ fromBlock: block, toBlock: block });
+      }
+    }
+    return ranges;
+  }
+
   /** Drops every chunk that lies wholly below `block`; returns how many blocks were dropped. */
   dropChunksBelow(block: number): number {
     let dropped = 0;

@@ -108,6 +108,32 @@ export class ChainHistory implements HistoryView {
     return this.#columns.runsBetween(Number(fromBlock), Number(toBlock));
   }
 
+  /** The held stretches of consecutive blocks, oldest first. */
+  heldRanges(): { fromBlock: bigint; toBlock: bigint }[] {
+    return this.#columns.heldRanges().map((range) => ({ fromBlock: BigInt(range.fromBlock), toBlock: BigInt(range.toBlock) }));
+  }
+
+  /**
+   * The exact timestamps at the ends of what is held: the newest one (at or near the head: where a backfill starts)
+   * and the nearest ones to each held stretch's ends (they tell a backfill where the horizon lies).
+   */
+  edgeAnchors(): { newest: BlockAnchor | undefined; all: BlockAnchor[] } {
+    const anchorAt = (block: number | undefined): BlockAnchor | undefined =>
+      block === undefined ? undefined : { block: BigInt(block), timestamp: this.#columns.timestampAt(block) };
+    const newestBlock = this.#columns.newestBlock;
+    const newest = newestBlock === undefined ? undefined : anchorAt(this.#columns.findBack(newestBlock, [TIME_EXACT], ANCHOR_SEARCH_BLOCKS));
+    const all = new Map<bigint, BlockAnchor>();
+    for (const range of this.#columns.heldRanges()) {
+      for (const anchor of [
+        anchorAt(this.#columns.findForward(range.fromBlock, [TIME_EXACT], Math.min(ANCHOR_SEARCH_BLOCKS, range.toBlock - range.fromBlock))),
+        anchorAt(this.#columns.findBack(range.toBlock, [TIME_EXACT], Math.min(ANCHOR_SEARCH_BLOCKS, range.toBlock - range.fromBlock))),
+      ]) {
+        if (anchor) all.set(anchor.block, anchor);
+      }
+    }
+    return { newest, all: [...all.values()].sort((a, b) => (a.block < b.block ? -1 : 1)) };
+  }
+
   /** A held block's base fee; undefined when not held. */
   baseFeeAt(block: bigint): bigint | undefined {
     return this.#columns.baseFeeAt(Number(block));

@@ -1,0 +1,111 @@
+import { BackfillRunner, type BackfillProgress, type BackfillRunnerOptions } from "../history/backfillRunner.ts";
+import type { Logger } from "../log/logger.ts";
+import type { BackfillStatus } from "../wire/networkStatus.ts";
+import { type ChainPlan, historyHorizonOf } from "./chainPlan.ts";
+import type { ChainRecord } from "./chainRecord.ts";
+
+/** How often to look again for blocks missing within the horizon (a gap left by a sleep, a run that ended early). */
+const RECHECK_MS = 60_000;
+/** Until the head's first exact timestamp arrives, look this often. */
+const WAIT_FOR_HEAD_MS = 500;
+
+export interface ChainBackfillOptions {
+  readonly logger: Logger;
+  /** Called after each page and each change of progress, so that the chain's publication follows. */
+  readonly republish: () => void;
+  /** Passed on to the runner (tests and benchmarks lift the rate cap or shorten the backoff). */
+  readonly runner?: Partial<Pick<BackfillRunnerOptions, "requestsPerSecond" | "backoff" | "requestTimeoutMs" | "pageBlocks">>;
+  /** Epoch ms. */
+  readonly now?: () => number;
+}
+
+/**
+ * Keeps one chain's history whole back to its horizon: once the live feed has the head (with its header's exact
+ * time), runs a backfill for what the history lacks, writes each page into the chain's record, publishes its
+ * progress, and looks again every minute for gaps (time away, a sleep), running again when there are any.
+ */
+export class ChainBackfill {
+  readonly #plan: ChainPlan;
+  readonly #record: ChainRecord;
+  readonly #options: ChainBackfillOptions;
+  readonly #now: () => number;
+  #runner: BackfillRunner | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+  /** A run reached the horizon (or the genesis): later runs are needed only for gaps. */
+  #reachedOldest = false;
+
+  constructor(plan: ChainPlan, record: ChainRecord, options: ChainBackfillOptions) {
+    this.#plan = plan;
+    this.#record = record;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#runner?.stop();
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => void this.#runOnce(), delayMs);
+    this.#timer.unref();
+  }
+
+  async #runOnce(): Promise<void> {
+    const history = this.#record.history;
+    const { newest, all } = history.edgeAnchors();
+    if (newest === undefined) {
+      this.#schedule(WAIT_FOR_HEAD_MS);
+      return;
+    }
+    const heldRanges = history.heldRanges();
+    if (this.#reachedOldest && heldRanges.length <= 1) {
+      this.#schedule(RECHECK_MS);
+      return;
+    }
+    const horizon = historyHorizonOf(this.#plan);
+    const runner = new BackfillRunner({
+      chainId: this.#plan.chainId,
+      rpcUrls: this.#plan.rpcUrls,
+      horizonSeconds: horizon.seconds,
+      blockTimeMs: this.#plan.blockTimeMs,
+      logger: this.#options.logger,
+      ...this.#options.runner,
+      onPage: (page) => {
+        this.#record.writePage({ firstBlock: page.firstBlock, baseFeesWei: page.baseFeesWei, anchors: page.anchors }, this.#now());
+        this.#options.republish();
+      },
+      onProgress: (progress) => {
+        this.#record.setBackfill(this.#status(progress, horizon.seconds));
+        this.#options.republish();
+      },
+    });
+    this.#runner = runner;
+    try {
+      const outcome = await runner.run({ heldRanges, newest, anchors: all });
+      if (outcome.oldestReached) this.#reachedOldest = true;
+    } catch (error) {
+      this.#options.logger.warn("the history backfill stopped; it tries again in a minute", { chainId: this.#plan.chainId, error: String(error) });
+    }
+    this.#schedule(RECHECK_MS);
+  }
+
+  /** The progress as /networks shows it: the share of the horizon held, and the blocks to go. */
+  #status(progress: BackfillProgress, horizonSeconds: number): BackfillStatus {
+    const { oldest, newest } = this.#record.history;
+    const spanSeconds = oldest && newest ? newest.timestamp - oldest.timestamp : 0;
+    const share = progress.oldestReached ? 1 : Math.min(1, Math.max(0, spanSeconds / horizonSeconds));
+    return {
+      running: progress.running,
+      progress: Math.round(share * 1_000) / 1_000,
+      blocksToGo: progress.running || !progress.oldestReached ? progress.blocksToGo : 0,
+    };
+  }
+}
