@@ -5,6 +5,8 @@ import { ChainView, LastContact } from "./ChainView.tsx";
 import { findConnection, forgetToken, rememberToken, type Connection } from "./connection.ts";
 import { createDataClient, type DataClient } from "./dataClient.ts";
 import type { LinkState } from "./liveConnection.ts";
+import { StatsStore } from "./statsStore.ts";
+import { useChartRange } from "./useChartRange.ts";
 import { useLiveConnection } from "./useLiveConnection.ts";
 import { desktopSettings } from "./settings/settingsClient.ts";
 import { SettingsPage } from "./settings/SettingsPage.tsx";
@@ -28,6 +30,10 @@ function chainFromHash(): number | undefined {
 
 function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: string) => void }) {
   const { link, feed, panelKey } = useLiveConnection(client);
+  // The history's answers (baseFeeStats), shared by the chart, the heatmap and the chain tiles.
+  const stats = useMemo(() => new StatsStore((chainId, request, signal) => client.baseFeeStats(chainId, request, signal)), [client]);
+  useEffect(() => () => stats.cancel(), [stats]);
+  const [range, setRange] = useChartRange();
   const [selected, setSelected] = useState<number | undefined>(chainFromHash);
   const chain = feed.chains.find((candidate) => candidate.status.chainId === selected) ?? feed.chains[0];
   const chainId = chain?.status.chainId;
@@ -76,9 +82,9 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
       ) : (
         <>
           {offline ? <ServiceBanner link={link} hasData /> : null}
-          <ChainSwitcher chains={feed.chains} selected={chainId} serviceAnswering={live} onSelect={select} />
+          <ChainSwitcher chains={feed.chains} selected={chainId} serviceAnswering={live} stats={stats} onSelect={select} />
           <main>
-            <ChainView chain={chain} offline={offline} />
+            <ChainView chain={chain} offline={offline} stats={stats} range={range} onRange={setRange} />
           </main>
           <ApiPanel baseUrl={client.baseUrl} panelKey={panelKey} chainId={chain.status.chainId} />
         </>

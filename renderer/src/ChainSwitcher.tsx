@@ -1,67 +1,152 @@
-import { memo, useRef, type KeyboardEvent } from "react";
+import { memo, useCallback, useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { GLANCE_WORDS, glanceState } from "./chainState.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
+import { Sparkline } from "./Sparkline.tsx";
+import "./chainTiles.css";
+import type { StatsRequest } from "./statsRequest.ts";
+import type { StatsStore } from "./statsStore.ts";
+import { useBaseFeeStats } from "./useBaseFeeStats.ts";
+import { versusMedian } from "./versusMedian.ts";
 
 interface Props {
   readonly chains: readonly ChainLive[];
   readonly selected: number | undefined;
   /** False while the service does not answer: then no chain's state is known to be current. */
   readonly serviceAnswering: boolean;
+  readonly stats: StatsStore;
   readonly onSelect: (chainId: number) => void;
 }
 
-/** Every configured chain with its state; Tab reaches it, the arrow keys, Home and End move between chains. */
-export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, serviceAnswering, onSelect }: Props) {
+/**
+ * Every configured chain at a glance, one tile each: its state, its current base fee against its median of the last
+ * 24 hours, and a sparkline of those 24 hours; a click (or Tab, then the arrow keys, Home and End) switches to it.
+ */
+export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, serviceAnswering, stats, onSelect }: Props) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
-  const onKeyDown = (event: KeyboardEvent, index: number) => {
-    const last = chains.length - 1;
-    const target =
-      event.key === "ArrowRight" || event.key === "ArrowDown"
-        ? index === last
-          ? 0
-          : index + 1
-        : event.key === "ArrowLeft" || event.key === "ArrowUp"
-          ? index === 0
-            ? last
-            : index - 1
-          : event.key === "Home"
+  // The newest list, for the handlers below, which stay the same functions so that a tile re-renders only when its
+  // own chain changes.
+  const newestChains = useRef(chains);
+  useLayoutEffect(() => {
+    newestChains.current = chains;
+  });
+  const placeButton = useCallback((index: number, element: HTMLButtonElement | null) => {
+    buttons.current[index] = element;
+  }, []);
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent, index: number) => {
+      const list = newestChains.current;
+      const last = list.length - 1;
+      const target =
+        event.key === "ArrowRight" || event.key === "ArrowDown"
+          ? index === last
             ? 0
-            : event.key === "End"
+            : index + 1
+          : event.key === "ArrowLeft" || event.key === "ArrowUp"
+            ? index === 0
               ? last
-              : undefined;
-    if (target === undefined) return;
-    event.preventDefault();
-    buttons.current[target]?.focus();
-    onSelect(chains[target]!.status.chainId);
-  };
+              : index - 1
+            : event.key === "Home"
+              ? 0
+              : event.key === "End"
+                ? last
+                : undefined;
+      if (target === undefined) return;
+      event.preventDefault();
+      buttons.current[target]?.focus();
+      onSelect(list[target]!.status.chainId);
+    },
+    [onSelect],
+  );
   return (
     <nav className="switcher" aria-label="Chains" data-testid="chain-switcher">
-      {chains.map(({ status }, index) => {
-        const state = glanceState(status, serviceAnswering);
-        const current = status.chainId === selected;
-        const why = serviceAnswering ? GLANCE_WORDS[state] : "unknown: the service is not answering";
-        return (
-          <button
-            key={status.chainId}
-            ref={(element) => {
-              buttons.current[index] = element;
-            }}
-            type="button"
-            className={`chain-chip state-${state}${current ? " chain-chip-current" : ""}`}
-            aria-current={current ? "page" : undefined}
-            tabIndex={current || (selected === undefined && index === 0) ? 0 : -1}
-            data-testid={`chain-${status.chainId}`}
-            data-state={state}
-            title={`${status.name} (chain ${status.chainId}): ${why}`}
-            onClick={() => onSelect(status.chainId)}
-            onKeyDown={(event) => onKeyDown(event, index)}
-          >
-            <span className="dot" aria-hidden="true" />
-            <span className="chain-chip-name">{status.name}</span>
-            <span className="chain-chip-state">{GLANCE_WORDS[state]}</span>
-          </button>
-        );
-      })}
+      {chains.map(({ status }, index) => (
+        <ChainTile
+          key={status.chainId}
+          status={status}
+          current={status.chainId === selected}
+          focusable={status.chainId === selected || (selected === undefined && index === 0)}
+          serviceAnswering={serviceAnswering}
+          stats={stats}
+          index={index}
+          placeButton={placeButton}
+          onSelect={onSelect}
+          onKeyDown={(event) => onKeyDown(event, index)}
+        />
+      ))}
     </nav>
+  );
+});
+
+/** The 24 hours' median, and the same 24 hours in 48 half-hour buckets for the sparkline; asked again every 5 minutes. */
+const DAY_MEDIAN: StatsRequest = { kind: "window", window: "24h", buckets: 1 };
+const DAY_SPARKLINE: StatsRequest = { kind: "window", window: "24h", buckets: 48 };
+const REFRESH_MS = 300_000;
+
+interface TileProps {
+  readonly status: NetworkStatus;
+  readonly current: boolean;
+  readonly focusable: boolean;
+  readonly serviceAnswering: boolean;
+  readonly stats: StatsStore;
+  /** The tile's place in the list, for the keyboard. */
+  readonly index: number;
+  readonly placeButton: (index: number, element: HTMLButtonElement | null) => void;
+  readonly onSelect: (chainId: number) => void;
+  readonly onKeyDown: (event: KeyboardEvent, index: number) => void;
+}
+
+const ChainTile = memo(function ChainTile({ status, current, focusable, serviceAnswering, stats, index, placeButton, onSelect, onKeyDown }: TileProps) {
+  const state = glanceState(status, serviceAnswering);
+  const ask = serviceAnswering && status.history.blocks > 0;
+  const median = useBaseFeeStats(stats, status.chainId, DAY_MEDIAN, REFRESH_MS, ask).buckets?.[0]?.p50;
+  const sparkline = useBaseFeeStats(stats, status.chainId, DAY_SPARKLINE, REFRESH_MS, ask).buckets;
+  const fee = status.currentBaseFee;
+  const versus = fee === null || median === undefined ? undefined : versusMedian(fee, median);
+  const why = serviceAnswering ? GLANCE_WORDS[state] : "unknown: the service is not answering";
+  const feeWords = fee === null ? "" : `; base fee ${fee} Gwei`;
+  const medianWords = median === undefined ? "" : `, 24 h median ${median} Gwei`;
+  return (
+    <button
+      ref={(element) => placeButton(index, element)}
+      type="button"
+      className={`chain-chip state-${state}${current ? " chain-chip-current" : ""}`}
+      aria-current={current ? "page" : undefined}
+      tabIndex={focusable ? 0 : -1}
+      data-testid={`chain-${status.chainId}`}
+      data-state={state}
+      title={`${status.name} (chain ${status.chainId}): ${why}${feeWords}${medianWords}`}
+      onClick={() => onSelect(status.chainId)}
+      onKeyDown={(event) => onKeyDown(event, index)}
+    >
+      <span className="chip-top">
+        <span className="dot" aria-hidden="true" />
+        <span className="chain-chip-name">{status.name}</span>
+        <span className="chain-chip-state">{GLANCE_WORDS[state]}</span>
+      </span>
+      {fee === null ? null : (
+        <span className="chip-bottom">
+          <span className="chip-fee" data-testid={`chain-${status.chainId}-fee`} data-value={fee}>
+            {shortGwei(fee)}
+            <span className="unit"> Gwei</span>
+          </span>
+          {versus === undefined ? null : (
+            <span
+              className={`chip-versus versus-${versus.direction}`}
+              data-testid={`chain-${status.chainId}-versus`}
+              data-median={median}
+              title={`The current base fee against the median of the last 24 h (${median} Gwei)`}
+            >
+              {versus.words}{" "}
+              <span className="chip-versus-of">
+                vs 24 h<span className="chip-versus-median"> median</span>
+              </span>
+            </span>
+          )}
+        </span>
+      )}
+      {sparkline === undefined ? null : <Sparkline buckets={sparkline} label={`${status.name}: median base fee over the last 24 h`} />}
+    </button>
   );
 });

@@ -2,11 +2,20 @@ import { useEffect, useState, type ReactNode } from "react";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import { congestionOf } from "../../shared/wire/congestion.ts";
+import { BackfillProgress } from "./BackfillProgress.tsx";
+import { ChartLegend } from "./ChartLegend.tsx";
+import { chartRange, type ChartRangeId } from "./chartRange.ts";
+import { CheapestHours } from "./CheapestHours.tsx";
 import { endpointsSummary, GLANCE_WORDS, glanceState } from "./chainState.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
 import type { EndpointStatus, NetworkStatus } from "./dataClient.ts";
 import { FeeChart } from "./FeeChart.tsx";
 import { blockNumber, clockTime, shortAge } from "./format.ts";
+import { HistoryChart } from "./HistoryChart.tsx";
+import { RangeSelector } from "./RangeSelector.tsx";
+import "./chartToolbar.css";
+import type { StatsStore } from "./statsStore.ts";
+import { statsWindowWords } from "./windowWords.ts";
 
 interface Props {
   readonly chain: ChainLive;
@@ -15,13 +24,26 @@ interface Props {
    * service does not answer, nothing shown here is known to be current: every live indicator says unknown.
    */
   readonly offline: { readonly lastContactAt: number | undefined } | undefined;
+  /** The history's answers (baseFeeStats), shared with the rest of the page. */
+  readonly stats: StatsStore;
+  /** The chart's range, the same for every chain. */
+  readonly range: ChartRangeId;
+  readonly onRange: (range: ChartRangeId) => void;
 }
 
-export function ChainView({ chain, offline }: Props) {
+/** Why the time ranges cannot be drawn for a chain whose service holds no history of it. */
+const NO_HISTORY = `The service holds no history for this chain yet: only the newest ${HISTORY_BLOCKS} blocks.`;
+
+export function ChainView({ chain, offline, stats, range, onRange }: Props) {
   const { status, points, receivedAt } = chain;
   const newest = points[points.length - 1];
   const hasData = newest !== undefined && status.baseFeePercentile !== null && status.busyThreshold !== null;
   const congestion = offline ? "unknown" : congestionOf(status);
+  const hasHistory = status.history.blocks > 0;
+  // The service is asked only while it answers; what it answered before stays drawn, greyed with the rest.
+  const askHistory = hasHistory && offline === undefined;
+  const shownRange = chartRange(hasHistory ? range : "blocks");
+  const windowName = statsWindowWords(status.statsWindow, status.history);
   return (
     <section className={`chain-view${offline ? " chain-view-offline" : ""}`} aria-labelledby="chain-title" data-testid="chain-view" data-chain={status.chainId}>
       <div className="chain-head">
@@ -35,6 +57,7 @@ export function ChainView({ chain, offline }: Props) {
         <Health status={status} receivedAt={receivedAt} offline={offline} />
       </div>
       {!offline && status.state === "degraded" && hasData ? <DegradedBanner status={status} receivedAt={receivedAt} /> : null}
+      <BackfillProgress history={status.history} chainName={status.name} />
       {hasData ? (
         <div className="chain-data" title={offline ? "The last data the service sent: it is not answering now." : undefined}>
           <div className="cards">
@@ -44,19 +67,45 @@ export function ChainView({ chain, offline }: Props) {
               </span>
             </Card>
             <GweiCard testId="next-base-fee" label="Next base fee" exact={status.currentBaseFee} />
-            <GweiCard testId="base-fee-percentile" label="50th percentile" exact={status.baseFeePercentile} />
-            <GweiCard testId="busy-threshold" label="Busy threshold" exact={status.busyThreshold} />
-            <GweiCard testId="window-min" label="Window min" exact={status.minBaseFee} />
-            <GweiCard testId="window-max" label="Window max" exact={status.maxBaseFee} />
+            <GweiCard testId="base-fee-percentile" label="50th percentile" exact={status.baseFeePercentile} sub={`p50 over ${windowName}`} />
+            <GweiCard testId="busy-threshold" label="Busy threshold" exact={status.busyThreshold} sub={`p90 over ${windowName}`} />
+            <GweiCard testId="window-min" label="Window min" exact={status.minBaseFee} sub={`over ${windowName}`} />
+            <GweiCard testId="window-max" label="Window max" exact={status.maxBaseFee} sub={`over ${windowName}`} />
           </div>
-          <div className="chart-frame" data-testid="fee-chart" aria-label={`Base fee of the newest ${points.length} blocks, in Gwei`}>
-            <FeeChart points={points} baseFeePercentile={status.baseFeePercentile} busyThreshold={status.busyThreshold} />
+          <div className="chart-toolbar">
+            <RangeSelector selected={shownRange.id} timeRangesUnavailable={hasHistory ? undefined : NO_HISTORY} onSelect={onRange} />
+            <ChartLegend
+              kind={shownRange.kind === "blocks" ? "blocks" : "bands"}
+              baseFeePercentile={status.baseFeePercentile}
+              busyThreshold={status.busyThreshold}
+              windowName={windowName}
+            />
           </div>
-          <p className="chart-note">
-            Base fee in Gwei of blocks {blockNumber(points[0]!.block)} to {blockNumber(newest.block)}. Dashed: the 50th percentile (p50) and the busy threshold
-            (90th percentile)
-            {status.statsWindowBlocks > status.historyBlocks ? ` over ${blockNumber(status.statsWindowBlocks)} blocks` : ""}.
-          </p>
+          {shownRange.kind === "blocks" ? (
+            <>
+              <div className="chart-frame" data-testid="fee-chart" aria-label={`Base fee of the newest ${points.length} blocks, in Gwei`}>
+                <FeeChart points={points} baseFeePercentile={status.baseFeePercentile} busyThreshold={status.busyThreshold} windowName={windowName} />
+              </div>
+              <p className="chart-note">
+                Base fee in Gwei of blocks {blockNumber(points[0]!.block)} to {blockNumber(newest.block)}, one point per block. Dashed: the 50th percentile
+                (p50) and the busy threshold (90th percentile) over {windowName}
+                {status.statsWindowBlocks !== points.length ? ` (${blockNumber(status.statsWindowBlocks)} blocks)` : ""}.
+              </p>
+            </>
+          ) : (
+            <HistoryChart
+              store={stats}
+              chainId={status.chainId}
+              range={shownRange}
+              enabled={askHistory}
+              baseFeePercentile={status.baseFeePercentile}
+              busyThreshold={status.busyThreshold}
+              windowName={windowName}
+              currentBaseFee={status.currentBaseFee}
+              history={status.history}
+            />
+          )}
+          {hasHistory ? <CheapestHours store={stats} chainId={status.chainId} chainName={status.name} enabled={askHistory} /> : null}
         </div>
       ) : (
         <EmptyState status={status} offline={offline !== undefined} />
@@ -107,7 +156,7 @@ function Card({
   );
 }
 
-function GweiCard({ testId, label, exact }: { testId: string; label: string; exact: string | null }) {
+function GweiCard({ testId, label, exact, sub }: { testId: string; label: string; exact: string | null; sub?: string }) {
   return (
     <div className="card">
       <div className="card-label">{label}</div>
@@ -115,6 +164,7 @@ function GweiCard({ testId, label, exact }: { testId: string; label: string; exa
         {exact === null ? "—" : shortGwei(exact)}
         <span className="unit"> Gwei</span>
       </div>
+      {sub === undefined ? null : <span className="card-sub">{sub}</span>}
     </div>
   );
 }

@@ -1,33 +1,33 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from "react";
+import { memo, useEffect, useMemo, useState, type MouseEvent } from "react";
 import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
-import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { FeePoint } from "./chainData.ts";
+import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX, Y_AXIS_WIDTH_PX } from "./chartFrame.ts";
+import { ChartTooltip } from "./ChartTooltip.tsx";
 import { blockTicks, feeTicks } from "./chartTicks.ts";
 import { blockNumber, gweiTick } from "./format.ts";
+import { StatsLines } from "./StatsLines.tsx";
 
 export interface FeeChartProps {
   readonly points: readonly FeePoint[];
   /** Exact Gwei strings of the API. */
   readonly baseFeePercentile: string;
   readonly busyThreshold: string;
+  /** The statistics window the two are computed over, in words (statsWindowWords). */
+  readonly windowName: string;
 }
-
-/** The right margin holds the reference lines' labels ("busy 102.4", "p50 1,235"), so that they never cover the newest blocks. */
-const MARGIN = { top: 10, right: 92, bottom: 4, left: 4 };
-const CHART_STYLE = { width: "100%", height: "100%" };
 
 /**
  * The newest blocks' base fees with the 50th percentile and the busy threshold. Memoised, so that nothing but a new
  * block (not the data age ticking) redraws it.
  *
  * Recharts draws the frame (axes with given domains, the y ticks, grid) and gives the scales; the line (one path), the
- * block ticks and the two reference lines are drawn here from those scales. The chart itself gets no `data`: recharts'
+ * block ticks and the statistics lines (StatsLines) are drawn from those scales. The chart itself gets no `data`: recharts'
  * `<Line>` spent most of an update on its own (500 point objects, 500 label entries, the axes' values of every point,
  * and a forced layout in `getTotalLength` on each render for its draw animation), where one `d` string of 500 points
  * costs well under 1 ms. Its `<ReferenceLine>` reports itself to recharts' store on every render, so a line that moved
  * made recharts lay the whole chart out again, axes included: the slowest live updates (~20 ms) were those.
  */
-export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busyThreshold }: FeeChartProps) {
+export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busyThreshold, windowName }: FeeChartProps) {
   const p50 = Number(baseFeePercentile);
   const busy = Number(busyThreshold);
   let low = Math.min(p50, busy);
@@ -66,26 +66,31 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
           counts a horizontal chart's x axis in data rows). Its ticks are BlockTicks'.
         */}
         <XAxis dataKey="block" type="number" domain={xDomain} allowDataOverflow tick={false} tickLine={false} className="chart-axis" />
-        <YAxis type="number" domain={domain} allowDataOverflow ticks={ticks} interval={0} tickFormatter={gweiTick} width={48} className="chart-axis" />
+        <YAxis
+          type="number"
+          domain={domain}
+          allowDataOverflow
+          ticks={ticks}
+          interval={0}
+          tickFormatter={gweiTick}
+          width={Y_AXIS_WIDTH_PX}
+          className="chart-axis"
+        />
       </>
     ),
     [xDomain, domain, ticks],
   );
   return (
-    <LineChart responsive style={CHART_STYLE} margin={MARGIN}>
+    <LineChart responsive style={CHART_STYLE} margin={CHART_MARGIN}>
       {grid}
       {axes}
-      <ReferenceLines baseFeePercentile={baseFeePercentile} busyThreshold={busyThreshold} />
+      <StatsLines baseFeePercentile={baseFeePercentile} busyThreshold={busyThreshold} windowName={windowName} marginRightPx={CHART_MARGIN.right} />
       <BlockTicks points={points} />
       <FeeLine points={points} />
       <HoverLayer points={points} />
     </LineChart>
   );
 });
-
-/** Where recharts' x-axis tick lines and labels would be, with the same elements and classes. */
-const TICK_SIZE = 6;
-const TICK_MARGIN = 2;
 
 /**
  * The x axis' ticks at round block numbers (about six, a multiple of 1, 2 or 5 times a power of ten), drawn as
@@ -107,7 +112,7 @@ function BlockTicks({ points }: { points: readonly FeePoint[] }) {
           <g className="recharts-cartesian-axis-tick-lines recharts-xAxis-tick-lines">
             {placed.map(({ block, x }) => (
               <g key={block} className="recharts-layer recharts-cartesian-axis-tick">
-                <line className="recharts-cartesian-axis-tick-line" stroke="#666" fill="none" x1={x} y1={axisY + TICK_SIZE} x2={x} y2={axisY} />
+                <line className="recharts-cartesian-axis-tick-line" stroke="#666" fill="none" x1={x} y1={axisY + TICK_SIZE_PX} x2={x} y2={axisY} />
               </g>
             ))}
           </g>
@@ -119,7 +124,7 @@ function BlockTicks({ points }: { points: readonly FeePoint[] }) {
             <g key={block} className="recharts-layer recharts-cartesian-axis-tick-label">
               <text
                 x={x}
-                y={axisY + TICK_SIZE + TICK_MARGIN}
+                y={axisY + TICK_SIZE_PX + TICK_MARGIN_PX}
                 stroke="none"
                 fill="#666"
                 textAnchor="middle"
@@ -134,75 +139,6 @@ function BlockTicks({ points }: { points: readonly FeePoint[] }) {
         </g>
       </ZIndexLayer>
     </>
-  );
-}
-
-/**
- * The 50th percentile and the busy threshold across the plot, each with its value on a plate in the right margin:
- * drawn as recharts draws a reference line (the same elements and classes), below the fee line.
- */
-function ReferenceLines({ baseFeePercentile, busyThreshold }: { baseFeePercentile: string; busyThreshold: string }) {
-  const plot = usePlotArea();
-  const yScale = useYAxisScale();
-  if (plot === undefined || yScale === undefined) return null;
-  const lineAt = (value: string, kind: "p50" | "busy", text: string) => {
-    const y = yScale(Number(value));
-    if (y === undefined) return null;
-    return (
-      <g className={`recharts-layer recharts-reference-line ref-${kind}`}>
-        <line className="recharts-reference-line-line" fill="none" x1={plot.x} y1={y} x2={plot.x + plot.width} y2={y} />
-        <LineLabel text={text} exact={value} kind={kind} left={plot.x + plot.width + 4} right={plot.x + plot.width + MARGIN.right} lineY={y} />
-      </g>
-    );
-  };
-  return (
-    <ZIndexLayer zIndex={DefaultZIndexes.line}>
-      {lineAt(baseFeePercentile, "p50", `p50 ${shortGwei(baseFeePercentile)}`)}
-      {lineAt(busyThreshold, "busy", `busy ${shortGwei(busyThreshold)}`)}
-    </ZIndexLayer>
-  );
-}
-
-interface LabelProps {
-  readonly text: string;
-  readonly exact: string;
-  readonly kind: "p50" | "busy";
-  /** Where the plate starts, unless it would then end past `right` (the chart's edge): then it ends there. */
-  readonly left: number;
-  readonly right: number;
-  /** The y of the line the plate sits on. */
-  readonly lineY: number;
-}
-
-/** Room between a plate's or the tooltip's edge and its text. */
-const TEXT_PAD_PX = 5;
-
-/**
- * A reference line's value on a plate, its edge on the line: the busy threshold's above, the 50th percentile's below,
- * so that the two never overlap (the threshold is never below the percentile). The plate is as wide as its text is
- * drawn, measured once the text is laid out (a width guessed from the number of characters depends on the font and
- * the zoom); it is measured again only when the text changes.
- */
-function LineLabel({ text, exact, kind, left, right, lineY }: LabelProps) {
-  const plate = useRef<SVGRectElement>(null);
-  const label = useRef<SVGTextElement>(null);
-  useLayoutEffect(() => {
-    if (!plate.current || !label.current) return;
-    const width = Math.ceil(label.current.getComputedTextLength()) + 2 * TEXT_PAD_PX;
-    const start = Math.min(left, right - width - 1);
-    plate.current.setAttribute("x", String(start));
-    plate.current.setAttribute("width", String(width));
-    label.current.setAttribute("x", String(start + TEXT_PAD_PX));
-  }, [text, left, right]);
-  const y = kind === "busy" ? lineY - 16 : lineY;
-  return (
-    <g className={`ref-label ref-label-${kind}`} data-testid={`ref-label-${kind}`} data-value={exact}>
-      <title>{`${kind === "p50" ? "50th percentile" : "busy threshold"}: ${exact} Gwei`}</title>
-      <rect ref={plate} y={y} height={16} rx={3} />
-      <text ref={label} y={y + 12}>
-        {text}
-      </text>
-    </g>
   );
 }
 
@@ -282,47 +218,17 @@ function HoverLayer({ points }: { points: readonly FeePoint[] }) {
   );
 }
 
-interface TooltipProps {
-  /** Where the pointed block's value is drawn. */
-  readonly x: number;
-  readonly y: number;
-  readonly plot: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
-  readonly point: FeePoint;
-}
-
-const TOOLTIP_HEIGHT_PX = 38;
-/** Between the pointed value and the tooltip's near edge. */
-const TOOLTIP_GAP_PX = 12;
-
-/**
- * The block number and its exact base fee in a box beside the pointed value, on its right unless the box would leave
- * the plot. The box is sized to its text as drawn, measured after layout and before paint: nothing is guessed from
- * the number of characters, so it fits in any font and at any zoom.
- */
-function Tooltip({ x, y, plot, point }: TooltipProps) {
-  const box = useRef<SVGRectElement>(null);
-  const blockLine = useRef<SVGTextElement>(null);
-  const valueLine = useRef<SVGTextElement>(null);
-  useLayoutEffect(() => {
-    if (!box.current || !blockLine.current || !valueLine.current) return;
-    const textWidth = Math.max(blockLine.current.getComputedTextLength(), valueLine.current.getComputedTextLength());
-    const width = Math.ceil(textWidth) + 2 * (TEXT_PAD_PX + 3);
-    const left = x + TOOLTIP_GAP_PX + width > plot.x + plot.width ? x - TOOLTIP_GAP_PX - width : x + TOOLTIP_GAP_PX;
-    box.current.setAttribute("x", String(left));
-    box.current.setAttribute("width", String(width));
-    blockLine.current.setAttribute("x", String(left + TEXT_PAD_PX + 3));
-    valueLine.current.setAttribute("x", String(left + TEXT_PAD_PX + 3));
-  });
-  const top = Math.min(Math.max(plot.y, y - 46), plot.y + plot.height - TOOLTIP_HEIGHT_PX - 2);
+/** The pointed block's number and its exact base fee. */
+function Tooltip({ x, y, plot, point }: { x: number; y: number; plot: { x: number; y: number; width: number; height: number }; point: FeePoint }) {
   return (
-    <g className="chart-tooltip" data-testid="chart-tooltip">
-      <rect ref={box} y={top} height={TOOLTIP_HEIGHT_PX} rx={5} />
-      <text ref={blockLine} className="chart-tooltip-block" y={top + 15}>
-        {`Block ${blockNumber(point.block)}`}
-      </text>
-      <text ref={valueLine} className="chart-tooltip-value" y={top + 31} data-value={point.exact}>
-        {`${point.exact} Gwei`}
-      </text>
-    </g>
+    <ChartTooltip
+      x={x}
+      y={y}
+      plot={plot}
+      lines={[
+        { text: `Block ${blockNumber(point.block)}`, className: "chart-tooltip-block" },
+        { text: `${point.exact} Gwei`, className: "chart-tooltip-value", dataValue: point.exact },
+      ]}
+    />
   );
 }

@@ -111,7 +111,7 @@ export function extremeStretches(grid: HeatGrid, order: "cheapest" | "dearest", 
 }
 
 const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: "short" });
-const HOUR = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const HOUR = new Intl.DateTimeFormat(undefined, { hour: "numeric" });
 
 /** "Mon", "Tue" … in the reader's language, for weekday 0 (Sunday) to 6. */
 export function weekdayName(weekday: number): string {
@@ -119,12 +119,12 @@ export function weekdayName(weekday: number): string {
   return WEEKDAY.format(new Date(1970, 0, 4 + weekday, 12));
 }
 
-/** "03:00" in the reader's clock style, for an hour of the day 0 to 24. */
+/** "03", "3 AM" … in the reader's clock style, for an hour of the day 0 to 24. */
 export function hourName(hour: number): string {
   return HOUR.format(new Date(1970, 0, 5, hour % 24, 0));
 }
 
-/** "Sun 02:00–05:00". */
+/** "Sun 02–05", "Sun 2 AM–5 AM". */
 export function stretchName(stretch: Stretch): string {
   return `${weekdayName(stretch.weekday)} ${hourName(stretch.fromHour)}–${hourName(stretch.toHour)}`;
 }

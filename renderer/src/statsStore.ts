@@ -36,7 +36,6 @@ export class StatsStore {
   readonly #now: () => number;
   readonly #held = new Map<string, Held>();
   readonly #listeners = new Set<() => void>();
-  #stopped = false;
 
   constructor(fetchStats: FetchStats, now: () => number = Date.now) {
     this.#fetchStats = fetchStats;
@@ -58,7 +57,6 @@ export class StatsStore {
    * or the last attempt failed less than RETRY_AFTER_FAILURE_MS ago.
    */
   refresh(chainId: number, request: StatsRequest, maxAgeMs: number): void {
-    if (this.#stopped) return;
     const now = this.#now();
     const key = statsRequestKey(chainId, request);
     this.#forgetUnused(now, key);
@@ -88,11 +86,18 @@ export class StatsStore {
     );
   }
 
-  /** Ends every request on its way; nothing is asked afterwards. */
-  stop(): void {
-    this.#stopped = true;
-    for (const held of this.#held.values()) held.abort?.abort();
-    this.#listeners.clear();
+  /**
+   * Ends every request on its way (the page is leaving, or its client changes): their answers are dropped, and the
+   * next `refresh` asks again.
+   */
+  cancel(): void {
+    for (const held of this.#held.values()) {
+      if (held.abort === undefined) continue;
+      held.abort.abort();
+      held.abort = undefined;
+      held.attemptedAt = -Infinity;
+      this.#set(held, { ...held.entry, loading: false });
+    }
   }
 
   #set(held: Held, entry: StatsEntry): void {

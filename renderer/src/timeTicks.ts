@@ -71,10 +71,11 @@ function daysSinceEpochLocal(midnight: Date): number {
   return Date.UTC(midnight.getFullYear(), midnight.getMonth(), midnight.getDate()) / (DAY_S * 1000);
 }
 
-const CLOCK = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const DAY = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric" });
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: "short" });
 
-/** A tick's label: the day at a midnight ("Tue 4"), else the time ("14:30"). */
+/** A tick's label: the day at a midnight ("Tue 4"), else the time ("14:30", or "2:30 PM" where clocks say so). */
 export function timeTickLabel(tick: TimeTick): string {
-  return tick.midnight ? DAY.format(tick.seconds * 1000) : CLOCK.format(tick.seconds * 1000);
+  const date = new Date(tick.seconds * 1000);
+  return tick.midnight ? `${WEEKDAY.format(date)} ${date.getDate()}` : CLOCK.format(date);
 }

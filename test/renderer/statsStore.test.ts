@@ -79,18 +79,20 @@ test("a failure keeps the last answer, says why, and is not retried sooner than 
   assert.equal(store.read(KEY).error, undefined, "a success clears the error");
 });
 
-test("stop ends the requests on their way; a late answer changes nothing and nothing more is asked", async () => {
+test("cancel ends the requests on their way: a late answer changes nothing, and the next refresh asks again", async () => {
   const { store, asked, changes } = storeWithHand();
   store.refresh(1, DAY, 30_000);
-  const before = changes();
-  store.stop();
+  store.cancel();
   assert.equal(asked[0]!.signal.aborted, true);
+  assert.equal(store.read(KEY).loading, false);
+  const before = changes();
   asked[0]!.resolve(ANSWER);
   await settle();
   assert.equal(store.read(KEY).buckets, undefined);
   assert.equal(changes(), before);
   store.refresh(1, DAY, 30_000);
-  assert.equal(asked.length, 1);
+  assert.equal(asked.length, 2);
+  assert.equal(asked[1]!.signal.aborted, false);
 });
 
 test("an answer no reader asked for in FORGET_AFTER_MS is dropped", async () => {

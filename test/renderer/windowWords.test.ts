@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { durationWords, statsLineNames, windowWords } from "../../renderer/src/windowWords.ts";
+import { durationWords, roughDurationWords, statsLineNames, statsWindowWords, windowWords } from "../../renderer/src/windowWords.ts";
 import { backfillWords } from "../../renderer/src/backfillWords.ts";
 import type { HistoryStatus } from "../../shared/wire/networkStatus.ts";
 
@@ -14,7 +14,19 @@ test("windows in words: durations in their natural unit, block counts grouped", 
   assert.equal(windowWords("7200 blocks"), "7,200 blocks");
   assert.equal(windowWords("whenever"), "whenever");
   assert.equal(durationWords(45), "45 s");
-  assert.deepEqual(statsLineNames("24h"), { p50: "p50 over 24 h", busy: "p90 over 24 h = busy threshold" });
+  assert.deepEqual(statsLineNames("24 h"), { p50: "p50 over 24 h", busy: "p90 over 24 h = busy threshold" });
+});
+
+test("the window in use: the configured one once the history reaches it, else every block held, named by its span", () => {
+  const held = (hours: number) => ({ oldestTime: 1_700_000_000, newestTime: 1_700_000_000 + hours * 3_600 });
+  assert.equal(statsWindowWords("24h", held(30)), "24 h");
+  assert.equal(statsWindowWords("24h", held(23.9)), "24 h", "a block's spacing short of the window is the window");
+  assert.equal(statsWindowWords("24h", held(3.25)), "the 3.2 h held");
+  assert.equal(statsWindowWords("7d", held(60)), "the 2.5 days held");
+  assert.equal(statsWindowWords("24h", held(0.5)), "the 30 min held");
+  assert.equal(statsWindowWords("24h", { oldestTime: null, newestTime: null }), "24 h");
+  assert.equal(statsWindowWords("500 blocks", held(0.5)), "500 blocks");
+  assert.equal(roughDurationWords(20), "1 min");
 });
 
 function history(progress: number, blocksToGo: number | null, horizon = "7d"): HistoryStatus {

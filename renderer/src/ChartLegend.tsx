@@ -1,0 +1,50 @@
+import { memo } from "react";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import { statsLineNames } from "./windowWords.ts";
+
+interface Props {
+  /** "blocks": one line of base fees; "bands": per-bucket bands. */
+  readonly kind: "blocks" | "bands";
+  readonly baseFeePercentile: string;
+  readonly busyThreshold: string;
+  /** The statistics window in words (statsWindowWords). */
+  readonly windowName: string;
+}
+
+/** What each mark on the chart is, with the statistics lines named by their window and value. */
+export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, busyThreshold, windowName }: Props) {
+  const names = statsLineNames(windowName);
+  return (
+    <ul className="chart-legend" data-testid="chart-legend">
+      {kind === "blocks" ? (
+        <li>
+          <span className="swatch swatch-line" aria-hidden="true" />
+          base fee per block
+        </li>
+      ) : (
+        <>
+          <li>
+            <span className="swatch swatch-median" aria-hidden="true" />
+            median
+          </li>
+          <li>
+            <span className="swatch swatch-bands" aria-hidden="true" />
+            p25–p75, p10–p90
+          </li>
+          <li>
+            <span className="swatch swatch-minmax" aria-hidden="true" />
+            min–max
+          </li>
+        </>
+      )}
+      <li data-testid="legend-p50" title={`${names.p50}: ${baseFeePercentile} Gwei`}>
+        <span className="swatch swatch-p50" aria-hidden="true" />
+        {names.p50} <strong>{shortGwei(baseFeePercentile)}</strong>
+      </li>
+      <li data-testid="legend-busy" title={`${names.busy}: ${busyThreshold} Gwei`}>
+        <span className="swatch swatch-busy" aria-hidden="true" />
+        {names.busy} <strong>{shortGwei(busyThreshold)}</strong>
+      </li>
+    </ul>
+  );
+});

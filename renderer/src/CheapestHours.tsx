@@ -1,0 +1,169 @@
+import { memo, useMemo } from "react";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
+import {
+  extremeStretches,
+  filledCells,
+  hourName,
+  hourOfWeekRequest,
+  levelBounds,
+  levelOf,
+  placeHours,
+  type Stretch,
+  stretchName,
+  WEEKDAYS_FROM_MONDAY,
+  weekdayName,
+} from "./hourOfWeek.ts";
+import type { StatsStore } from "./statsStore.ts";
+import { bucketTimeSpan } from "./timeSpanWords.ts";
+import { useBaseFeeStats } from "./useBaseFeeStats.ts";
+import { useLocalHour } from "./useLocalHour.ts";
+import "./heatmap.css";
+import { blockNumber } from "./format.ts";
+
+/** The hour's median changes with every block, but a week's map need not: asked again every 5 minutes. */
+const REFRESH_MS = 300_000;
+const LEVELS = 5;
+const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+const TIME_ZONE = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+interface Props {
+  readonly store: StatsStore;
+  readonly chainId: number;
+  readonly chainName: string;
+  readonly enabled: boolean;
+}
+
+/**
+ * An hour-of-week map of the median base fee over the last 7 days, in the reader's local time: a row per weekday
+ * (Monday first), a cell per hour, coloured by its share of the week (five equal shares, cheapest green), empty where
+ * no blocks are held; and the cheapest and dearest hours in words.
+ */
+export const CheapestHours = memo(function CheapestHours({ store, chainId, chainName, enabled }: Props) {
+  const hourStartMs = useLocalHour();
+  const request = hourOfWeekRequest(hourStartMs);
+  const entry = useBaseFeeStats(store, chainId, request, REFRESH_MS, enabled);
+  return (
+    <section
+      className="heatmap-panel"
+      aria-labelledby="heatmap-title"
+      data-testid="heatmap"
+      data-state={entry.buckets ? "ready" : entry.error ? "error" : "loading"}
+    >
+      <div className="heatmap-head">
+        <h3 id="heatmap-title">Cheapest hours</h3>
+        <span className="heatmap-sub">
+          median base fee of each hour over the last 7 days, in your time ({TIME_ZONE}) · {chainName}
+        </span>
+      </div>
+      {entry.buckets === undefined ? (
+        <p className="heatmap-words">{entry.error ? `Could not load the last 7 days: ${entry.error}. Retrying by itself.` : "Loading the last 7 days…"}</p>
+      ) : (
+        <HeatGrid buckets={entry.buckets} currentHourStartSeconds={hourStartMs / 1000} />
+      )}
+    </section>
+  );
+});
+
+const HeatGrid = memo(function HeatGrid({ buckets, currentHourStartSeconds }: { buckets: readonly BaseFeeStatsBucket[]; currentHourStartSeconds: number }) {
+  const { grid, bounds, cheapest, dearest, filled } = useMemo(() => {
+    const placed = placeHours(buckets);
+    const cells = filledCells(placed);
+    return {
+      grid: placed,
+      bounds: levelBounds(cells, LEVELS),
+      cheapest: extremeStretches(placed, "cheapest", 3),
+      dearest: extremeStretches(placed, "dearest", 1),
+      filled: cells.length,
+    };
+  }, [buckets]);
+  return (
+    <>
+      <div
+        className="heatmap"
+        role="img"
+        aria-label="Median base fee by weekday and hour (the cheapest and dearest hours are named below)"
+        data-filled={filled}
+      >
+        <div className="heat-corner" aria-hidden="true" />
+        {HOURS.map((hour) => (
+          <div key={hour} className="heat-hour" aria-hidden="true">
+            {hour % 3 === 0 ? hourName(hour) : ""}
+          </div>
+        ))}
+        {WEEKDAYS_FROM_MONDAY.map((weekday) => (
+          <div key={weekday} className="heat-row">
+            <div className="heat-day">{weekdayName(weekday)}</div>
+            {HOURS.map((hour) => {
+              const cell = grid[weekday]![hour];
+              const now = cell !== undefined && cell.bucket.start === currentHourStartSeconds;
+              if (cell === undefined) {
+                return (
+                  <div
+                    key={hour}
+                    className="heat-cell heat-empty"
+                    data-testid={`heat-${weekday}-${hour}`}
+                    title={`${weekdayName(weekday)} ${hourName(hour)}: no blocks held`}
+                  />
+                );
+              }
+              const level = levelOf(cell.p50, bounds);
+              return (
+                <div
+                  key={hour}
+                  className={`heat-cell heat-level-${level}${now ? " heat-now" : ""}`}
+                  data-testid={`heat-${weekday}-${hour}`}
+                  data-value={cell.bucket.p50}
+                  data-level={level}
+                  title={`${bucketTimeSpan(cell.bucket.start, cell.bucket.end)}${now ? " (now)" : ""}: median ${cell.bucket.p50} Gwei over ${blockNumber(cell.bucket.blocks)} blocks`}
+                />
+              );
+            })}
+          </div>
+        ))}
+      </div>
+      <HeatLegend bounds={bounds} />
+      <p className="heatmap-words" data-testid="cheapest-hours">
+        {filled === 0 ? (
+          "No blocks held in the last 7 days yet: the map fills in as the service keeps history."
+        ) : (
+          <>
+            <strong>Cheapest:</strong> {stretchesInWords(cheapest)}. <strong>Dearest:</strong> {stretchesInWords(dearest)}.
+            {filled < 24 ? ` Only ${filled} hour${filled === 1 ? "" : "s"} held so far: the map fills in as the service keeps history.` : ""}
+          </>
+        )}
+      </p>
+    </>
+  );
+});
+
+function stretchesInWords(stretches: readonly Stretch[]): string {
+  return stretches
+    .map((stretch, index) => `${stretchName(stretch)} (${index === 0 ? "about " : ""}${shortGwei(String(stretch.meanP50))}${index === 0 ? " Gwei" : ""})`)
+    .join(", ");
+}
+
+function HeatLegend({ bounds }: { bounds: readonly number[] }) {
+  if (bounds.length === 0) return null;
+  return (
+    <ul className="heat-legend" data-testid="heat-legend" aria-label="Colours">
+      {bounds.map((bound, level) => {
+        const from = level === 0 ? undefined : bounds[level - 1]!;
+        // Levels whose bound equals the one below hold no cell (a week at one fee): not listed.
+        if (from === bound) return null;
+        const words = from === undefined ? `≤ ${shortGwei(String(bound))}` : `${shortGwei(String(from))} – ${shortGwei(String(bound))}`;
+        return (
+          <li key={level}>
+            <span className={`heat-swatch heat-level-${level}`} aria-hidden="true" />
+            {words}
+          </li>
+        );
+      })}
+      <li className="heat-legend-unit">Gwei</li>
+      <li>
+        <span className="heat-swatch heat-empty" aria-hidden="true" />
+        no blocks held
+      </li>
+    </ul>
+  );
+}

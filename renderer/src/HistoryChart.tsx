@@ -1,0 +1,74 @@
+import { memo } from "react";
+import type { HistoryStatus } from "../../shared/wire/networkStatus.ts";
+import type { TimeRange } from "./chartRange.ts";
+import { blockNumber, clockTime } from "./format.ts";
+import { StatsChart } from "./StatsChart.tsx";
+import type { StatsStore } from "./statsStore.ts";
+import { useBaseFeeStats } from "./useBaseFeeStats.ts";
+import { durationWords, windowWords } from "./windowWords.ts";
+
+interface Props {
+  readonly store: StatsStore;
+  readonly chainId: number;
+  readonly range: TimeRange;
+  /** Whether to ask the service (it answers, and holds history for the chain); what is held is drawn either way. */
+  readonly enabled: boolean;
+  readonly baseFeePercentile: string;
+  readonly busyThreshold: string;
+  readonly windowName: string;
+  readonly currentBaseFee: string | null;
+  readonly history: HistoryStatus;
+}
+
+/** A time range of the chart: the service's buckets for it (asked again as they age), or what keeps them from showing. */
+export const HistoryChart = memo(function HistoryChart({
+  store,
+  chainId,
+  range,
+  enabled,
+  baseFeePercentile,
+  busyThreshold,
+  windowName,
+  currentBaseFee,
+  history,
+}: Props) {
+  const entry = useBaseFeeStats(store, chainId, { kind: "window", window: range.window, buckets: range.buckets }, range.refreshMs, enabled);
+  const buckets = entry.buckets !== undefined && entry.buckets.length > 0 ? entry.buckets : undefined;
+  const state = buckets !== undefined ? "ready" : entry.error !== undefined ? "error" : "loading";
+  const held = buckets?.filter((bucket) => bucket.blocks > 0) ?? [];
+  const firstBlock = held[0]?.fromBlock;
+  const lastBlock = held[held.length - 1]?.toBlock;
+  return (
+    <>
+      <div className="chart-frame" data-testid="stats-chart" data-range={range.id} data-state={state} data-buckets={buckets?.length ?? 0}>
+        {buckets !== undefined ? (
+          <StatsChart
+            buckets={buckets}
+            baseFeePercentile={baseFeePercentile}
+            busyThreshold={busyThreshold}
+            windowName={windowName}
+            currentBaseFee={currentBaseFee}
+            heldFromSeconds={history.oldestTime}
+            backfilling={history.backfill.running}
+          />
+        ) : (
+          <div className="chart-placeholder" data-testid="stats-placeholder">
+            {state === "error"
+              ? `Could not load the last ${windowWords(range.window)}: ${entry.error}. Retrying by itself.`
+              : `Loading the last ${windowWords(range.window)}…`}
+          </div>
+        )}
+      </div>
+      <p className="chart-note">
+        {`Base fee in Gwei over the last ${windowWords(range.window)}, in ${range.buckets} buckets of ${durationWords(range.windowSeconds / range.buckets)}`}
+        {firstBlock !== undefined && lastBlock !== undefined ? ` (blocks ${blockNumber(firstBlock)} to ${blockNumber(lastBlock)})` : ""}
+        {". A bucket without blocks held is left empty."}
+        {entry.error !== undefined && buckets !== undefined && entry.fetchedAt !== undefined ? (
+          <span className="chart-note-error" data-testid="stats-stale">
+            {` Could not refresh (${entry.error}): showing the answer of ${clockTime(entry.fetchedAt)}.`}
+          </span>
+        ) : null}
+      </p>
+    </>
+  );
+});
