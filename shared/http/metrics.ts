@@ -1,9 +1,9 @@
-import { Counter, Gauge, Registry } from "prom-client";
 import { toGweiString } from "../core/fees/gwei.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { chainStateSchema, type EndpointStatus, endpointStatusSchema, type NetworkStatus } from "../wire/networkStatus.ts";
 import type { RequestCounts } from "./metricsRequestCounts.ts";
+import { Counter, Gauge, Registry } from "./promClientParts.js";
 
 /** What `/metrics` reads: the service's publications, the server's own counts, and the clock. */
 export interface MetricsSources {
