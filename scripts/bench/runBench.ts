@@ -3,6 +3,7 @@
 import { cpus, totalmem } from "node:os";
 import type { BenchRow } from "./benchRow.ts";
 import { runFeedBench } from "./feedBench.ts";
+import { runHistoryBench } from "./historyBench.ts";
 import { runDashboardBench } from "./dashboardBench.ts";
 import { runServerBench } from "./serverBench.ts";
 import { runSoakBench, soakSeconds } from "./soakBench.ts";
@@ -13,11 +14,12 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "dashboard", run: () => runDashboardBench() },
   { name: "server", run: () => runServerBench() },
   { name: "ten chains", run: () => runTenChainsBench() },
+  { name: "history", run: () => runHistoryBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
-const USAGE = `Usage: npm run bench -- [feed|dashboard|server|ten|soak ...]
+const USAGE = `Usage: npm run bench -- [feed|dashboard|server|ten|history|soak ...]
 
 Runs the benchmarks (about 3½ minutes), or only those named, and prints one Markdown table: each measurement beside a
 baseline measured in the same run, with their ratio and the goal.
@@ -26,6 +28,7 @@ baseline measured in the same run, with their ratio and the goal.
   dashboard  the dashboard in Chromium: first chart, scripting and main-thread time per live block
   server     the API against a bare node:http server: requests per second, p99 latency, CPU per request
   ten        ten chains followed by one serve process: requests per block, resident memory
+  history    a new block with a week of Arbitrum in the window; memory of 7 chains' full 7-day histories
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
   --help     this help`;
 
@@ -39,7 +42,7 @@ if (only.includes("--help") || only.includes("-h")) {
 const unknown = only.find((word) => word === "" || !BENCHES.some((bench) => bench.name.includes(word)));
 if (unknown !== undefined) {
   const problem = unknown.startsWith("-") ? `unknown option '${unknown}'` : `no bench is called '${unknown}'`;
-  process.stderr.write(`gasfees bench: ${problem}: name one of feed, dashboard, server, ten, soak\n\n${USAGE}\n`);
+  process.stderr.write(`gasfees bench: ${problem}: name one of feed, dashboard, server, ten, history, soak\n\n${USAGE}\n`);
   process.exit(2);
 }
 

@@ -1,0 +1,160 @@
+// One measurement of historyBench.ts, in a fresh process: prints one JSON line.
+//   block <arbitrum-week|500-blocks>   CPU per new block through the service's path (record, statistics, answers)
+//   memory <seven-chains|empty>        resident memory with 7 chains' full 7-day histories held, or none
+import { BlockWindow } from "../../shared/core/fees/blockWindow.ts";
+import { snapshotOf } from "../../shared/core/fees/feeSnapshot.ts";
+import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
+import { createLogger } from "../../shared/log/logger.ts";
+import type { ChainPlan } from "../../shared/service/chainPlan.ts";
+import { publish } from "../../shared/service/chainPublication.ts";
+import { ChainRecord } from "../../shared/service/chainRecord.ts";
+import type { FeedReport } from "../../shared/rpc/feedReport.ts";
+
+const [mode, variant] = process.argv.slice(2);
+const logger = createLogger("error");
+const START_SECONDS = 1_700_000_000;
+const WEEK_SECONDS = 7 * 86_400;
+const PAGE = 1_024;
+
+/** A deterministic walk of base fees around 10 Gwei (real fees move by at most 12.5% a block). */
+function feeWalk(seed: number): () => bigint {
+  let state = seed;
+  let fee = 10_000_000_000;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) & 0x7fffffff;
+    fee = Math.max(7, Math.round(fee * (0.9 + (state % 2_000) / 10_000)));
+    return BigInt(fee);
+  };
+}
+
+/** A record holding `seconds` of a chain with blocks `spacing` seconds apart, filled as the backfill fills it. */
+function filledRecord(plan: ChainPlan, seconds: number, spacing: number, seed: number): { record: ChainRecord; newest: number; fillMsPer1024: number } {
+  const record = new ChainRecord(plan, { logger });
+  const blocks = Math.floor(seconds / spacing);
+  const next = feeWalk(seed);
+  const started = performance.now();
+  let pages = 0;
+  for (let first = 0; first < blocks; first += PAGE) {
+    const count = Math.min(PAGE, blocks - first);
+    const baseFeesWei = Array.from({ length: count }, next);
+    const last = first + count - 1;
+    record.writePage(
+      {
+        firstBlock: BigInt(first),
+        baseFeesWei,
+        anchors: [
+          { block: BigInt(first), timestamp: Math.floor(START_SECONDS + first * spacing) },
+          { block: BigInt(last), timestamp: Math.floor(START_SECONDS + last * spacing) },
+        ],
+      },
+      (START_SECONDS + seconds) * 1_000,
+    );
+    pages++;
+  }
+  return { record, newest: blocks - 1, fillMsPer1024: (performance.now() - started) / pages };
+}
+
+function measureBlocks(): void {
+  const week = variant === "arbitrum-week";
+  const spacing = 0.25;
+  const plan: ChainPlan = {
+    chainId: 42_161,
+    name: "Arbitrum One",
+    rpcUrls: [],
+    blockTimeMs: 250,
+    ...(week ? { statsWindow: { kind: "duration", seconds: WEEK_SECONDS, text: "7d" } } : { statsWindowBlocks: HISTORY_BLOCKS }),
+  };
+  const { record, newest, fillMsPer1024 } = filledRecord(plan, week ? WEEK_SECONDS : 200, spacing, 7);
+  const feedWindow = new BlockWindow(HISTORY_BLOCKS);
+  const next = feeWalk(11);
+  let block = newest + 1;
+  let previous = publish(plan, report(undefined), undefined, record.part());
+  const step = (): void => {
+    feedWindow.write(BigInt(block), [next()]);
+    const snapshot = snapshotOf(plan.chainId, feedWindow, undefined, { blockTimeMs: 250 })!;
+    const timestamp = Math.floor(START_SECONDS + block * spacing);
+    record.takeFeedSnapshot(snapshot, block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : [], timestamp * 1_000);
+    previous = publish(plan, report(snapshot), previous, record.part());
+    block++;
+  };
+  for (let i = 0; i < HISTORY_BLOCKS; i++) step(); // the feed's window full, the code warm
+  global.gc?.();
+  const walls: number[] = [];
+  const cpu = process.cpuUsage();
+  const BLOCKS = 2_000;
+  for (let i = 0; i < BLOCKS; i++) {
+    const started = performance.now();
+    step();
+    walls.push(performance.now() - started);
+  }
+  const used = process.cpuUsage(cpu);
+  walls.sort((a, b) => a - b);
+  answer({
+    cpuMsPerBlock: (used.user + used.system) / 1_000 / BLOCKS,
+    wallMsPerBlockP99: walls[Math.floor(BLOCKS * 0.99)]!,
+    fillMsPer1024,
+    parseMsPer1024: parseMsPer1024(),
+    blocksHeld: previous.status.history.blocks,
+  });
+}
+
+/** What merely reading a 1,024-block eth_feeHistory answer costs: its JSON parsed and its hex fees made bigints. */
+function parseMsPer1024(): number {
+  const next = feeWalk(3);
+  const answerText = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    result: {
+      oldestBlock: "0x1",
+      baseFeePerGas: Array.from({ length: PAGE + 1 }, () => `0x${next().toString(16)}`),
+      gasUsedRatio: Array<number>(PAGE).fill(0.5),
+    },
+  });
+  const ROUNDS = 200;
+  let total = 0n;
+  const started = performance.now();
+  for (let i = 0; i < ROUNDS; i++) {
+    const parsed = JSON.parse(answerText) as { result: { baseFeePerGas: string[] } };
+    for (const fee of parsed.result.baseFeePerGas) total += BigInt(fee);
+  }
+  if (total < 0n) throw new Error("unreachable");
+  return (performance.now() - started) / ROUNDS;
+}
+
+function report(snapshot: FeedReport["snapshot"]): FeedReport {
+  return { chainId: 42_161, snapshot, confirmedAt: Date.now(), phase: snapshot ? "ok" : "syncing", endpoints: [], changed: { blocks: true, health: false } };
+}
+
+function measureMemory(): void {
+  // A week of each default chain at its block time; Arbitrum's 0.25 s make 2.4 M blocks.
+  const chains: readonly [number, number][] =
+    variant === "empty"
+      ? []
+      : [
+          [1, 12],
+          [8_453, 2],
+          [42_161, 0.25],
+          [10, 2],
+          [137, 2],
+          [59_144, 2],
+          [11_155_111, 12],
+        ];
+  const records = chains.map(
+    ([chainId, spacing], i) => filledRecord({ chainId, name: String(chainId), rpcUrls: [], blockTimeMs: spacing * 1_000 }, WEEK_SECONDS, spacing, i + 1).record,
+  );
+  for (const record of records) record.part();
+  global.gc?.();
+  global.gc?.();
+  const memory = process.memoryUsage();
+  answer({ rssMb: memory.rss / 2 ** 20, heapMb: memory.heapUsed / 2 ** 20, blocksHeld: records.reduce((sum, record) => sum + record.history.blocksHeld, 0) });
+}
+
+function answer(values: Partial<Record<string, number>>): void {
+  process.stdout.write(
+    `${JSON.stringify({ cpuMsPerBlock: 0, wallMsPerBlockP99: 0, fillMsPer1024: 0, parseMsPer1024: 0, rssMb: 0, heapMb: 0, blocksHeld: 0, ...values })}\n`,
+  );
+}
+
+if (mode === "block") measureBlocks();
+else if (mode === "memory") measureMemory();
+else throw new Error(`usage: historyBenchWorker.ts block|memory <variant> (got ${mode})`);
