@@ -18,10 +18,11 @@ export interface MetricsSources {
 type Labels = Readonly<Record<string, string>>;
 type Sample = readonly [labels: Labels, value: number];
 
-/** What one scrape reads, taken once so that every series of a scrape describes the same publications. */
-interface Scrape {
-  readonly publications: readonly ChainPublication[];
-  readonly nowMs: number;
+/** One chain as a scrape sees it: its labels, and its status as `/networks` answers it at the scrape. */
+interface ScrapedChain {
+  readonly labels: Labels;
+  readonly status: NetworkStatus;
+  readonly publication: ChainPublication;
 }
 
 /** A per-chain gauge: its value from the chain's status as `/networks` answers it at the scrape, or none (no sample). */
@@ -109,13 +110,14 @@ const CHAIN_GAUGES: readonly ChainGauge[] = [
 export class ServiceMetrics {
   readonly #registry = new Registry();
   readonly #sources: MetricsSources;
-  #scrape: Scrape = { publications: [], nowMs: 0 };
+  /** The chains of the scrape under way, read once so that every series of a scrape describes the same publications. */
+  #scraped: readonly ScrapedChain[] = [];
 
   constructor(sources: MetricsSources) {
     this.#sources = sources;
     for (const gauge of CHAIN_GAUGES) {
       this.#gauge(gauge.name, gauge.help, CHAIN_LABELS, () =>
-        this.#chains().flatMap(({ labels, status, publication }): Sample[] => {
+        this.#scraped.flatMap(({ labels, status, publication }): Sample[] => {
           const value = gauge.value(status, publication);
           return value === undefined || !Number.isFinite(value) ? [] : [[labels, value]];
         }),
@@ -126,7 +128,7 @@ export class ServiceMetrics {
       "1 for the chain's state (syncing, unreachable, ok, degraded, no-base-fee), 0 for the others.",
       [...CHAIN_LABELS, "state"],
       () =>
-        this.#chains().flatMap(({ labels, status }) => chainStateSchema.options.map((state): Sample => [{ ...labels, state }, state === status.state ? 1 : 0])),
+        this.#scraped.flatMap(({ labels, status }) => chainStateSchema.options.map((state): Sample => [{ ...labels, state }, state === status.state ? 1 : 0])),
     );
     this.#gauge("gasfees_rpc_endpoint_up", "1 while the RPC endpoint answers (state ok), else 0.", ENDPOINT_LABELS, () =>
       this.#endpoints().map(({ labels, endpoint }) => [labels, endpoint.state === "ok" ? 1 : 0]),
@@ -166,21 +168,17 @@ export class ServiceMetrics {
   render(): Promise<string> {
     // The collects read this scrape's state; prom-client runs them all synchronously inside metrics(), so that a
     // concurrent scrape cannot swap it under them.
-    this.#scrape = { publications: this.#sources.source.list(), nowMs: this.#sources.now() };
-    return this.#registry.metrics();
-  }
-
-  #chains(): { labels: Labels; status: NetworkStatus; publication: ChainPublication }[] {
-    const { publications, nowMs } = this.#scrape;
-    return publications.map((publication) => ({
+    const nowMs = this.#sources.now();
+    this.#scraped = this.#sources.source.list().map((publication) => ({
       labels: { chain_id: String(publication.chainId), chain: publication.name },
       status: networkStatusAt(publication, nowMs),
       publication,
     }));
+    return this.#registry.metrics();
   }
 
   #endpoints(): { labels: Labels; endpoint: EndpointStatus }[] {
-    return this.#chains().flatMap(({ labels, status }) =>
+    return this.#scraped.flatMap(({ labels, status }) =>
       status.endpoints.map((endpoint) => ({ labels: { ...labels, endpoint: endpoint.url, transport: endpoint.transport }, endpoint })),
     );
   }
