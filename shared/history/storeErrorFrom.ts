@@ -1,0 +1,38 @@
+import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
+import { ChunkFormatError } from "./storeChunkCodec.ts";
+
+/** SQLite's primary result codes that the store tells apart (https://sqlite.org/rescode.html). */
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+
+/**
+ * The HistoryStoreError for what SQLite (or the record decoder) threw while the store tried to `action` `file`.
+ * Anything else (a bug in the store) is returned unchanged, to surface as itself.
+ */
+export function storeErrorFrom(file: string, action: string, error: unknown): unknown {
+  if (error instanceof HistoryStoreError) return error;
+  if (error instanceof ChunkFormatError) return new HistoryStoreCorruptError(file, error.message, { cause: error });
+  const code = sqliteCodeOf(error);
+  if (code === undefined) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return new HistoryStoreCorruptError(file, message, { cause: error });
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return new HistoryStoreUnavailableError(file, action, `another process held it for longer than the busy timeout (${message})`, { cause: error });
+    default:
+      return new HistoryStoreUnavailableError(file, action, message, { cause: error });
+  }
+}
+
+/** SQLite's primary result code of an error node:sqlite threw, or undefined for any other error. */
+function sqliteCodeOf(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  // node:sqlite gives the extended code (SQLITE_BUSY_SNAPSHOT is 517): its low byte is the primary one.
+  return code === "ERR_SQLITE_ERROR" && typeof errcode === "number" ? errcode & 0xff : undefined;
+}
