@@ -1,0 +1,135 @@
+import type { BlockRun } from "./blockRun.ts";
+import { type FeeOrderStatistics, FeeOrderStatisticsScratch } from "./feeOrderStatistics.ts";
+
+/**
+ * How a time range `[fromSeconds, toSeconds]` (whole unix seconds, both included) is cut into buckets: bucket `i`
+ * starts at `startsSeconds[i]` and ends where the next one starts (exclusive); the last one ends at `toSeconds`,
+ * inclusive. A block belongs to the bucket that holds its time, its timestamp rounded down to the whole second (as the
+ * CSV export prints it): so a block exactly on a boundary opens the later bucket, and one at `toSeconds` is in the last.
+ */
+export interface BucketLayout {
+  /** Ascending; the first is the range's start. */
+  readonly startsSeconds: readonly number[];
+  readonly toSeconds: number;
+}
+
+/**
+ * `count` buckets of (nearly) equal length over `[fromSeconds, toSeconds]`: bucket `i` starts at
+ * `fromSeconds + floor(i * (toSeconds - fromSeconds) / count)`. Each must span a second at least, so `count` is at most
+ * `toSeconds - fromSeconds` (or 1, which is always allowed, even for a range of one second).
+ */
+export function equalBuckets(fromSeconds: number, toSeconds: number, count: number): BucketLayout {
+  checkRange(fromSeconds, toSeconds);
+  const span = toSeconds - fromSeconds;
+  if (!Number.isSafeInteger(count) || count < 1 || (count > 1 && count > span)) {
+    throw new RangeError(`${count} buckets do not fit ${span} seconds: at most one bucket per second`);
+  }
+  return { startsSeconds: Array.from({ length: count }, (_, index) => fromSeconds + Math.floor((index * span) / count)), toSeconds };
+}
+
+/** How many buckets of `widthSeconds` cover `[fromSeconds, toSeconds]`: at least one. */
+export function bucketCountOf(fromSeconds: number, toSeconds: number, widthSeconds: number): number {
+  return Math.max(1, Math.ceil((toSeconds - fromSeconds) / widthSeconds));
+}
+
+/**
+ * Buckets of `widthSeconds` from `fromSeconds` on (bucket `i` starts at `fromSeconds + i * widthSeconds`); the last
+ * one ends at `toSeconds`, so it may be shorter.
+ */
+export function fixedWidthBuckets(fromSeconds: number, toSeconds: number, widthSeconds: number): BucketLayout {
+  checkRange(fromSeconds, toSeconds);
+  if (!Number.isSafeInteger(widthSeconds) || widthSeconds < 1) throw new RangeError(`a bucket is a whole number of seconds, at least 1 (got ${widthSeconds})`);
+  const count = bucketCountOf(fromSeconds, toSeconds, widthSeconds);
+  return { startsSeconds: Array.from({ length: count }, (_, index) => fromSeconds + index * widthSeconds), toSeconds };
+}
+
+function checkRange(fromSeconds: number, toSeconds: number): void {
+  if (!Number.isSafeInteger(fromSeconds) || !Number.isSafeInteger(toSeconds) || fromSeconds > toSeconds) {
+    throw new RangeError(`a range is two whole unix seconds, the first not after the second (got ${fromSeconds} to ${toSeconds})`);
+  }
+}
+
+/** One bucket: its bounds (whole unix seconds), how many held blocks lie in it, and their fees when there are any. */
+export interface BucketSummary {
+  readonly startSeconds: number;
+  /** Exclusive, but for the last bucket's: that one is `toSeconds`, inclusive. */
+  readonly endSeconds: number;
+  readonly blocks: number;
+  /** Undefined for a bucket without blocks. */
+  readonly fees: BucketFees | undefined;
+}
+
+export interface BucketFees extends FeeOrderStatistics {
+  /** The bucket's first and last block (blocks between them may be missing from the history). */
+  readonly fromBlock: bigint;
+  readonly toBlock: bigint;
+}
+
+/**
+ * Summarises the blocks of `runs` (oldest first, as HistoryView.runs hands them out) in the buckets of `layout`: per
+ * bucket its block count, first and last block, min, max and the nearest-rank `percentiles` (whole numbers from 1 to
+ * 100, ascending) of its base fees, exact over bigint wei. Blocks outside the layout's range are skipped, so `runs`
+ * may cover more than it. Each run's fees are copied out during its own iteration step (its arrays are views).
+ */
+export function bucketStats(runs: Iterable<BlockRun>, layout: BucketLayout, percentiles: readonly number[]): BucketSummary[] {
+  const { startsSeconds, toSeconds } = layout;
+  const bucketCount = startsSeconds.length;
+  if (bucketCount === 0) throw new RangeError("a layout has at least one bucket");
+  // Bucket i holds the timestamps in [edges[i], edges[i + 1]): with whole-second edges, that is the blocks whose
+  // timestamp rounded down lies in [startsSeconds[i], startsSeconds[i + 1]), and for the last up to toSeconds included.
+  const edges = Float64Array.from([...startsSeconds, toSeconds + 1]);
+  const statistics = new FeeOrderStatisticsScratch(percentiles);
+  let feesWei = new BigUint64Array(4096);
+  let held = 0;
+  let fromBlock = 0n;
+  let toBlock = 0n;
+  const summaries: BucketSummary[] = [];
+
+  const closeBucket = () => {
+    const index = summaries.length;
+    const startSeconds = startsSeconds[index]!;
+    const endSeconds = index === bucketCount - 1 ? toSeconds : startsSeconds[index + 1]!;
+    const fees = held === 0 ? undefined : { fromBlock, toBlock, ...statistics.of(feesWei.subarray(0, held)) };
+    summaries.push({ startSeconds, endSeconds, blocks: held, fees });
+    held = 0;
+  };
+
+  for (const run of runs) {
+    const { timestamps, baseFeesWei } = run;
+    const length = timestamps.length;
+    let at = firstAtOrAfter(timestamps, edges[0]!, 0, length);
+    while (at < length && summaries.length < bucketCount) {
+      const bucketEnd = edges[summaries.length + 1]!;
+      if (timestamps[at]! >= bucketEnd) {
+        closeBucket();
+        continue;
+      }
+      const end = firstAtOrAfter(timestamps, bucketEnd, at + 1, length);
+      if (held + end - at > feesWei.length) {
+        const grown = new BigUint64Array(Math.max(held + end - at, feesWei.length * 2));
+        grown.set(feesWei.subarray(0, held));
+        feesWei = grown;
+      }
+      feesWei.set(baseFeesWei.subarray(at, end), held);
+      if (held === 0) fromBlock = run.firstBlock + BigInt(at);
+      toBlock = run.firstBlock + BigInt(end - 1);
+      held += end - at;
+      at = end;
+    }
+    if (summaries.length === bucketCount) break;
+  }
+  while (summaries.length < bucketCount) closeBucket();
+  return summaries;
+}
+
+/** The index of the first of the ascending `timestamps[from..to)` at or after `seconds` (`to` when none is). */
+function firstAtOrAfter(timestamps: Float64Array, seconds: number, from: number, to: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (timestamps[middle]! < seconds) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
