@@ -11,6 +11,8 @@ export interface ApiErrorDetail {
   readonly limit?: { readonly what: string; readonly max: number };
   /** NOT_FOUND: the endpoints the server does serve, as a sentence's list (made from its routes). */
   readonly endpoints?: string;
+  /** INVALID_QUERY: the query parameter at fault, and what is wrong with it, ending in the values it takes. */
+  readonly query?: { readonly parameter: string; readonly problem: string };
 }
 
 interface ApiErrorRow {
@@ -85,6 +87,13 @@ export const API_ERRORS = {
     statusCode: 422,
     message: ({ chainId }) =>
       `Chain ${clip(chainId ?? "")} has no EIP-1559 base fee, so there are no base-fee statistics for it: use an EIP-1559 chain, or the chain's own gas price (eth_gasPrice).`,
+  },
+  INVALID_QUERY: {
+    statusCode: 400,
+    message: ({ query }) =>
+      query === undefined
+        ? "A query parameter is not valid: GET /openapi.json lists each endpoint's query parameters and their ranges."
+        : `The query parameter '${clip(query.parameter)}' ${query.problem}`,
   },
   // Not in the contract's table: a 500 is a bug, but the caller still deserves an answer in the same shape.
   INTERNAL_ERROR: {

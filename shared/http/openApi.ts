@@ -10,6 +10,7 @@ const EXAMPLE_CHAIN_ID_DETAIL: Partial<Record<ApiErrorCode, ApiErrorDetail>> = {
   INVALID_CHAIN_ID: { chainId: "0x1" },
   NO_BASE_FEE: { chainId: "61" },
   NO_DATA: { chainId: "1", retryAfterSeconds: 12 },
+  INVALID_QUERY: { query: { parameter: "buckets", problem: "is '5000': it must be a whole number from 1 to 2000." } },
 };
 
 const PARAMETERS = {
@@ -109,11 +110,14 @@ function operationOf(route: Route, routes: readonly Route[]): Record<string, unk
   return {
     operationId: route.name,
     summary: route.summary,
-    ...(params.length > 0
+    ...(params.length > 0 || route.query !== undefined
       ? {
-          parameters: params.map((name) =>
-            name in PARAMETERS ? { $ref: `#/components/parameters/${name}` } : { name, in: "path", required: true, schema: { type: "string" } },
-          ),
+          parameters: [
+            ...params.map((name) =>
+              name in PARAMETERS ? { $ref: `#/components/parameters/${name}` } : { name, in: "path", required: true, schema: { type: "string" } },
+            ),
+            ...(route.query ?? []).map(({ name, description, schema }) => ({ name, in: "query", required: false, description, schema })),
+          ],
         }
       : {}),
     security: route.auth === "key" && !params.includes("apiKey") ? [{ basicAuth: [] }] : [],

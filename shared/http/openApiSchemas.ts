@@ -8,6 +8,7 @@ import {
   healthSchema,
   suggestedGasFeesSchema,
 } from "../wire/apiBodies.ts";
+import { baseFeeStatsSchema } from "../wire/baseFeeStats.ts";
 import { endpointStatusSchema, networksSchema, networkStatusSchema } from "../wire/networkStatus.ts";
 import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supportedNetworks.ts";
 import { API_ERRORS } from "./apiErrors.ts";
@@ -29,6 +30,7 @@ const WIRE_SCHEMAS = {
   DashboardCredentials: dashboardCredentialsSchema,
   SupportedNetworks: supportedNetworksSchema,
   SupportedChainNames: supportedChainNamesSchema,
+  BaseFeeStats: baseFeeStatsSchema,
 } as const;
 
 /** The names of `components.schemas`. */

@@ -5,6 +5,8 @@ import type { FeeSource } from "../service/feeSource.ts";
 import { type FeeAnswerName, type PreparedAnswers, WINDOWED_ANSWERS } from "../service/preparedAnswers.ts";
 import { type PreparedBody, preparedJson } from "../service/preparedBody.ts";
 import { ApiError, type ApiErrorCode } from "./apiErrors.ts";
+import { BASE_FEE_HISTORY_CSV_ROUTE } from "./baseFeeHistoryCsv.ts";
+import { BASE_FEE_STATS_ROUTE } from "./baseFeeStatsRoute.ts";
 import type { DashboardFiles } from "./dashboardFiles.ts";
 import type { EventStreams } from "./eventStreams.ts";
 import type { ServiceMetrics } from "./metrics.ts";
@@ -43,6 +45,8 @@ export interface RouteContext {
   /** The key that authenticated the request; undefined on routes that need none. */
   readonly keyId: string | undefined;
   readonly resources: ServerResources;
+  /** The request target as sent (path and query string): routes with `query` parameters read them from it. */
+  readonly target: string;
 }
 
 /** What a stream route gets besides: the response to write itself, with the headers every answer carries. */
@@ -75,6 +79,17 @@ interface RouteBase {
   readonly extraErrors?: readonly ApiErrorCode[];
   /** A text answer's media type (a route without a JSON `response`), for the OpenAPI description. */
   readonly textMediaType?: string;
+  /** The query parameters the route reads (each optional); a route without them ignores any query. */
+  readonly query?: readonly QueryParameter[];
+}
+
+/** An optional query parameter, for the OpenAPI description. */
+export interface QueryParameter {
+  readonly name: string;
+  /** What it means, its allowed values and its default. */
+  readonly description: string;
+  /** A JSON Schema of its text. */
+  readonly schema: Readonly<Record<string, unknown>>;
 }
 
 /** A route answered with JSON: it returns the reply or throws an ApiError, and the server writes either. */
@@ -146,6 +161,8 @@ const BASE_ROUTES: readonly Route[] = [
     "suggestedGasFees",
     "The hosted Gas API's suggested gas fees: low, medium and high tips and max fees from recent blocks' eth_feeHistory rewards, with wait estimates, the next base fee, congestion, ranges and trends.",
   ),
+  BASE_FEE_STATS_ROUTE,
+  BASE_FEE_HISTORY_CSV_ROUTE,
   {
     kind: "stream",
     name: "getNetworkEvents",

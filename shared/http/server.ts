@@ -200,8 +200,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       keyId = auth;
     }
     try {
-      if (route.kind === "json") writeReply(req, res, route.reply({ params, nowMs, head, keyId, resources }), head, headers);
-      else route.open({ params, nowMs, head, resources, req, res, headers, keyId });
+      const target = req.url ?? "";
+      if (route.kind === "json") writeReply(req, res, route.reply({ params, nowMs, head, keyId, resources, target }), head, headers);
+      else route.open({ params, nowMs, head, resources, req, res, headers, keyId, target });
     } catch (error) {
       if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, headers);
       else answerThrow(req, res, error);

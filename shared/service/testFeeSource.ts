@@ -1,3 +1,4 @@
+import { parseWindowSpec } from "../core/history/duration.ts";
 import type { HistoryView } from "../core/history/historyView.ts";
 import { BlockWindow } from "../core/fees/blockWindow.ts";
 import { DEFAULT_BLOCK_TIME_MS, snapshotOf, type FeeSnapshot } from "../core/fees/feeSnapshot.ts";
@@ -15,6 +16,8 @@ export interface TestChain {
   readonly name?: string;
   /** Blocks the statistics cover (the window's capacity); 500 unless given. */
   readonly statsWindowBlocks?: number;
+  /** The statistics window as settings write it ("24h", "500 blocks"), for readers of `status.statsWindow`; wins over statsWindowBlocks there. */
+  readonly statsWindow?: string;
   readonly blockTimeMs?: number;
   readonly noBaseFee?: boolean;
 }
@@ -41,6 +44,7 @@ export class TestFeeSource implements FeeSource {
         rpcUrls: [],
         blockTimeMs: chain.blockTimeMs ?? DEFAULT_BLOCK_TIME_MS,
         statsWindowBlocks: chain.statsWindowBlocks ?? HISTORY_BLOCKS,
+        ...(chain.statsWindow === undefined ? {} : { statsWindow: parseWindowSpec(chain.statsWindow) }),
       };
       const phase: FeedPhase = chain.noBaseFee ? "no-base-fee" : "syncing";
       const report = { chainId: chain.chainId, snapshot: undefined, confirmedAt: undefined, phase, endpoints: [], changed: { blocks: false, health: false } };

@@ -34,15 +34,11 @@ export interface ApiContract {
 
 /** Contract endpoints not built yet, by path (their `/v3/{apiKey}` forms follow them), with the issue that builds each. */
 export const PENDING_ROUTES: Readonly<Record<string, string>> = {
-  "/networks/{chainId}/baseFeeStats": 'issue 13, "History that outlives the window"',
-  "/networks/{chainId}/baseFeeHistory.csv": 'issue 13, "History that outlives the window"',
   "/alerts": 'issue 14, "Alerts"',
 };
 
 /** Contract error rows not built yet, by code, with the issue that builds each. */
-export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = {
-  INVALID_QUERY: 'issue 13, "History that outlives the window"',
-};
+export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = {};
 
 const KEY_PATH_PREFIX = "/v3/{apiKey}";
 

@@ -1,0 +1,268 @@
+// GET /networks/{chainId}/baseFeeHistory.csv against the real server on an ephemeral port: the CSV parses and
+// round-trips to the blocks held, it is made only as fast as the client reads it, and a client that leaves stops it.
+import assert from "node:assert/strict";
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { test, type TestContext } from "node:test";
+import { type ArrayBlock, ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
+import { ApiKeyring } from "../keys/apiKeyring.ts";
+import { createLogger } from "../log/logger.ts";
+import { TestFeeSource } from "../service/testFeeSource.ts";
+import { createApiServer } from "./server.ts";
+
+const KEY = "0123456789abcdef0123456789abcdef";
+const AUTH = { Authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` };
+const CHAIN = 1;
+const EMPTY = 8453;
+const SYNCING = 6000;
+const HUGE = 42161;
+const HEADER = "block,timestamp,base_fee_gwei";
+
+/** 2026-01-01T00:00:00Z. */
+const START_SECONDS = 1_767_225_600;
+
+/** Deterministic fees over the whole range of the store (1 wei to 2^63 - 1), most of them real-sized. */
+function feeWei(index: number): bigint {
+  if (index % 97 === 5) return 1n;
+  if (index % 101 === 7) return 2n ** 63n - 1n;
+  return 1_000_000_000n + ((BigInt(index) * 7_919_000_003n) % 60_000_000_000n);
+}
+
+/** Blocks 12 s apart with a gap, exact and interpolated (fractional) timestamps, and two blocks in one second. */
+function heldBlocks(): ArrayBlock[] {
+  const blocks: ArrayBlock[] = [];
+  for (let index = 0; index < 3000; index++) {
+    if (index >= 1000 && index < 1100) continue;
+    const timestamp = START_SECONDS + index * 12 + (index % 7 === 2 ? 11.5 : 0) + (index === 2000 ? 0.25 : 0);
+    blocks.push({ block: 19_000_000n + BigInt(index), timestamp, baseFeeWei: feeWei(index) });
+  }
+  // Another block in the same second as the one before it.
+  blocks.push({ block: 19_003_000n, timestamp: blocks.at(-1)!.timestamp + 0.5, baseFeeWei: 3n });
+  return blocks;
+}
+
+/** Gwei text back to wei, by string arithmetic: the inverse of the contract's Gwei strings. */
+function weiOf(gweiText: string): bigint {
+  assert.match(gweiText, /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/, `'${gweiText}' is not a contract Gwei string`);
+  const [whole = "", fraction = ""] = gweiText.split(".");
+  assert.ok(fraction.length <= 9, gweiText);
+  return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0"));
+}
+
+/** The CSV's rows as blocks, checking the header and the line format. */
+function parseCsv(text: string): ArrayBlock[] {
+  assert.ok(text.endsWith("\n"), "every line ends with a newline");
+  const [header, ...lines] = text.slice(0, -1).split("\n");
+  assert.equal(header, HEADER);
+  return lines.map((line) => {
+    const cells = line.split(",");
+    assert.equal(cells.length, 3, line);
+    assert.match(cells[0]!, /^[0-9]+$/, line);
+    assert.match(cells[1]!, /^[0-9]+$/, line);
+    return { block: BigInt(cells[0]!), timestamp: Number(cells[1]), baseFeeWei: weiOf(cells[2]!) };
+  });
+}
+
+/** The rows expected for blocks whose second lies in [from, to]. */
+const expectedRows = (blocks: readonly ArrayBlock[], fromSeconds = -Infinity, toSeconds = Infinity) =>
+  blocks
+    .map((block) => ({ ...block, timestamp: Math.floor(block.timestamp) }))
+    .filter((block) => block.timestamp >= fromSeconds && block.timestamp <= toSeconds);
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+function call(port: number, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: options.headers ?? AUTH, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** A GET whose response the caller reads itself. */
+function open(port: number, path: string): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, headers: AUTH, agent: false }, resolve);
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** A week of a 0.25 s chain, as large as the tests need: millions of lines, far more than any socket buffer holds. */
+function hugeHistory(blocks: number): ArrayHistoryView {
+  const timestamps = Float64Array.from({ length: blocks }, (_, index) => START_SECONDS + index * 0.25);
+  const baseFeesWei = BigUint64Array.from({ length: blocks }, (_, index) => 10_000_000n + BigInt(index % 1_000_003));
+  return new ArrayHistoryView([{ firstBlock: 300_000_000n, timestamps, baseFeesWei }], { runBlocks: 1000 });
+}
+
+/** The line of block `index` of `hugeHistory`. */
+const hugeLine = (index: number) => `${300_000_000 + index},${Math.floor(START_SECONDS + index * 0.25)},${weiToGwei(10_000_000n + BigInt(index % 1_000_003))}`;
+
+function weiToGwei(wei: bigint): string {
+  const digits = wei.toString().padStart(10, "0");
+  const fraction = digits.slice(-9).replace(/0+$/, "");
+  const whole = digits.slice(0, -9).replace(/^0+(?=\d)/, "");
+  return fraction === "" ? whole : `${whole}.${fraction}`;
+}
+
+async function start(t: TestContext, huge?: ArrayHistoryView) {
+  const source = new TestFeeSource([{ chainId: CHAIN }, { chainId: EMPTY }, { chainId: SYNCING }, { chainId: HUGE }]);
+  source.write(CHAIN, 19_002_500n, [1n, 2n], Date.now());
+  source.write(EMPTY, 1n, [5n], Date.now());
+  const blocks = heldBlocks();
+  source.setHistory(CHAIN, ArrayHistoryView.of(blocks, { runBlocks: 64 }));
+  if (huge) {
+    source.write(HUGE, 1n, [5n], Date.now());
+    source.setHistory(HUGE, huge);
+  }
+  const server = createApiServer({
+    source,
+    keyring: new ApiKeyring([{ key: KEY }]),
+    logger: createLogger("error", () => {}),
+    port: 0,
+    rateLimit: { requestsPerSecond: 0, burst: 1 },
+  });
+  const { port } = await server.listen();
+  t.after(() => server.close());
+  return { port, blocks };
+}
+
+test("the CSV holds every block held, oldest first, and round-trips: block, timestamp rounded down, exact Gwei", async (t) => {
+  const { port, blocks } = await start(t);
+  const answer = await call(port, "/networks/1/baseFeeHistory.csv");
+  assert.equal(answer.status, 200, answer.body);
+  assert.equal(answer.headers["content-type"], "text/csv; charset=utf-8");
+  assert.equal(answer.headers["cache-control"], "no-store");
+  assert.equal(answer.headers["transfer-encoding"], "chunked", "streamed, not sized ahead");
+  const rows = parseCsv(answer.body);
+  assert.deepEqual(rows, expectedRows(blocks));
+  assert.equal(rows.length, 2901);
+  assert.ok(rows.some((row) => row.baseFeeWei === 2n ** 63n - 1n) && rows.some((row) => row.baseFeeWei === 1n));
+  // The key-in-path form answers the same.
+  assert.equal((await call(port, `/v3/${KEY}/networks/1/baseFeeHistory.csv`, { headers: {} })).body, answer.body);
+});
+
+test("from and to keep the blocks whose second (as written) lies between them, both included", async (t) => {
+  const { port, blocks } = await start(t);
+  // Block 2 is at START + 24 + 11.5: its second, START + 35, is inside [START + 35, ...].
+  for (const [fromSeconds, toSeconds] of [
+    [START_SECONDS + 35, START_SECONDS + 35],
+    [START_SECONDS + 35, START_SECONDS + 600],
+    [START_SECONDS + 11_990, START_SECONDS + 13_250],
+    [START_SECONDS - 100, START_SECONDS],
+    [START_SECONDS + 999_999, START_SECONDS + 1_000_000],
+  ] as const) {
+    const answer = await call(port, `/networks/1/baseFeeHistory.csv?from=${fromSeconds}&to=${toSeconds}`);
+    assert.deepEqual(parseCsv(answer.body), expectedRows(blocks, fromSeconds, toSeconds), `${fromSeconds}..${toSeconds}`);
+  }
+  assert.equal(parseCsv((await call(port, `/networks/1/baseFeeHistory.csv?from=${START_SECONDS + 35}&to=${START_SECONDS + 35}`)).body).length, 1);
+  assert.deepEqual(
+    parseCsv((await call(port, `/networks/1/baseFeeHistory.csv?to=${START_SECONDS + 12}`)).body),
+    expectedRows(blocks, -Infinity, START_SECONDS + 12),
+  );
+  const last = blocks.at(-1)!;
+  assert.deepEqual(
+    parseCsv((await call(port, `/networks/1/baseFeeHistory.csv?from=${Math.floor(last.timestamp)}`)).body).map((row) => row.block),
+    [last.block - 1n, last.block],
+    "two blocks in the newest second",
+  );
+});
+
+test("HEAD, a chain without history, and the errors of a chain route and of its query", async (t) => {
+  const { port } = await start(t);
+  const head = await call(port, "/networks/1/baseFeeHistory.csv", { method: "HEAD" });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers["content-type"], "text/csv; charset=utf-8");
+  assert.equal(head.body, "");
+  assert.equal((await call(port, `/networks/${EMPTY}/baseFeeHistory.csv`)).body, `${HEADER}\n`);
+
+  const expectError = async (path: string, status: number, code: string, message?: RegExp, headers?: Record<string, string>) => {
+    const answer = await call(port, path, headers === undefined ? {} : { headers });
+    assert.equal(answer.status, status, `${path}: ${answer.body}`);
+    const body = JSON.parse(answer.body) as { code: string; message: string };
+    assert.equal(body.code, code, path);
+    if (message) assert.match(body.message, message, path);
+  };
+  await expectError(
+    "/networks/1/baseFeeHistory.csv?window=24h",
+    400,
+    "INVALID_QUERY",
+    /'window' is not one that baseFeeHistory\.csv takes: it takes from and to\./,
+  );
+  await expectError(
+    "/networks/1/baseFeeHistory.csv?from=abc",
+    400,
+    "INVALID_QUERY",
+    /'from' is 'abc': it must be a whole number of unix seconds from 0 to 253402300799\./,
+  );
+  await expectError("/networks/1/baseFeeHistory.csv?from=9&to=8", 400, "INVALID_QUERY", /'from' \(9\) is after to \(8\)/);
+  await expectError("/networks/1/baseFeeHistory.csv?to=1&to=2", 400, "INVALID_QUERY", /'to' is given more than once/);
+  await expectError(`/networks/${SYNCING}/baseFeeHistory.csv`, 503, "NO_DATA");
+  await expectError("/networks/6001/baseFeeHistory.csv", 400, "UNSUPPORTED_CHAIN");
+  await expectError("/networks/1/baseFeeHistory.csv", 401, "MISSING_API_KEY", undefined, {});
+});
+
+test("backpressure: while the client does not read, the server stops making lines; when it reads again, every line arrives once", async (t) => {
+  const blockCount = 1_500_000;
+  const history = hugeHistory(blockCount);
+  const { port } = await start(t, history);
+  const res = await open(port, `/networks/${HUGE}/baseFeeHistory.csv`);
+  assert.equal(res.statusCode, 200);
+  res.pause();
+  // Wait until the server has filled what the socket buffers hold and stopped: the count no longer grows.
+  let handedOut = -1;
+  let stillFor = 0;
+  while (stillFor < 10) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stillFor = history.blocksHandedOut === handedOut ? stillFor + 1 : 0;
+    handedOut = history.blocksHandedOut;
+  }
+  // About 35 bytes a line: the socket buffers hold a few hundred thousand lines, not 1.5 million.
+  assert.ok(handedOut < blockCount / 2, `${handedOut} of ${blockCount} blocks were read from the history while the client read nothing`);
+
+  res.setEncoding("utf8");
+  let pending = "";
+  let lines = 0;
+  const mismatches: string[] = [];
+  for await (const chunk of res) {
+    pending += chunk as string;
+    const parts = pending.split("\n");
+    pending = parts.pop()!;
+    for (const line of parts) {
+      const expected = lines === 0 ? HEADER : hugeLine(lines - 1);
+      if (line !== expected && mismatches.length < 3) mismatches.push(`line ${lines}: ${line} instead of ${expected}`);
+      lines++;
+    }
+  }
+  assert.deepEqual(mismatches, []);
+  assert.equal(pending, "");
+  assert.equal(lines, blockCount + 1);
+});
+
+test("a client that disconnects stops the export: the history is read no further", async (t) => {
+  const blockCount = 1_500_000;
+  const history = hugeHistory(blockCount);
+  const { port } = await start(t, history);
+  const res = await open(port, `/networks/${HUGE}/baseFeeHistory.csv`);
+  const first = await new Promise<string>((resolve) => res.once("data", (chunk: Buffer) => resolve(chunk.toString("utf8"))));
+  assert.ok(first.startsWith(`${HEADER}\n`), first.slice(0, 80));
+  res.destroy();
+  // The server answers other requests meanwhile, and the export it had begun stays where the client left it.
+  let handedOut = -1;
+  let stillFor = 0;
+  while (stillFor < 10) {
+    assert.equal((await call(port, `/networks/${CHAIN}/baseFeeHistory.csv?from=0&to=0`)).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stillFor = history.blocksHandedOut === handedOut ? stillFor + 1 : 0;
+    handedOut = history.blocksHandedOut;
+  }
+  assert.ok(handedOut < blockCount / 2, `${handedOut} of ${blockCount} blocks were read after the client left`);
+});
