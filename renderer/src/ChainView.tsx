@@ -6,6 +6,7 @@ import { BackfillProgress } from "./BackfillProgress.tsx";
 import { ChartLegend } from "./ChartLegend.tsx";
 import { chartRange, type ChartRangeId } from "./chartRange.ts";
 import { CheapestHours } from "./CheapestHours.tsx";
+import { localHourStartSeconds } from "./hourOfWeek.ts";
 import { endpointsSummary, GLANCE_WORDS, glanceState } from "./chainState.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
 import type { EndpointStatus, NetworkStatus } from "./dataClient.ts";
@@ -105,7 +106,15 @@ export function ChainView({ chain, offline, stats, range, onRange }: Props) {
               history={status.history}
             />
           )}
-          {hasHistory ? <CheapestHours store={stats} chainId={status.chainId} chainName={status.name} enabled={askHistory} /> : null}
+          {hasHistory && status.history.newestTime !== null ? (
+            <CheapestHours
+              store={stats}
+              chainId={status.chainId}
+              chainName={status.name}
+              newestHourStartSeconds={localHourStartSeconds(status.history.newestTime)}
+              enabled={askHistory}
+            />
+          ) : null}
         </div>
       ) : (
         <EmptyState status={status} offline={offline !== undefined} />

@@ -17,7 +17,6 @@ import {
 import type { StatsStore } from "./statsStore.ts";
 import { bucketTimeSpan } from "./timeSpanWords.ts";
 import { useBaseFeeStats } from "./useBaseFeeStats.ts";
-import { useLocalHour } from "./useLocalHour.ts";
 import "./heatmap.css";
 import { blockNumber } from "./format.ts";
 
@@ -31,6 +30,11 @@ interface Props {
   readonly store: StatsStore;
   readonly chainId: number;
   readonly chainName: string;
+  /**
+   * The start (unix seconds) of the local hour of the newest block held (localHourStartSeconds): the map is the week up
+   * to it, so that a chain whose clock lags the reader's (or a replay of older blocks) still fills it.
+   */
+  readonly newestHourStartSeconds: number;
   readonly enabled: boolean;
 }
 
@@ -39,9 +43,8 @@ interface Props {
  * (Monday first), a cell per hour, coloured by its share of the week (five equal shares, cheapest green), empty where
  * no blocks are held; and the cheapest and dearest hours in words.
  */
-export const CheapestHours = memo(function CheapestHours({ store, chainId, chainName, enabled }: Props) {
-  const hourStartMs = useLocalHour();
-  const request = hourOfWeekRequest(hourStartMs);
+export const CheapestHours = memo(function CheapestHours({ store, chainId, chainName, newestHourStartSeconds, enabled }: Props) {
+  const request = hourOfWeekRequest(newestHourStartSeconds);
   const entry = useBaseFeeStats(store, chainId, request, REFRESH_MS, enabled);
   return (
     <section
@@ -59,13 +62,13 @@ export const CheapestHours = memo(function CheapestHours({ store, chainId, chain
       {entry.buckets === undefined ? (
         <p className="heatmap-words">{entry.error ? `Could not load the last 7 days: ${entry.error}. Retrying by itself.` : "Loading the last 7 days…"}</p>
       ) : (
-        <HeatGrid buckets={entry.buckets} currentHourStartSeconds={hourStartMs / 1000} />
+        <HeatGrid buckets={entry.buckets} newestHourStartSeconds={newestHourStartSeconds} />
       )}
     </section>
   );
 });
 
-const HeatGrid = memo(function HeatGrid({ buckets, currentHourStartSeconds }: { buckets: readonly BaseFeeStatsBucket[]; currentHourStartSeconds: number }) {
+const HeatGrid = memo(function HeatGrid({ buckets, newestHourStartSeconds }: { buckets: readonly BaseFeeStatsBucket[]; newestHourStartSeconds: number }) {
   const { grid, bounds, cheapest, dearest, filled } = useMemo(() => {
     const placed = placeHours(buckets);
     const cells = filledCells(placed);
@@ -96,7 +99,7 @@ const HeatGrid = memo(function HeatGrid({ buckets, currentHourStartSeconds }: { 
             <div className="heat-day">{weekdayName(weekday)}</div>
             {HOURS.map((hour) => {
               const cell = grid[weekday]![hour];
-              const now = cell !== undefined && cell.bucket.start === currentHourStartSeconds;
+              const now = cell !== undefined && cell.bucket.start === newestHourStartSeconds;
               if (cell === undefined) {
                 return (
                   <div
@@ -115,7 +118,7 @@ const HeatGrid = memo(function HeatGrid({ buckets, currentHourStartSeconds }: { 
                   data-testid={`heat-${weekday}-${hour}`}
                   data-value={cell.bucket.p50}
                   data-level={level}
-                  title={`${bucketTimeSpan(cell.bucket.start, cell.bucket.end)}${now ? " (now)" : ""}: median ${cell.bucket.p50} Gwei over ${blockNumber(cell.bucket.blocks)} blocks`}
+                  title={`${bucketTimeSpan(cell.bucket.start, cell.bucket.end)}${now ? " (the newest hour)" : ""}: median ${cell.bucket.p50} Gwei over ${blockNumber(cell.bucket.blocks)} blocks`}
                 />
               );
             })}
@@ -128,7 +131,8 @@ const HeatGrid = memo(function HeatGrid({ buckets, currentHourStartSeconds }: { 
           "No blocks held in the last 7 days yet: the map fills in as the service keeps history."
         ) : (
           <>
-            <strong>Cheapest:</strong> {stretchesInWords(cheapest)}. <strong>Dearest:</strong> {stretchesInWords(dearest)}.
+            <strong>Cheapest:</strong> <Stretches kind="cheapest" stretches={cheapest} />. <strong>Dearest:</strong>{" "}
+            <Stretches kind="dearest" stretches={dearest} />.
             {filled < 24 ? ` Only ${filled} hour${filled === 1 ? "" : "s"} held so far: the map fills in as the service keeps history.` : ""}
           </>
         )}
@@ -137,10 +141,20 @@ const HeatGrid = memo(function HeatGrid({ buckets, currentHourStartSeconds }: { 
   );
 });
 
-function stretchesInWords(stretches: readonly Stretch[]): string {
-  return stretches
-    .map((stretch, index) => `${stretchName(stretch)} (${index === 0 ? "about " : ""}${shortGwei(String(stretch.meanP50))}${index === 0 ? " Gwei" : ""})`)
-    .join(", ");
+/** "Sun 2 AM–5 AM (about 12.3 Gwei), Sat 3 AM–4 AM (13)": each stretch with its mean median, the unit named once. */
+function Stretches({ kind, stretches }: { kind: "cheapest" | "dearest"; stretches: readonly Stretch[] }) {
+  return stretches.map((stretch, index) => (
+    <span
+      key={`${stretch.weekday} ${stretch.fromHour}`}
+      data-testid={`${kind}-stretch`}
+      data-weekday={stretch.weekday}
+      data-from-hour={stretch.fromHour}
+      data-to-hour={stretch.toHour}
+    >
+      {index === 0 ? "" : ", "}
+      {stretchName(stretch)} ({index === 0 ? `about ${shortGwei(String(stretch.meanP50))} Gwei` : shortGwei(String(stretch.meanP50))})
+    </span>
+  ));
 }
 
 function HeatLegend({ bounds }: { bounds: readonly number[] }) {

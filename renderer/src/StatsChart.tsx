@@ -59,7 +59,8 @@ export const StatsChart = memo(function StatsChart({
     const span = high - low || high || 1;
     if (outer !== undefined && outer.high <= high + span) high = Math.max(high, outer.high);
     if (outer !== undefined && outer.low >= low - span) low = Math.min(low, outer.low);
-    return feeTicks(low, high).join(" ");
+    // Six steps: a day's bands span a wider range than 500 blocks, and five would often start the axis at 0.
+    return feeTicks(low, high, 6).join(" ");
   }, [runs, baseFeePercentile, busyThreshold]);
   const { domain, ticks } = useMemo(() => {
     const sameTicks = tickKey.split(" ").map(Number);
@@ -163,7 +164,7 @@ function UnheldSpan({
       <g className="unheld-span" data-testid="unheld-span" data-until={until}>
         <rect x={left} y={plot.y} width={width} height={plot.height} />
         {width >= 150 ? (
-          <text x={left + width / 2} y={plot.y + plot.height / 2} textAnchor="middle">
+          <text x={left + width / 2} y={plot.y + 18} textAnchor="middle">
             {words}
           </text>
         ) : null}

@@ -6,15 +6,20 @@ import type { StatsRequest } from "./statsRequest.ts";
 const HOUR_S = 3_600;
 export const WEEK_HOURS = 7 * 24;
 
-/**
- * The request for the heatmap at `nowMs`: 168 buckets of one hour, from the start of the local hour 167 hours before
- * the current one to the end of the current one (whose bucket fills as its blocks arrive). Aligned to the reader's
- * hours, which in a half-hour time zone are not UTC's.
- */
-export function hourOfWeekRequest(nowMs: number): StatsRequest & { kind: "span" } {
-  const hourStart = new Date(nowMs);
+/** The start (unix seconds) of the reader's local hour that holds `seconds`: in a half-hour time zone, not UTC's hour. */
+export function localHourStartSeconds(seconds: number): number {
+  const hourStart = new Date(seconds * 1000);
   hourStart.setMinutes(0, 0, 0);
-  const toSeconds = hourStart.getTime() / 1000 + HOUR_S;
+  return hourStart.getTime() / 1000;
+}
+
+/**
+ * The request for the heatmap of the week up to the local hour starting at `hourStartSeconds` (the newest block's,
+ * localHourStartSeconds): 168 buckets of one hour, from the start of the local hour 167 hours before it to its end
+ * (its bucket fills as its blocks arrive).
+ */
+export function hourOfWeekRequest(hourStartSeconds: number): StatsRequest & { kind: "span" } {
+  const toSeconds = hourStartSeconds + HOUR_S;
   return { kind: "span", fromSeconds: toSeconds - WEEK_HOURS * HOUR_S, toSeconds, bucketSeconds: HOUR_S };
 }
 

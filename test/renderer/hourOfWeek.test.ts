@@ -2,7 +2,19 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
-import { extremeStretches, filledCells, hourOfWeekRequest, levelBounds, levelOf, placeHours, WEEK_HOURS } from "../../renderer/src/hourOfWeek.ts";
+import {
+  extremeStretches,
+  filledCells,
+  hourOfWeekRequest as requestAtHourStart,
+  levelBounds,
+  levelOf,
+  localHourStartSeconds,
+  placeHours,
+  WEEK_HOURS,
+} from "../../renderer/src/hourOfWeek.ts";
+
+/** The heatmap's request for the week up to the local hour of `nowMs`. */
+const hourOfWeekRequest = (nowMs: number) => requestAtHourStart(localHourStartSeconds(nowMs / 1000));
 
 function hourBucket(start: number, p50: string | undefined): BaseFeeStatsBucket {
   if (p50 === undefined) return { start, end: start + 3_600, blocks: 0 };

@@ -1,0 +1,318 @@
+// The dashboard's history views in Debian's Chromium, against the real service following a real Hardhat node that
+// replayed 40 hours of real mainnet blocks (3-5 May 2023) with their real timestamps: the service starts with only
+// the newest blocks and backfills the rest, as on a first start. The page runs in India's time (UTC+5:30), so that
+// the reader's hours are not UTC's.
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { expect, test as base, type Locator, type Page } from "@playwright/test";
+import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
+import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS, startHistoryStack, type HistoryStack } from "./support/historyHarness.ts";
+
+const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+const TIME_ZONE = "Asia/Kolkata";
+/** India's offset from UTC, all year (no daylight saving). */
+const ZONE_OFFSET_S = 5.5 * 3600;
+const HOUR_S = 3600;
+
+let stack: HistoryStack;
+
+/** Every test fails on a console error or an uncaught exception of the page. */
+const test = base.extend<{ problems: string[] }>({
+  problems: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console error: ${message.text()} (${message.location().url})`);
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    await use(problems);
+    expect(problems, "no console errors").toEqual([]);
+  },
+});
+
+test.use({ timezoneId: TIME_ZONE, locale: "en-US" });
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  // Replaying 12,000 blocks into Hardhat takes about 40 s here.
+  test.setTimeout(240_000);
+  stack = await startHistoryStack();
+});
+
+test.afterAll(async () => {
+  await stack?.stop();
+});
+
+async function api<T>(path: string): Promise<T> {
+  const response = await fetch(`${stack.url}${path}`, { headers: { authorization: `Basic ${Buffer.from(`${HISTORY_KEY}:`).toString("base64")}` } });
+  expect(response.status, path).toBe(200);
+  return (await response.json()) as T;
+}
+
+async function network(): Promise<NetworkStatus> {
+  const networks = await api<NetworkStatus[]>("/networks");
+  return networks.find((entry) => entry.chainId === HISTORY_CHAIN_ID)!;
+}
+
+const stats = (query: string) => api<BaseFeeStatsBucket[]>(`/networks/${HISTORY_CHAIN_ID}/baseFeeStats?${query}`);
+
+/** The page's baseFeeStats requests, as their query strings, in order. */
+function recordStatsRequests(page: Page): string[] {
+  const queries: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith("/baseFeeStats")) queries.push(url.search.slice(1));
+  });
+  return queries;
+}
+
+async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  for (const [size, viewport] of [
+    ["1280x800", { width: 1280, height: 800 }],
+    ["800x600", { width: 800, height: 600 }],
+  ] as const) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await page.screenshot({ path: `${SCREENSHOTS}${name}-${size}-${colorScheme}.png`, fullPage });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** The subpaths of an SVG path, each as its points. */
+function subpaths(d: string): Array<Array<{ x: number; y: number }>> {
+  return d
+    .split("M")
+    .filter((part) => part !== "")
+    .map((part) => [...part.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((match) => ({ x: Number(match[1]), y: Number(match[2]) })));
+}
+
+/** How many runs of neighbouring buckets with blocks the answer has: each is drawn as one line, a gap between runs. */
+function runsOf(buckets: readonly BaseFeeStatsBucket[]): number {
+  return buckets.filter((bucket, index) => bucket.blocks > 0 && (index === 0 || buckets[index - 1]!.blocks === 0)).length;
+}
+
+/** Points the mouse at the middle of bucket `index` of `count` across the chart's plot. */
+async function hoverBucket(page: Page, chart: Locator, index: number, count: number): Promise<void> {
+  const box = (await chart.getByTestId("chart-hover-area").boundingBox())!;
+  await page.mouse.move(box.x + ((index + 0.5) / count) * box.width, box.y + box.height / 2);
+}
+
+test("while the service backfills, a bar says how much of the 7 days it holds; it goes once the history reaches the chain's start", async ({
+  page,
+  problems,
+}) => {
+  void problems;
+  await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
+  const bar = page.getByTestId("backfill");
+  await expect(bar).toBeVisible();
+  await expect(bar).toContainText("Fetching older blocks");
+  // The words say the bar's own share of the horizon: x of 7 days, x = progress × 7 rounded down to a tenth.
+  const progress = Number(await bar.getAttribute("data-progress"));
+  expect(progress).toBeGreaterThanOrEqual(0);
+  expect(progress).toBeLessThan(1);
+  await expect(bar.getByTestId("backfill-held")).toHaveText(`${Math.floor(progress * 70) / 10} of 7 days held`);
+  await expect(bar.getByRole("progressbar")).toHaveAttribute("aria-valuenow", String(Math.floor(progress * 100)));
+  await shoot(page, "history-backfill");
+
+  // The replay reaches back to the chain's first block, well inside the 7 days: then the backfill is done.
+  await expect(bar).toHaveCount(0, { timeout: 120_000 });
+  const status = await network();
+  expect(status.history.backfill.running).toBe(false);
+  expect(BigInt(status.history.oldestBlock!)).toBeLessThanOrEqual(1n);
+  expect(BigInt(status.history.newestBlock!)).toBeGreaterThanOrEqual(BigInt(REPLAYED_BLOCKS));
+});
+
+test("the 24 h range draws the service's buckets: one median line, each hovered bucket's exact values, the window's lines named by it", async ({
+  page,
+  problems,
+}) => {
+  void problems;
+  await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
+  await page.getByTestId("range-24h").click();
+  await expect(page.getByTestId("range-24h")).toHaveAttribute("aria-checked", "true");
+  const chart = page.getByTestId("stats-chart");
+  await expect(chart).toHaveAttribute("data-state", "ready");
+  await expect(chart).toHaveAttribute("data-range", "24h");
+  const buckets = await stats("window=24h&buckets=288");
+  await expect(chart).toHaveAttribute("data-buckets", "288");
+
+  const median = subpaths((await chart.getByTestId("band-p50").getAttribute("d"))!);
+  expect(median).toHaveLength(runsOf(buckets));
+  for (const band of ["band-p10-p90", "band-p25-p75", "band-min-max"]) {
+    expect(((await chart.getByTestId(band).getAttribute("d")) ?? "").match(/Z/g)).toHaveLength(runsOf(buckets));
+  }
+
+  // The first bucket, the dearest one and the newest: the tooltip has the service's exact median and range.
+  const dearest = buckets.reduce((best, bucket, index) => (bucket.blocks > 0 && Number(bucket.p50) > Number(buckets[best]!.p50 ?? -1) ? index : best), 0);
+  for (const index of [0, dearest, buckets.length - 1]) {
+    const bucket = buckets[index]!;
+    await hoverBucket(page, chart, index, buckets.length);
+    const tooltip = chart.getByTestId("chart-tooltip");
+    await expect(tooltip.locator(".chart-tooltip-value")).toHaveAttribute("data-value", bucket.p50!);
+    await expect(tooltip).toContainText(`p10–p90 ${bucket.p10} – ${bucket.p90}`);
+    await expect(tooltip).toContainText(`min–max ${bucket.min} – ${bucket.max}`);
+    await expect(tooltip).toContainText(`to ${Number(bucket.toBlock).toLocaleString("en-US")}`);
+  }
+  // The dearest bucket is drawn highest on the median line.
+  const points = median.flat();
+  const top = Math.min(...points.map((point) => point.y));
+  const box = (await chart.getByTestId("chart-hover-area").boundingBox())!;
+  const plotLeft = Number(await chart.getByTestId("chart-hover-area").getAttribute("x"));
+  const dearestX = plotLeft + ((dearest + 0.5) / buckets.length) * box.width;
+  // Half a pixel: bucket edges are whole seconds, so buckets differ in length by up to a second (a hundredth of a pixel).
+  expect(points.filter((point) => point.y === top).some((point) => Math.abs(point.x - dearestX) < 0.5)).toBe(true);
+
+  // The statistics window's lines, at the service's values, named by their window.
+  const status = await network();
+  expect(status.statsWindow).toBe("24h");
+  await expect(chart.getByTestId("ref-label-busy")).toHaveAttribute("data-value", status.busyThreshold!);
+  await expect(chart.getByTestId("ref-label-p50")).toHaveAttribute("data-value", status.baseFeePercentile!);
+  await expect(page.getByTestId("legend-busy")).toContainText("p90 over 24 h = busy threshold");
+  await expect(page.getByTestId("legend-p50")).toContainText("p50 over 24 h");
+  await expect(page.getByTestId("busy-threshold")).toHaveAttribute("data-value", status.busyThreshold!);
+  await page.mouse.move(0, 0);
+  await shoot(page, "history-24h");
+});
+
+test("the 7 d range: the days before the first replayed block are empty, not fees of zero", async ({ page, problems }) => {
+  void problems;
+  await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
+  await page.getByTestId("range-7d").click();
+  const chart = page.getByTestId("stats-chart");
+  await expect(chart).toHaveAttribute("data-state", "ready");
+  await expect(chart).toHaveAttribute("data-range", "7d");
+  const buckets = await stats("window=7d&buckets=336");
+  const firstHeld = buckets.findIndex((bucket) => bucket.blocks > 0);
+  // 40 of the 168 hours are held: most of the week is before the chain's first block.
+  expect(firstHeld).toBeGreaterThan(200);
+
+  const area = chart.getByTestId("chart-hover-area");
+  const plotLeft = Number(await area.getAttribute("x"));
+  const plotWidth = Number(await area.getAttribute("width"));
+  const firstHeldX = plotLeft + (firstHeld / buckets.length) * plotWidth;
+  const median = subpaths((await chart.getByTestId("band-p50").getAttribute("d"))!).flat();
+  expect(Math.min(...median.map((point) => point.x))).toBeGreaterThanOrEqual(firstHeldX - 0.01);
+  expect(
+    subpaths((await chart.getByTestId("band-min-max").getAttribute("d"))!)
+      .flat()
+      .every((point) => point.x >= firstHeldX - 0.01),
+  ).toBe(true);
+  // The span before it is shaded and named; hovering it says so.
+  await expect(chart.getByTestId("unheld-span")).toContainText("before the history held");
+  await hoverBucket(page, chart, Math.floor(firstHeld / 2), buckets.length);
+  await expect(chart.getByTestId("chart-tooltip")).toContainText("no blocks held");
+  await page.mouse.move(0, 0);
+  await shoot(page, "history-7d");
+});
+
+test("switching back to a range draws what the page holds without asking again; a new block moves the now marker, not the buckets", async ({
+  page,
+  problems,
+}) => {
+  void problems;
+  const queries = recordStatsRequests(page);
+  await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
+  const chart = page.getByTestId("stats-chart");
+  await page.getByTestId("range-24h").click();
+  await expect(chart).toHaveAttribute("data-state", "ready");
+  await page.getByTestId("range-7d").click();
+  await expect(chart).toHaveAttribute("data-range", "7d");
+  await expect(chart).toHaveAttribute("data-state", "ready");
+  const bandsOf24h = queries.filter((query) => query === "window=24h&buckets=288").length;
+  expect(bandsOf24h).toBe(1);
+  await page.getByTestId("range-24h").click();
+  await expect(chart).toHaveAttribute("data-range", "24h");
+  await expect(chart).toHaveAttribute("data-state", "ready");
+  expect(queries.filter((query) => query === "window=24h&buckets=288")).toHaveLength(1);
+
+  const medianBefore = await chart.getByTestId("band-p50").getAttribute("d");
+  const asked = queries.length;
+  const newest = await stack.mine(1);
+  await expect.poll(async () => (await network()).newestBlock).toBe(String(newest));
+  const status = await network();
+  await expect(chart.getByTestId("now-dot")).toHaveAttribute("data-value", status.currentBaseFee!);
+  await expect(page.getByTestId("newest-block")).toHaveAttribute("data-value", String(newest));
+  expect(await chart.getByTestId("band-p50").getAttribute("d")).toBe(medianBefore);
+  expect(queries.slice(asked)).toEqual([]);
+
+  // The block chart is still the newest 500 blocks, one point each.
+  await page.getByTestId("range-blocks").click();
+  await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
+  await expect(page.getByTestId("stats-chart")).toHaveCount(0);
+});
+
+test("the cheapest hours: each hour of the week held, at its weekday and hour in the reader's time, with the service's median", async ({ page, problems }) => {
+  void problems;
+  const queries = recordStatsRequests(page);
+  await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
+  const heatmap = page.getByTestId("heatmap");
+  await expect(heatmap).toHaveAttribute("data-state", "ready");
+
+  // The week up to the newest block's hour of India's clock, which starts at half past the hour in UTC.
+  const status = await network();
+  const hourStart = Math.floor((status.history.newestTime! + ZONE_OFFSET_S) / HOUR_S) * HOUR_S - ZONE_OFFSET_S;
+  const to = hourStart + HOUR_S;
+  const query = `from=${to - 168 * HOUR_S}&to=${to}&bucket=3600`;
+  expect(queries).toContain(query);
+  const buckets = await stats(query);
+  expect(buckets).toHaveLength(168);
+
+  const filled = buckets.filter((bucket) => bucket.blocks > 0);
+  expect(filled.length).toBeGreaterThanOrEqual(40);
+  for (const bucket of buckets) {
+    const local = new Date((bucket.start + ZONE_OFFSET_S) * 1000);
+    const cell = heatmap.getByTestId(`heat-${local.getUTCDay()}-${local.getUTCHours()}`);
+    if (bucket.blocks === 0) await expect(cell).toHaveClass(/heat-empty/);
+    else await expect(cell).toHaveAttribute("data-value", bucket.p50!);
+  }
+  await expect(heatmap.locator(".heat-cell:not(.heat-empty)")).toHaveCount(filled.length);
+  await expect(heatmap.locator(".heat-now")).toHaveCount(1);
+
+  // The named stretches are among the cheapest (dearest) tenth of the hours held, ranked here independently.
+  const ranked = [...filled].sort((a, b) => Number(a.p50) - Number(b.p50));
+  const share = Math.max(1, Math.round(filled.length * 0.1));
+  const keyOf = (weekday: number, hour: number) => `${weekday} ${hour}`;
+  const cellKey = (bucket: BaseFeeStatsBucket) => {
+    const local = new Date((bucket.start + ZONE_OFFSET_S) * 1000);
+    return keyOf(local.getUTCDay(), local.getUTCHours());
+  };
+  const cheapest = new Set(ranked.slice(0, share).map(cellKey));
+  const dearest = new Set(ranked.slice(-share).map(cellKey));
+  for (const [kind, allowed] of [
+    ["cheapest", cheapest],
+    ["dearest", dearest],
+  ] as const) {
+    const stretches = heatmap.getByTestId(`${kind}-stretch`);
+    expect(await stretches.count()).toBeGreaterThan(0);
+    for (const stretch of await stretches.all()) {
+      const weekday = Number(await stretch.getAttribute("data-weekday"));
+      for (let hour = Number(await stretch.getAttribute("data-from-hour")); hour < Number(await stretch.getAttribute("data-to-hour")); hour++) {
+        expect(allowed.has(keyOf(weekday, hour)), `${kind}: ${weekday} ${hour}`).toBe(true);
+      }
+    }
+  }
+  await expect(heatmap.getByTestId("cheapest-hours")).toContainText("Cheapest:");
+  await expect(heatmap.getByTestId("heat-legend")).toBeVisible();
+  await heatmap.scrollIntoViewIfNeeded();
+  await shoot(page, "history-heatmap", true);
+});
+
+test("every chain at a glance: its tile compares the current base fee with the median of the last 24 h, with their sparkline", async ({ page, problems }) => {
+  void problems;
+  await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
+  const tile = page.getByTestId(`chain-${HISTORY_CHAIN_ID}`);
+  const [day] = await stats("window=24h&buckets=1");
+  const status = await network();
+  await expect(tile.getByTestId(`chain-${HISTORY_CHAIN_ID}-versus`)).toHaveAttribute("data-median", day!.p50!);
+  await expect(tile.getByTestId(`chain-${HISTORY_CHAIN_ID}-fee`)).toHaveAttribute("data-value", status.currentBaseFee!);
+  const percent = Math.round((Number(status.currentBaseFee) / Number(day!.p50) - 1) * 100);
+  await expect(tile.getByTestId(`chain-${HISTORY_CHAIN_ID}-versus`)).toContainText(percent === 0 ? "±0%" : percent > 0 ? `+${percent}%` : `−${-percent}%`);
+  await expect(tile.getByTestId("sparkline")).toBeVisible();
+  await expect(tile).toHaveAttribute("data-state", status.busy ? "busy" : "normal");
+});

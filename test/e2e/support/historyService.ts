@@ -1,0 +1,86 @@
+// The real stack the history views' end-to-end tests drive, in a child process run with tsx (Playwright's own loader
+// does not reach the Hardhat child that startEvmNode forks): a Hardhat node that has replayed 40 hours of real mainnet
+// blocks with their real timestamps and base fees, and the real service following it from a first start, with its
+// statistics window of 24 hours and a history of 7 days, which it backfills (gently, as it would any chain). The
+// parent sends commands over IPC and gets one answer per command.
+import { parseWindowSpec } from "../../../shared/core/history/duration.ts";
+import { silentLogger } from "../../../shared/log/logger.ts";
+import { type RunningService, startService } from "../../../shared/app/startService.ts";
+import { loadTimedMainnetBlocks } from "../../support/timedMainnetBlocks.ts";
+import { startTimedTestChain } from "../../support/timedTestChain.ts";
+import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS } from "./historyStackConstants.ts";
+
+export type HistoryCommand = { readonly id: number; readonly type: "mine"; readonly count: number } | { readonly id: number; readonly type: "stop" };
+
+export type HistoryMessage =
+  | { readonly type: "ready"; readonly url: string; readonly dashboardUrl: string; readonly token: string }
+  | { readonly type: "done"; readonly id: number; readonly newestBlock?: string; readonly error?: string };
+
+async function main(): Promise<void> {
+  const chain = await startTimedTestChain(REPLAYED_BLOCKS, { chainId: HISTORY_CHAIN_ID });
+  const rows = loadTimedMainnetBlocks();
+  let newest = chain.newestBlock;
+  const service: RunningService = await startService(
+    {
+      host: "127.0.0.1",
+      port: 0,
+      allowedHosts: [],
+      corsOrigins: [],
+      rateLimit: { requestsPerSecond: 0, burst: 1 },
+      apiKeys: [{ key: HISTORY_KEY }],
+      chains: [
+        {
+          chainId: HISTORY_CHAIN_ID,
+          name: "Mainnet replay, 3-5 May 2023",
+          rpcUrls: [chain.node.url],
+          blockTimeMs: 12_000,
+          statsWindow: parseWindowSpec("24h")!,
+          historyHorizon: "7d",
+          pollIntervalMs: 200,
+        },
+      ],
+    },
+    silentLogger,
+  );
+  /** The next replayed rows, at their own timestamps: block n is row n - 1. */
+  const mine = async (count: number): Promise<bigint> => {
+    for (let block = newest + 1n; block <= newest + BigInt(count); block++) {
+      const row = Number(block) - 1;
+      if (row >= rows.timestamps.length) throw new RangeError(`the timed data ends at block ${rows.timestamps.length}`);
+      await chain.node.request("hardhat_setNextBlockBaseFeePerGas", [`0x${rows.baseFeesWei[row]!.toString(16)}`]);
+      await chain.node.request("evm_mine", [rows.timestamps[row]]);
+    }
+    newest += BigInt(count);
+    return newest;
+  };
+  const stop = async () => {
+    await service.stop();
+    await chain.node.stop();
+  };
+  const send = (message: HistoryMessage) => process.send!(message);
+  process.on("message", (command: HistoryCommand) => {
+    const run = async (): Promise<bigint | undefined> => {
+      switch (command.type) {
+        case "mine":
+          return mine(command.count);
+        case "stop":
+          await stop();
+          return undefined;
+      }
+    };
+    run().then(
+      (block) => {
+        send({ type: "done", id: command.id, ...(block === undefined ? {} : { newestBlock: block.toString() }) });
+        if (command.type === "stop") process.disconnect();
+      },
+      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
+    );
+  });
+  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
+  send({ type: "ready", url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken });
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`the history e2e service failed to start: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});
