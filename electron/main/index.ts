@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { app, BrowserWindow, dialog, nativeTheme, Notification, session } from "electron";
 import { alertText, type BusyAlert } from "../../shared/alerts/busyAlerts.ts";
 import { settingsPath, userConfigDir } from "../../shared/config/configDir.ts";
+import { historyPath } from "../../shared/app/openHistoryStore.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { createLogger, type LogLevel } from "../../shared/log/logger.ts";
@@ -86,7 +87,15 @@ async function main(): Promise<void> {
     }, TRAY_REFRESH_MS);
   };
 
-  const host = new ServiceHost({ store, cipher, logger, extraCorsOrigins: [APP_ORIGIN], onAlert: showNotification, onChange: refresh });
+  const host = new ServiceHost({
+    store,
+    cipher,
+    logger,
+    extraCorsOrigins: [APP_ORIGIN],
+    onAlert: showNotification,
+    onChange: refresh,
+    historyFile: historyPath(userConfigDir()),
+  });
   const ipc = registerIpc({ store, host, cipher, logger, mainWindow: () => window });
   serveRendererFiles(RENDERER_DIR, () => host.baseUrl);
 

@@ -25,6 +25,8 @@ export interface ServiceHostOptions {
   readonly onChange?: () => void;
   /** How the service is started: `startService` unless a test holds a start half-way to change keys meanwhile. */
   readonly startService?: typeof startService;
+  /** The history's SQLite file (shared with `npm run serve` on the same config folder); none: in memory only. */
+  readonly historyFile?: string;
 }
 
 /** The settings that shape the running service; any change to these restarts it. */
@@ -221,6 +223,7 @@ export class ServiceHost {
           dashboardToken: settings.dashboardToken,
           // Read when the page asks: keys are created and revoked while the service runs.
           dashboardApiKey: () => usableApiKeys(store.current, cipher).keys[0],
+          ...(this.options.historyFile === undefined ? {} : { historyFile: this.options.historyFile }),
         },
         logger,
       );

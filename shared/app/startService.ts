@@ -4,7 +4,7 @@ import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
 import { ChainBackfill, type ChainBackfillOptions } from "../service/chainBackfill.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
-import type { HistoryPersistence } from "../service/chainRecord.ts";
+import { openHistoryStore } from "./openHistoryStore.ts";
 import { FeeService } from "../service/feeService.ts";
 import type { Logger } from "../log/logger.ts";
 
@@ -15,8 +15,8 @@ export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "c
   readonly dashboardToken?: string;
   /** The user key the dashboard's API panel shows; default: the first of `apiKeys`. */
   readonly dashboardApiKey?: () => ApiKeySettings | undefined;
-  /** Where the chains' histories are kept across restarts; without it, in memory only. */
-  readonly historyStore?: HistoryPersistence;
+  /** The SQLite file the chains' histories are kept in across restarts; without it, in memory only. */
+  readonly historyFile?: string;
   /** Fetch each chain's older blocks back to its horizon (default true); tests of other things may turn it off. */
   readonly backfill?: boolean | ChainBackfillOptions["runner"];
 };
@@ -40,9 +40,10 @@ export interface RunningService {
  */
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
   const backfill = config.backfill ?? true;
+  const store = config.historyFile === undefined ? undefined : openHistoryStore(config.historyFile, logger);
   const service = new FeeService(config.chains, {
     logger,
-    ...(config.historyStore ? { store: config.historyStore } : {}),
+    ...(store ? { store } : {}),
     ...(backfill === false
       ? {}
       : {
@@ -77,6 +78,6 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     keyring,
     dashboardToken,
     dashboardUrl: `${url}/?token=${dashboardToken}`,
-    stop: () => (stopping ??= Promise.all([server.close(), service.stop()]).then(() => undefined)),
+    stop: () => (stopping ??= Promise.all([server.close(), service.stop()]).then(() => store?.close())),
   };
 }

@@ -38,6 +38,8 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
       rpcUrls: [node.wsUrl, node.url],
       blockTimeMs: DEMO_REPLAY.blockIntervalMs,
       statsWindowBlocks: DEMO_REPLAY.statsWindowBlocks,
+      // A new chain at every start under the same id: nothing of it is worth keeping.
+      persistHistory: false,
     },
     stop: async () => {
       stopReplay();

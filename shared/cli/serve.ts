@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { settingsPath, userConfigDir } from "../config/configDir.ts";
+import { historyPath } from "../app/openHistoryStore.ts";
 import { DEFAULT_DASHBOARD_DIR } from "../http/dashboardFiles.ts";
 import { SettingsError } from "../config/settings.ts";
 import { readSettingsFile, readUserSettings } from "../config/settingsFile.ts";
@@ -55,7 +56,7 @@ async function serve(argv: readonly string[]): Promise<void> {
   }
   let running: RunningService;
   try {
-    running = await startService({ ...settings, host, port, chains, apiKeys, dashboardToken }, logger);
+    running = await startService({ ...settings, host, port, chains, apiKeys, dashboardToken, historyFile: historyPath(userConfigDir()) }, logger);
   } catch (error) {
     await Promise.all(cleanups.map((cleanup) => cleanup()));
     // Taken since the check (another program was quicker): said the same way.

@@ -1,3 +1,4 @@
+import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { BackfillRunner, type BackfillProgress, type BackfillRunnerOptions } from "../history/backfillRunner.ts";
 import type { Logger } from "../log/logger.ts";
 import type { BackfillStatus } from "../wire/networkStatus.ts";
@@ -61,7 +62,9 @@ export class ChainBackfill {
   async #runOnce(): Promise<void> {
     const history = this.#record.history;
     const { newest, all } = history.edgeAnchors();
-    if (newest === undefined) {
+    const live = this.#record.liveNewestBlock;
+    // From the live head, not from what the store held before: wait for the feed's blocks and a header among them.
+    if (newest === undefined || live === undefined || newest.block <= live - BigInt(HISTORY_BLOCKS)) {
       this.#schedule(WAIT_FOR_HEAD_MS);
       return;
     }

@@ -20,6 +20,8 @@ export interface ChainPlan {
   readonly statsWindowBlocks?: number;
   /** How far back the history is kept; default DEFAULT_HISTORY_HORIZON. */
   readonly historyHorizon?: string;
+  /** Keep this chain's history in the store (default true); the demo's chain is made anew at each start, so it is not. */
+  readonly persistHistory?: boolean;
   /** Overrides the interval derived from the block time (demo, tests). */
   readonly pollIntervalMs?: number;
   /** Per RPC request; the feed's default (10 s) unless set (fault-injection tests). */

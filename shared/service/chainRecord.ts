@@ -62,6 +62,11 @@ export class ChainRecord {
     return this.#history;
   }
 
+  /** The newest block the live feed reported; undefined before its first report (the history may hold older ones). */
+  get liveNewestBlock(): bigint | undefined {
+    return this.#feedSnapshot?.newestBlock;
+  }
+
   /** Loads what the store holds for the chain (at start, before the feed's first report). */
   loadStored(): void {
     if (!this.#store) return;

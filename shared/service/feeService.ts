@@ -55,7 +55,7 @@ export class FeeService implements FeeSource {
         onReport: (report) => this.#publish(plan, report),
       });
       this.#feeds.push(feed);
-      const record = new ChainRecord(plan, { store: options.store, logger: options.logger });
+      const record = new ChainRecord(plan, { store: plan.persistHistory === false ? undefined : options.store, logger: options.logger });
       record.loadStored();
       this.#records.set(plan.chainId, record);
       this.#reports.set(plan.chainId, feed.report);

@@ -29,6 +29,8 @@ export interface FaultProxy {
   count(method: string): number;
   /** Sum over all methods. */
   total(): number;
+  /** The calls received since the last reset (method and params), oldest first; the newest 100,000 at most. */
+  calls(): readonly { readonly method: string; readonly params: readonly unknown[] }[];
   resetCounts(): void;
   setFaults(faults: Partial<Faults>): void;
   /** Forwards to another node from now on (an endpoint that starts serving another chain, as a misrouted load balancer). */
@@ -54,9 +56,12 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
   const upgraded = new Set<Duplex>();
   const delayed = new Set<NodeJS.Timeout>();
 
+  let calls: { method: string; params: readonly unknown[] }[] = [];
   const countCall = (call: RpcCall) => {
     const method = typeof call?.method === "string" ? call.method : "<invalid>";
     counts[method] = (counts[method] ?? 0) + 1;
+    calls.push({ method, params: Array.isArray(call?.params) ? call.params : [] });
+    if (calls.length > 100_000) calls = calls.slice(-100_000);
   };
 
   // Counted on arrival (before any delay), so a test sees a request that is still hanging.
@@ -222,7 +227,9 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     counts: () => ({ ...counts }),
     count: (method) => counts[method] ?? 0,
     total: () => Object.values(counts).reduce((sum, n) => sum + n, 0),
+    calls: () => calls,
     resetCounts: () => {
+      calls = [];
       counts = {};
     },
     setFaults(next) {

@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import type { ApiKeySettings } from "../../shared/config/settings.ts";
+import type { LocalServiceExtras } from "./startLocalService.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 
 export interface ServiceProcess {
@@ -29,8 +30,12 @@ function childExecArgv(): string[] {
   return process.execArgv.filter((arg) => !arg.startsWith("--test"));
 }
 
-export async function startServiceProcess(chains: readonly ChainPlan[], apiKeys: readonly ApiKeySettings[]): Promise<ServiceProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, [ENV_SERVICE_CONFIG]: JSON.stringify({ chains, apiKeys }) };
+export async function startServiceProcess(
+  chains: readonly ChainPlan[],
+  apiKeys: readonly ApiKeySettings[],
+  extras: LocalServiceExtras = {},
+): Promise<ServiceProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, [ENV_SERVICE_CONFIG]: JSON.stringify({ chains, apiKeys, extras }) };
   delete env.NODE_TEST_CONTEXT;
   const child: ChildProcess = fork(MAIN, [], { execArgv: [...childExecArgv(), "--expose-gc"], env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
   let exit: ServiceProcess["exit"] = null;

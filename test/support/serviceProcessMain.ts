@@ -4,14 +4,18 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ApiKeySettings } from "../../shared/config/settings.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { ENV_SERVICE_CONFIG, type ServiceProcessCommand, type ServiceProcessMessage } from "./serviceProcess.ts";
-import { startLocalService } from "./startLocalService.ts";
+import { type LocalServiceExtras, startLocalService } from "./startLocalService.ts";
 
-const { chains, apiKeys } = JSON.parse(process.env[ENV_SERVICE_CONFIG] ?? "{}") as { chains: ChainPlan[]; apiKeys: ApiKeySettings[] };
+const { chains, apiKeys, extras } = JSON.parse(process.env[ENV_SERVICE_CONFIG] ?? "{}") as {
+  chains: ChainPlan[];
+  apiKeys: ApiKeySettings[];
+  extras?: LocalServiceExtras;
+};
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!process.send || !gc) throw new Error("serviceProcessMain.ts is started by startServiceProcess() (IPC, --expose-gc)");
 const send = (message: ServiceProcessMessage) => process.send!(message);
 
-const service = await startLocalService(chains, apiKeys);
+const service = await startLocalService(chains, apiKeys, extras);
 process.on("message", (command: ServiceProcessCommand) => {
   if (command.type === "stop") {
     void service.stop().finally(() => process.exit(0));
