@@ -12,7 +12,7 @@ export const GASFEES_FUSES: Readonly<{
 }>;
 export function fuseConfigFor(electronPlatformName: string): FuseV1Config;
 /** A wire as @electron/fuses' getCurrentFuseWire reads it: each fuse's byte by its index. */
-export function fuseMismatches(wire: Readonly<Record<number, number>>): string[];
+export function fuseMismatches(wire: Readonly<Partial<Record<number, number>>>): string[];
 /** Read before the flip: the named fuses the shipped wire marks as removed. */
-export function removedFuses(wire: Readonly<Record<number, number>>): string[];
+export function removedFuses(wire: Readonly<Partial<Record<number, number>>>): string[];
 export function describeFuseWire(wire: Readonly<Record<number | string, unknown>>): string;
