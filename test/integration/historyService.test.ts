@@ -122,7 +122,7 @@ describe("the history over replayed mainnet blocks", () => {
     },
   );
 
-  test("the store holds every block's exact fee, and the exact timestamps it saw", async () => {
+  test("the store holds every block's exact fee, and the exact timestamps it saw", () => {
     const store = HistoryStore.open(historyFile());
     try {
       const runs = [...store.load(1)];
