@@ -3,7 +3,9 @@
 // fails when GASFEES_REQUIRE_ELECTRON=1 demands them (CI's Electron job); there is no stand-in Electron.
 // What the app shows outside its window (notifications, the tray) is read from its log on stderr (support/appLog.ts).
 import { spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +30,15 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The binary the electron npm package names (what Playwright starts when given no executablePath), if any. */
+function electronPackageBinary(): string | undefined {
+  try {
+    return createRequire(import.meta.url)("electron") as string;
+  } catch {
+    return undefined;
+  }
 }
 
 const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` });
@@ -69,10 +80,26 @@ test.beforeAll(async () => {
   // The tray's lines are logged at debug.
   const env = { ...process.env, GASFEES_CONFIG_DIR: configDir, GASFEES_LOG_LEVEL: "debug" } as Record<string, string>;
   delete env.ELECTRON_RUN_AS_NODE;
-  app = await electron.launch({ executablePath: plan.binary.path, args: ["."], env });
+  // Without executablePath, Playwright starts the binary the electron npm package names (its index.js) with
+  // Playwright's loader, which holds the app's `ready` until Playwright is attached, so the first window cannot open
+  // before it is watched; with executablePath (meant for packaged apps) the loader is left out. So the path is given
+  // only where the package would name another binary than the one found (ELECTRON_OVERRIDE_DIST_PATH on macOS or
+  // Windows before any fetch wrote its path.txt). The binary that runs is checked below.
+  const viaLoader = electronPackageBinary() === plan.binary.path;
+  app = await electron.launch({ ...(viaLoader ? {} : { executablePath: plan.binary.path }), args: ["."], env });
   log = followAppLog(app.process().stderr!);
-  const running = await app.evaluate(() => ({ electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node }));
-  console.log(`${describeElectronBinary(plan.binary)}; running Electron ${running.electron} (Chromium ${running.chrome}, Node ${running.node})`);
+  const running = await app.evaluate(() => ({
+    electron: process.versions.electron,
+    chrome: process.versions.chrome,
+    node: process.versions.node,
+    execPath: process.execPath,
+  }));
+  console.log(
+    `${describeElectronBinary(plan.binary)}; running Electron ${running.electron} (Chromium ${running.chrome}, Node ${running.node}), ` +
+      `started ${viaLoader ? "through Playwright's loader" : "by its path"}`,
+  );
+  expect(realpathSync(running.execPath), "Playwright started the Electron binary the plan found").toBe(realpathSync(plan.binary.path));
+  if (plan.binary.version !== undefined) expect(running.electron).toBe(plan.binary.version);
   page = await app.firstWindow();
 });
 
