@@ -10,7 +10,8 @@ Runs, in order, stopping at the first failure:
   npm run build:renderer   the dashboard, as the browser tests load it
   npm run test:e2e         the dashboard in Chromium against the real service (Playwright)
   npm run test:electron    the desktop app (Playwright _electron; skipped with the reason where Electron cannot be had)
-  node scripts/runTests.mjs  unit, integration (real Hardhat nodes), fuzz and security tests (node:test)
+  node scripts/runTests.mjs  unit, integration (real Hardhat nodes), fuzz and security tests, and the release path's
+                           checks (test/packaging: actionlint, electron-builder's config, an app.asar it packs) (node:test)
 
 One part alone: any of the lines above; \`node scripts/runTests.mjs <part of a path>\` runs the node tests whose path
 contains it.`;
