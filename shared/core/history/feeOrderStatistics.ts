@@ -34,6 +34,8 @@ export class FeeOrderStatisticsScratch {
   readonly #counts = new Int32Array(HISTOGRAM_BINS + 1);
   /** For each bin, the index of its region in `#gathered`, or -1 when no asked-for rank falls in it. */
   readonly #regionOfBin = new Int16Array(HISTOGRAM_BINS + 1).fill(-1);
+  /** The fees as doubles, read once from their words: the later passes read one number per fee instead of two. */
+  #values = new Float64Array(1024);
   #gathered = new Float64Array(1024);
 
   /** `percentiles`: whole numbers from 1 to 100, ascending, as every call will ask for them. */
@@ -51,6 +53,8 @@ export class FeeOrderStatisticsScratch {
     if (count === 0) throw new RangeError("need at least one fee");
     if (count < SORT_WHOLE_BELOW || !this.#littleEndian) return this.#bySorting(feesWei);
     const words = new Uint32Array(feesWei.buffer, feesWei.byteOffset, count * 2);
+    if (this.#values.length < count) this.#values = new Float64Array(Math.max(count, this.#values.length * 2));
+    const values = this.#values;
 
     let min = Infinity;
     let max = -Infinity;
@@ -59,6 +63,7 @@ export class FeeOrderStatisticsScratch {
       const high = words[2 * index + 1]!;
       highWords |= high;
       const value = high * HIGH_WORD_WEI + words[2 * index]!;
+      values[index] = value;
       if (value < min) min = value;
       if (value > max) max = value;
     }
@@ -72,7 +77,7 @@ export class FeeOrderStatisticsScratch {
     const scale = HISTOGRAM_BINS / (max - min);
     const counts = this.#counts;
     counts.fill(0);
-    for (let index = 0; index < count; index++) counts[((words[2 * index + 1]! * HIGH_WORD_WEI + words[2 * index]! - min) * scale) | 0]!++;
+    for (let index = 0; index < count; index++) counts[((values[index]! - min) * scale) | 0]!++;
 
     // The bins that hold a rank, each with the ranks before it and where its values go in `#gathered`.
     const regionOfBin = this.#regionOfBin;
@@ -103,7 +108,7 @@ export class FeeOrderStatisticsScratch {
     const gathered = this.#gathered;
     const filled = [...regionStarts];
     for (let index = 0; index < count; index++) {
-      const value = words[2 * index + 1]! * HIGH_WORD_WEI + words[2 * index]!;
+      const value = values[index]!;
       const region = regionOfBin[((value - min) * scale) | 0]!;
       if (region >= 0) gathered[filled[region]!++] = value;
     }
