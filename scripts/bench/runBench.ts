@@ -7,6 +7,7 @@ import { runHistoryBench } from "./historyBench.ts";
 import { runDashboardBench } from "./dashboardBench.ts";
 import { runServerBench } from "./serverBench.ts";
 import { runSoakBench, soakSeconds } from "./soakBench.ts";
+import { runStatsBench } from "./statsBench.ts";
 import { runTenChainsBench } from "./tenChainsBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
@@ -15,6 +16,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "server", run: () => runServerBench() },
   { name: "ten chains", run: () => runTenChainsBench() },
   { name: "history", run: () => runHistoryBench() },
+  { name: "stats", run: () => runStatsBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
@@ -29,6 +31,7 @@ baseline measured in the same run, with their ratio and the goal.
   server     the API against a bare node:http server: requests per second, p99 latency, CPU per request
   ten        ten chains followed by one serve process: requests per block, resident memory
   history    a new block with a week of Arbitrum in the window; memory of 7 chains' full 7-day histories
+  stats      baseFeeStats and the CSV export over a week of Arbitrum (2.4 million blocks)
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
   --help     this help`;
 
