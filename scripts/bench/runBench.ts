@@ -8,6 +8,7 @@ import { runDashboardBench } from "./dashboardBench.ts";
 import { runServerBench } from "./serverBench.ts";
 import { runSoakBench, soakSeconds } from "./soakBench.ts";
 import { runStatsBench } from "./statsBench.ts";
+import { runBackfillBench } from "./backfillBench.ts";
 import { runTenChainsBench } from "./tenChainsBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
@@ -17,6 +18,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "ten chains", run: () => runTenChainsBench() },
   { name: "history", run: () => runHistoryBench() },
   { name: "stats", run: () => runStatsBench() },
+  { name: "backfill", run: () => runBackfillBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
@@ -32,6 +34,7 @@ baseline measured in the same run, with their ratio and the goal.
   ten        ten chains followed by one serve process: requests per block, resident memory
   history    a new block with a week of Arbitrum in the window; memory of 7 chains' full 7-day histories
   stats      baseFeeStats and the CSV export over a week of Arbitrum (2.4 million blocks)
+  backfill   the history's backfill, fetch side, cap lifted: a week of a 12 s and of a 0.25 s chain; calls after a day away
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
   --help     this help`;
 

@@ -65,7 +65,10 @@ export async function fetchBackfillPage(
   const anchors = headers.map((header, i) => checkedAnchor(header, ends[i]!, answer.baseFeesWei[Number(ends[i]! - firstBlock)]!));
   for (const anchor of anchors) {
     if (anchor.timestamp > checks.nowSeconds + checks.maxFutureSeconds) {
-      throw new BackfillAnswerError(url, `block ${anchor.block}'s timestamp ${anchor.timestamp} is ${anchor.timestamp - checks.nowSeconds} s in the future`);
+      throw new BackfillAnswerError(
+        url,
+        `block ${anchor.block}'s timestamp ${anchor.timestamp} is ${Math.round(anchor.timestamp - checks.nowSeconds)} s in the future`,
+      );
     }
     const conflict = checks.anchors.conflictWith(anchor);
     if (conflict !== undefined) throw new BackfillAnswerError(url, `timestamps out of order: ${conflict}`);
