@@ -56,10 +56,10 @@ export class HistoryStoreForeignFileError extends HistoryStoreError {
 /** The file cannot be used now: no permission, no space, a missing folder, or another process holding it too long. */
 export class HistoryStoreUnavailableError extends HistoryStoreError {
   override name = "HistoryStoreUnavailableError";
-  constructor(file: string, action: string, detail: string, options?: { cause?: unknown }) {
+  constructor(file: string, action: string, detail: string, options?: { cause?: unknown; advice?: string }) {
     super(
       file,
-      `Could not ${action} the history database ${file}: ${detail}. Check that the folder exists, is writable and has free space; if another gasfees holds the file, this is retried with the next write.`,
+      `Could not ${action} the history database ${file}: ${detail}. ${options?.advice ?? "Check that its folder exists and is writable, and that the disk has free space."}`,
       options,
     );
   }

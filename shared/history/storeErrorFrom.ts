@@ -23,7 +23,11 @@ export function storeErrorFrom(file: string, action: string, error: unknown): un
       return new HistoryStoreCorruptError(file, message, { cause: error });
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      return new HistoryStoreUnavailableError(file, action, `another process held it for longer than the busy timeout (${message})`, { cause: error });
+      return new HistoryStoreUnavailableError(file, action, `another process kept it locked for longer than the busy timeout (${message})`, {
+        cause: error,
+        advice:
+          "Another gasfees (the desktop app or npm run serve) is writing to the same file; nothing of this call was written, and the next call may succeed.",
+      });
     default:
       return new HistoryStoreUnavailableError(file, action, message, { cause: error });
   }

@@ -44,7 +44,8 @@ export function checkWrite(file: string, chainId: number, firstBlock: bigint, bl
   const fees = blocks.baseFeesWei;
   const count = fees.length;
   if (count > MAX_WRITE_BLOCKS) throw refuse(`${count} blocks in one write, more than ${MAX_WRITE_BLOCKS}: write them in pages`);
-  if (first + count - 1 > MAX_BLOCK) throw refuse(`blocks ${first} to ${first + count - 1} go beyond block 2^53 - 1`);
+  // Compared as a difference: first + count - 1 itself may be past what a JS number holds exactly.
+  if (count - 1 > MAX_BLOCK - first) throw refuse(`blocks ${firstBlock} to ${firstBlock + BigInt(count - 1)} go beyond block 2^53 - 1`);
   checkFees(fees, "base fee", refuse);
 
   const ratios = blocks.gasUsedRatios;
