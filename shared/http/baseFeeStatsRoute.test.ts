@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { test, type TestContext } from "node:test";
+import fc from "fast-check";
 import { type ArrayBlock, ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { createLogger } from "../log/logger.ts";
@@ -304,4 +305,42 @@ test("the chain routes' rules: key in the path, no key, HEAD, OPTIONS, other met
   const options = await call(port, "/networks/1/baseFeeStats", { method: "OPTIONS", headers: {} });
   assert.equal(options.status, 204);
   assert.equal(options.headers["allow"], "GET, HEAD, OPTIONS");
+});
+
+test("any query on either endpoint is answered 200 or 400 INVALID_QUERY, never 500; every 200 of baseFeeStats has the contract's shape", async (t) => {
+  const { port } = await start(t);
+  // Well-formed ranges and divisions at their edges (around the history's ends, tiny and huge spans), with now and
+  // then a parameter that is junk, repeated or unknown.
+  const second = fc.oneof(
+    fc.integer({ min: NEWEST_SECONDS - 4 * 86_400, max: NEWEST_SECONDS + 86_400 }),
+    fc.integer({ min: NEWEST_SECONDS - 3, max: NEWEST_SECONDS + 3 }),
+    fc.integer({ min: 0, max: 40 }),
+  );
+  const range = fc.oneof(
+    fc.constant([]),
+    fc.constantFrom("1s", "10s", "1h", "24h", "7d", "366d", "0h", "5x", "").map((window) => [`window=${window}`]),
+    fc.tuple(fc.option(second), fc.option(second)).map(([from, to]) => [...(from === null ? [] : [`from=${from}`]), ...(to === null ? [] : [`to=${to}`])]),
+  );
+  const division = fc.oneof(
+    fc.constant([]),
+    fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom(672, 1999, 2000, 2001)).map((buckets) => [`buckets=${buckets}`]),
+    fc.oneof(fc.integer({ min: 0, max: 4000 }), fc.constantFrom(1, 60, 3600, 86_400, 31_622_400, 31_622_401)).map((bucket) => [`bucket=${bucket}`]),
+  );
+  const junk = fc.oneof(
+    { arbitrary: fc.constant([]), weight: 5 },
+    {
+      arbitrary: fc.tuple(fc.stringMatching(/^[A-Za-z%0-9+]{0,6}$/), fc.stringMatching(/^[0-9a-z.%+-]{0,8}$/)).map(([key, text]) => [`${key}=${text}`]),
+      weight: 1,
+    },
+  );
+  const query = fc.tuple(range, division, junk).map((parts) => parts.flat().join("&"));
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom("baseFeeStats", "baseFeeHistory.csv"), query, async (endpoint, text) => {
+      const answer = await call(port, `/networks/1/${endpoint}?${text}`);
+      if (answer.status === 400) assert.equal((JSON.parse(answer.body) as { code: string }).code, "INVALID_QUERY", text);
+      else assert.equal(answer.status, 200, `${text}: ${answer.body}`);
+      if (answer.status === 200 && endpoint === "baseFeeStats") baseFeeStatsSchema.parse(JSON.parse(answer.body));
+    }),
+    { numRuns: 300 },
+  );
 });
