@@ -171,9 +171,9 @@ export class HistoryStore {
       const close = () => {
         if (from >= 0) ranges.push({ fromBlock: BigInt(from), toBlock: BigInt(next - 1) });
       };
-      for (const row of statements.heldMasks.iterate() as Iterable<{ chunk: bigint; held: bigint }>) {
-        const chunkStart = Number(row.chunk) * CHUNK_BLOCKS;
-        if (row.held === -1n) {
+      for (const [chunk, low, high] of statements.heldHalves.iterate() as Iterable<[number, number, number]>) {
+        const chunkStart = chunk * CHUNK_BLOCKS;
+        if (low === 0xffff_ffff && high === 0xffff_ffff) {
           // A full chunk (the usual case): one comparison, not 64.
           if (chunkStart !== next) {
             close();
@@ -182,7 +182,7 @@ export class HistoryStore {
           next = chunkStart + CHUNK_BLOCKS;
           continue;
         }
-        this.slots.setHeldMask(row.held);
+        this.slots.setHeldHalves(low, high);
         for (let slot = 0; slot < CHUNK_BLOCKS; slot++) {
           if (!this.slots.isHeld(slot)) continue;
           const block = chunkStart + slot;

@@ -13,8 +13,11 @@ export interface ChunkRow {
 export interface ChainStatements {
   /** (fromChunk, toChunk, limit): the chunks in that range with their records, ascending, at most `limit`. */
   readonly chunksBetween: StatementSync;
-  /** (): every chunk's number and held mask, ascending; reads the small chunks table only. */
-  readonly heldMasks: StatementSync;
+  /**
+   * (): every chunk as [chunk, low, high], ascending: its held mask's two 32-bit halves as plain numbers (no bigint
+   * per row). Reads the small chunks table only.
+   */
+  readonly heldHalves: StatementSync;
   /** (beforeChunk): the held masks of the chunks before it. */
   readonly heldMasksBefore: StatementSync;
   /** (data): a new record, appended (its id is the largest yet); returns lastInsertRowid. */
@@ -42,12 +45,16 @@ export function prepareChainStatements(db: DatabaseSync, chainId: number): Chain
     statement.setReadBigInts(true);
     return statement;
   };
+  const rowsAsArrays = (statement: StatementSync) => {
+    statement.setReturnArrays(true);
+    return statement;
+  };
   return {
     chunksBetween: reading(
       `SELECT c.chunk AS chunk, c.held AS held, c.record AS record, r.data AS data FROM ${chunks} AS c JOIN ${records} AS r ON r.record = c.record ` +
         `WHERE c.chunk BETWEEN ? AND ? ORDER BY c.chunk LIMIT ?`,
     ),
-    heldMasks: reading(`SELECT chunk, held FROM ${chunks} ORDER BY chunk`),
+    heldHalves: rowsAsArrays(db.prepare(`SELECT chunk, held & 4294967295, (held >> 32) & 4294967295 FROM ${chunks} ORDER BY chunk`)),
     heldMasksBefore: reading(`SELECT held FROM ${chunks} WHERE chunk < ?`),
     insertRecord: db.prepare(`INSERT INTO ${records} (data) VALUES (?)`),
     updateRecord: db.prepare(`UPDATE ${records} SET data = ? WHERE record = ?`),

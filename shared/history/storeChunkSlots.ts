@@ -86,6 +86,12 @@ export class ChunkSlots {
     this.heldLow = Number(unsigned & 0xffff_ffffn);
     this.heldHigh = Number(unsigned >> 32n);
   }
+
+  /** Sets the held slots from the mask's halves: slots 0-31 and 32-63, each an unsigned 32-bit number. */
+  setHeldHalves(low: number, high: number): void {
+    this.heldLow = low >>> 0;
+    this.heldHigh = high >>> 0;
+  }
 }
 
 /** How many bits of a 32-bit number are set. */
