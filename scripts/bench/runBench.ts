@@ -4,6 +4,7 @@ import { cpus, totalmem } from "node:os";
 import type { BenchRow } from "./benchRow.ts";
 import { runFeedBench } from "./feedBench.ts";
 import { runHistoryBench } from "./historyBench.ts";
+import { runHistoryStoreBench } from "./historyStoreBench.ts";
 import { runDashboardBench } from "./dashboardBench.ts";
 import { runServerBench } from "./serverBench.ts";
 import { runSoakBench, soakSeconds } from "./soakBench.ts";
@@ -17,13 +18,14 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "server", run: () => runServerBench() },
   { name: "ten chains", run: () => runTenChainsBench() },
   { name: "history", run: () => runHistoryBench() },
+  { name: "store", run: () => runHistoryStoreBench() },
   { name: "stats", run: () => runStatsBench() },
   { name: "backfill", run: () => runBackfillBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
-const USAGE = `Usage: npm run bench -- [feed|dashboard|server|ten|history|soak ...]
+const USAGE = `Usage: npm run bench -- [feed|dashboard|server|ten|history|store|soak ...]
 
 Runs the benchmarks (about 3½ minutes), or only those named, and prints one Markdown table: each measurement beside a
 baseline measured in the same run, with their ratio and the goal.
@@ -33,6 +35,7 @@ baseline measured in the same run, with their ratio and the goal.
   server     the API against a bare node:http server: requests per second, p99 latency, CPU per request
   ten        ten chains followed by one serve process: requests per block, resident memory
   history    a new block with a week of Arbitrum in the window; memory of 7 chains' full 7-day histories
+  store      the history's SQLite store beside a row per block: pages, weeks, bytes per block, loading (~25 s)
   stats      baseFeeStats and the CSV export over a week of Arbitrum (2.4 million blocks)
   backfill   the history's backfill, fetch side, cap lifted: a week of a 12 s and of a 0.25 s chain; calls after a day away
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
@@ -48,7 +51,7 @@ if (only.includes("--help") || only.includes("-h")) {
 const unknown = only.find((word) => word === "" || !BENCHES.some((bench) => bench.name.includes(word)));
 if (unknown !== undefined) {
   const problem = unknown.startsWith("-") ? `unknown option '${unknown}'` : `no bench is called '${unknown}'`;
-  process.stderr.write(`gasfees bench: ${problem}: name one of feed, dashboard, server, ten, history, soak\n\n${USAGE}\n`);
+  process.stderr.write(`gasfees bench: ${problem}: name one of feed, dashboard, server, ten, history, store, soak\n\n${USAGE}\n`);
   process.exit(2);
 }
 
