@@ -16,6 +16,7 @@ import type { AddressInfo, Socket } from "node:net";
  * - ends-elsewhere: eth_feeHistory's blocks end one block before the one asked;
  * - shrinking-pages: eth_feeHistory answers half the blocks of its previous answer (a cap that keeps moving);
  * - header-fee-mismatch: headers carry a base fee 1 wei off the fee history's;
+ * - header-of-next-block: eth_getBlockByNumber(n) answers block n + 1;
  * - timestamps-backwards: headers' timestamps decrease as blocks increase;
  * - timestamps-late: headers' timestamps are a day later than the chain's (each page in order, yet later than the newest block);
  * - timestamps-future: headers' timestamps are a day ahead of the local clock.
@@ -29,6 +30,7 @@ export type SyntheticFault =
   | "ends-elsewhere"
   | "shrinking-pages"
   | "header-fee-mismatch"
+  | "header-of-next-block"
   | "timestamps-backwards"
   | "timestamps-late"
   | "timestamps-future";
@@ -98,7 +100,7 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
 
   const header = (block: bigint) => {
     let timestamp = timestampOf(block);
-    if (fault === "timestamps-backwards") timestamp = 2_000_000_000 - Number(block);
+    if (fault === "timestamps-backwards") timestamp = 1_500_000_000 - Number(block);
     if (fault === "timestamps-late") timestamp += 86_400;
     if (fault === "timestamps-future") timestamp = Math.floor(Date.now() / 1000) + 86_400;
     return {
@@ -119,7 +121,8 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
       case "eth_blockNumber":
         return { result: hex(chain.head) };
       case "eth_getBlockByNumber": {
-        const block = params[0] === "latest" ? chain.head : quantity(params[0], -1n);
+        let block = params[0] === "latest" ? chain.head : quantity(params[0], -1n);
+        if (fault === "header-of-next-block" && block < chain.head) block++;
         return { result: block < 0n || block > chain.head ? null : header(block) };
       }
       case "eth_feeHistory": {
