@@ -140,7 +140,8 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface WeekResult {
-  readonly wallSeconds: number;
+  /** Wall time of the writes alone (making each page's input is not counted). */
+  readonly wallMs: number;
   readonly cpuMsPerPage: number;
   readonly bytesPerBlock: number;
   readonly loadMs: number;
@@ -189,7 +190,7 @@ function storeWeek(design: Design, blocks: number, firstBlock: number, blockSeco
     design.prune(block);
     pruneMs.push(performance.now() - startedAt);
   }
-  return { wallSeconds: wallMs / 1_000, cpuMsPerPage: median(pageCpuMs), bytesPerBlock, loadMs, rangesMs: median(rangesMs), pruneOneMs: median(pruneMs) };
+  return { wallMs, cpuMsPerPage: median(pageCpuMs), bytesPerBlock, loadMs, rangesMs: median(rangesMs), pruneOneMs: median(pruneMs) };
 }
 
 interface LiveResult {
@@ -248,19 +249,19 @@ export function runHistoryStoreBench(): Promise<BenchRow[]> {
       },
       {
         name: `history store: 7 d of 12 s blocks (${WEEK_OF_12S.toLocaleString("en")}) stored in 1,024-block pages, newest first`,
-        value: weekStore.wallSeconds,
-        unit: "s",
+        value: weekStore.wallMs,
+        unit: "ms",
         baselineName: rows,
-        baseline: weekRows.wallSeconds,
+        baseline: weekRows.wallMs,
         goal: "< 10 s",
       },
       {
         name: `history store: ${bigName} stored the same way`,
-        value: bigStore.wallSeconds,
-        unit: "s",
+        value: bigStore.wallMs,
+        unit: "ms",
         baselineName: rows,
-        baseline: bigRows.wallSeconds,
-        goal: "< 120 s",
+        baseline: bigRows.wallMs,
+        goal: "< 2 min",
       },
       {
         name: "history store: on disk per block held, that week of 0.25 s blocks (database + log, after a checkpoint)",

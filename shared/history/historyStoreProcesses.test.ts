@@ -91,8 +91,8 @@ test(
   "two processes writing overlapping ranges to one file at once: nothing corrupted, nothing duplicated, every value exact",
   { timeout: 180_000 },
   async () => {
+    // A new file: both writers open it as they start, so whichever comes first creates the schema.
     const file = temporaryFile();
-    HistoryStore.open(file).close();
     const [first, last, pageBlocks, rounds] = [1_000, 60_999, 1_000, 6];
     // One writes pages upwards on a grid from 1,000, the other downwards on a grid shifted by 500: every page of one
     // straddles two of the other's, and chunk boundaries (every 64 blocks) fall inside pages of both.
