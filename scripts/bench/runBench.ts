@@ -35,7 +35,7 @@ baseline measured in the same run, with their ratio and the goal.
   server     the API against a bare node:http server: requests per second, p99 latency, CPU per request
   ten        ten chains followed by one serve process: requests per block, resident memory
   history    a new block with a week of Arbitrum in the window; memory of 7 chains' full 7-day histories
-  store      the history's SQLite store beside a row per block: pages, weeks, bytes per block, loading (~25 s)
+  store      the history's SQLite store beside a row per block: pages, weeks, bytes per block, loading (under a minute)
   stats      baseFeeStats and the CSV export over a week of Arbitrum (2.4 million blocks)
   backfill   the history's backfill, fetch side, cap lifted: a week of a 12 s and of a 0.25 s chain; calls after a day away
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
