@@ -16,6 +16,7 @@ import { HistoryChart } from "./HistoryChart.tsx";
 import { RangeSelector } from "./RangeSelector.tsx";
 import "./chartToolbar.css";
 import type { StatsStore } from "./statsStore.ts";
+import { usePrefetchedRanges } from "./usePrefetchedRanges.ts";
 import { statsWindowWords } from "./windowWords.ts";
 
 interface Props {
@@ -45,6 +46,7 @@ export function ChainView({ chain, offline, stats, range, onRange }: Props) {
   const askHistory = hasHistory && offline === undefined;
   const shownRange = chartRange(hasHistory ? range : "blocks");
   const windowName = statsWindowWords(status.statsWindow, status.history);
+  usePrefetchedRanges(stats, status.chainId, askHistory);
   return (
     <section className={`chain-view${offline ? " chain-view-offline" : ""}`} aria-labelledby="chain-title" data-testid="chain-view" data-chain={status.chainId}>
       <div className="chain-head">
