@@ -32,8 +32,9 @@ const PRIVATE_FILE_MODE = 0o600;
  *
  * Several processes may use one file at once (the desktop app and `npm run serve` on the same config folder): each
  * write is one transaction under SQLite's write lock, readers never wait (WAL), and a process killed mid-write loses
- * only that write. Every method is synchronous and short (a 1,024-block page is well under 5 ms of CPU); a write
- * waits at most the busy timeout for another process's write.
+ * only that write. Every method is synchronous (node:sqlite has no other API) and short: a 1,024-block page costs
+ * well under 5 ms of CPU. A write that finds another process's write under way waits for it, blocking the thread, for
+ * at most the busy timeout; those writes hold the lock for milliseconds.
  *
  * Every failure is a HistoryStoreError (see historyStoreErrors.ts) naming the file and what to do: the caller logs it
  * and runs on without persistence.
