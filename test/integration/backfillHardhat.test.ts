@@ -145,3 +145,16 @@ test("an endpoint answering 429 is backed off while the other one serves every p
   // Asked after 0, 1, 3, 7... seconds: the waits double.
   assert.ok(refusing.total() <= 1 + Math.ceil(Math.log2(elapsedSeconds + 1)), `${refusing.total()} calls in ${elapsedSeconds.toFixed(1)} s`);
 });
+
+test("over a WebSocket endpoint too: the same exact pages back to the genesis", async () => {
+  const pages: BackfillPage[] = [];
+  const outcome = await runner({
+    rpcUrls: [chain.node.wsUrl],
+    onPage: (page) => void pages.push(page),
+    horizonSeconds: 7 * 24 * HOUR,
+    requestsPerSecond: Number.POSITIVE_INFINITY,
+  }).run(liveWindow());
+  assertExact(pages);
+  assert.deepEqual(heldAfter(pages).ranges, [{ fromBlock: 0n, toBlock: chain.newestBlock }]);
+  assert.equal(outcome.requests, 1 + 3 * 3);
+});
