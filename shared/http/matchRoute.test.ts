@@ -8,7 +8,7 @@ import { ROUTES } from "./routes.ts";
 const match = createRouteMatcher(ROUTES);
 const nameOf = (target: string) => match(target)?.route.name;
 
-test("the route list: the specification's three endpoints, /networks, the event streams and /healthz, and the key-in-path forms", () => {
+test("the route list: the specification's three endpoints, /networks, the history, the event streams, /metrics, the network lists and /healthz, and the key-in-path forms", () => {
   assert.deepEqual(
     ROUTES.map((route) => `${route.auth} ${route.path}`),
     [
@@ -19,9 +19,14 @@ test("the route list: the specification's three endpoints, /networks, the event 
       "key /networks/{chainId}/baseFeePercentile",
       "key /networks/{chainId}/baseFeeHistory",
       "key /networks/{chainId}/suggestedGasFees",
+      "key /networks/{chainId}/baseFeeStats",
+      "key /networks/{chainId}/baseFeeHistory.csv",
       "key /networks/{chainId}/events",
       "key /dashboard/credentials",
       "key /events",
+      "key /metrics",
+      "none /v1/supportedNetworks",
+      "none /v1/supportedChainNames",
       "none /",
       "none /assets/{asset}",
       "key /v3/{apiKey}/networks",
@@ -29,9 +34,12 @@ test("the route list: the specification's three endpoints, /networks, the event 
       "key /v3/{apiKey}/networks/{chainId}/baseFeePercentile",
       "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory",
       "key /v3/{apiKey}/networks/{chainId}/suggestedGasFees",
+      "key /v3/{apiKey}/networks/{chainId}/baseFeeStats",
+      "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory.csv",
       "key /v3/{apiKey}/networks/{chainId}/events",
       "key /v3/{apiKey}/dashboard/credentials",
       "key /v3/{apiKey}/events",
+      "key /v3/{apiKey}/metrics",
     ],
   );
   assert.equal(new Set(ROUTES.map((route) => route.name)).size, ROUTES.length);

@@ -310,7 +310,23 @@ test("the document is made from the server's route list: one path per route, wit
   assert.deepEqual(Object.keys(response("401").content?.["application/json"]?.examples ?? {}), ["INVALID_API_KEY", "SECRET_REQUIRED"]);
   assert.deepEqual(Object.keys(resolved<Response>(doc, doc.paths["/networks"]!["get"]!.responses["401"]!)!.headers ?? {}), ["WWW-Authenticate"]);
   assert.deepEqual(Object.keys(response("503").headers ?? {}), ["Retry-After"]);
-  assert.deepEqual(Object.keys(response("200").headers ?? {}), ["ETag", "X-Block-Number", "X-Data-Age-Ms", "Last-Modified"]);
+  // suggestedGasFees is computed over the statistics window, so it says which; the history is not, so it does not.
+  assert.deepEqual(Object.keys(response("200").headers ?? {}), [
+    "ETag",
+    "X-Block-Number",
+    "X-Data-Age-Ms",
+    "Last-Modified",
+    "X-Stats-Blocks",
+    "X-Stats-From-Block",
+    "X-Stats-To-Block",
+  ]);
+  const history = doc.paths["/networks/{chainId}/baseFeeHistory"]!["get"]!;
+  assert.deepEqual(Object.keys(resolved<Response>(doc, history.responses["200"]!)!.headers ?? {}), [
+    "ETag",
+    "X-Block-Number",
+    "X-Data-Age-Ms",
+    "Last-Modified",
+  ]);
   assert.deepEqual(response("200").content, { "application/json": { schema: { $ref: "#/components/schemas/SuggestedGasFees" } } });
 });
 

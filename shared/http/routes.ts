@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
-import { type FeeAnswerName, type PreparedAnswers, WINDOWED_ANSWERS } from "../service/preparedAnswers.ts";
+import { type FeeAnswerName, type PreparedAnswers, isWindowed } from "../service/preparedAnswers.ts";
 import { type PreparedBody, preparedJson } from "../service/preparedBody.ts";
 import { ApiError, type ApiErrorCode } from "./apiErrors.ts";
 import { BASE_FEE_HISTORY_CSV_ROUTE } from "./baseFeeHistoryCsv.ts";
@@ -271,9 +271,9 @@ function feeRoute(name: FeeAnswerName, summary: string): JsonRoute {
       const { publication, answers } = chainWithData(context);
       const prepared = answers[name];
       const fresh = freshnessHeaders(publication, answers, context.nowMs);
-      return { body: prepared.body, etag: prepared.etag, headers: WINDOWED_ANSWERS.has(name) ? { ...fresh, ...answers.statsHeaders } : fresh };
+      return { body: prepared.body, etag: prepared.etag, headers: isWindowed(name) ? { ...fresh, ...answers.statsHeaders } : fresh };
     },
-    response: { schema: FEE_SCHEMAS[name], fresh: true, ...(WINDOWED_ANSWERS.has(name) ? { windowed: true } : {}) },
+    response: { schema: FEE_SCHEMAS[name], fresh: true, ...(isWindowed(name) ? { windowed: true } : {}) },
   };
 }
 

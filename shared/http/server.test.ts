@@ -699,6 +699,7 @@ const ERROR_TRIGGERS: Readonly<Record<string, (t: TestContext, port: number) => 
   },
   NO_DATA: (_t, port) => call(port, `/networks/${SYNCING}/busyThreshold`, { headers: openAuth }),
   NO_BASE_FEE: (_t, port) => call(port, `/networks/${LEGACY}/busyThreshold`, { headers: openAuth }),
+  INVALID_QUERY: (_t, port) => call(port, `/networks/${MAINNET}/baseFeeStats?buckets=0`, { headers: openAuth }),
 };
 
 /** What is wrong with the server's answer to a contract row, if anything. */

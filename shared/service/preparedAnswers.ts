@@ -22,7 +22,9 @@ export interface PreparedAnswers {
 export type FeeAnswerName = Exclude<keyof PreparedAnswers, "blockNumber" | "statsHeaders">;
 
 /** The answers computed over the statistics window (they carry the window's headers); the history is not. */
-export const WINDOWED_ANSWERS: ReadonlySet<FeeAnswerName> = new Set(["busyThreshold", "baseFeePercentile", "suggestedGasFees"]);
+export function isWindowed(name: FeeAnswerName): boolean {
+  return name === "busyThreshold" || name === "baseFeePercentile" || name === "suggestedGasFees";
+}
 
 /** Serialises every answer of a snapshot once, when the snapshot is made, so that requests only authenticate and write. */
 export function prepareAnswers(snapshot: FeeSnapshot): PreparedAnswers {
