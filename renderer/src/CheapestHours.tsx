@@ -2,17 +2,18 @@ import { memo, useMemo } from "react";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import {
-  extremeStretches,
   filledCells,
   hourName,
   hourOfWeekRequest,
   levelBounds,
   levelOf,
+  MIN_HOURS_TO_NAME,
   placeHours,
   type Stretch,
   stretchName,
   WEEKDAYS_FROM_MONDAY,
   weekdayName,
+  weekExtremes,
 } from "./hourOfWeek.ts";
 import type { StatsStore } from "./statsStore.ts";
 import { bucketTimeSpan } from "./timeSpanWords.ts";
@@ -69,16 +70,10 @@ export const CheapestHours = memo(function CheapestHours({ store, chainId, chain
 });
 
 const HeatGrid = memo(function HeatGrid({ buckets, newestHourStartSeconds }: { buckets: readonly BaseFeeStatsBucket[]; newestHourStartSeconds: number }) {
-  const { grid, bounds, cheapest, dearest, filled } = useMemo(() => {
+  const { grid, bounds, extremes, filled } = useMemo(() => {
     const placed = placeHours(buckets);
     const cells = filledCells(placed);
-    return {
-      grid: placed,
-      bounds: levelBounds(cells, LEVELS),
-      cheapest: extremeStretches(placed, "cheapest", 3),
-      dearest: extremeStretches(placed, "dearest", 1),
-      filled: cells.length,
-    };
+    return { grid: placed, bounds: levelBounds(cells, LEVELS), extremes: weekExtremes(placed), filled: cells.length };
   }, [buckets]);
   return (
     <>
@@ -129,10 +124,12 @@ const HeatGrid = memo(function HeatGrid({ buckets, newestHourStartSeconds }: { b
       <p className="heatmap-words" data-testid="cheapest-hours">
         {filled === 0 ? (
           "No blocks held in the last 7 days yet: the map fills in as the service keeps history."
+        ) : extremes === undefined ? (
+          `Only ${filled} hour${filled === 1 ? "" : "s"} held so far: the cheapest and dearest hours are named once ${MIN_HOURS_TO_NAME} are, and the map fills in as the service keeps history.`
         ) : (
           <>
-            <strong>Cheapest:</strong> <Stretches kind="cheapest" stretches={cheapest} />. <strong>Dearest:</strong>{" "}
-            <Stretches kind="dearest" stretches={dearest} />.
+            <strong>Cheapest:</strong> <Stretches kind="cheapest" stretches={extremes.cheapest} />. <strong>Dearest:</strong>{" "}
+            <Stretches kind="dearest" stretches={extremes.dearest} />.
             {filled < 24 ? ` Only ${filled} hour${filled === 1 ? "" : "s"} held so far: the map fills in as the service keeps history.` : ""}
           </>
         )}

@@ -115,6 +115,15 @@ export function extremeStretches(grid: HeatGrid, order: "cheapest" | "dearest", 
   return stretches.sort((a, b) => (order === "cheapest" ? a.meanP50 - b.meanP50 : b.meanP50 - a.meanP50)).slice(0, count);
 }
 
+/** With fewer hours held, "the cheapest" and "the dearest" would be the same hour or two: nothing is named yet. */
+export const MIN_HOURS_TO_NAME = 6;
+
+/** The three cheapest stretches and the dearest one, or undefined while fewer than MIN_HOURS_TO_NAME hours are held. */
+export function weekExtremes(grid: HeatGrid): { readonly cheapest: Stretch[]; readonly dearest: Stretch[] } | undefined {
+  if (filledCells(grid).length < MIN_HOURS_TO_NAME) return undefined;
+  return { cheapest: extremeStretches(grid, "cheapest", 3), dearest: extremeStretches(grid, "dearest", 1) };
+}
+
 const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: "short" });
 const HOUR = new Intl.DateTimeFormat(undefined, { hour: "numeric" });
 

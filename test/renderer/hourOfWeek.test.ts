@@ -9,8 +9,10 @@ import {
   levelBounds,
   levelOf,
   localHourStartSeconds,
+  MIN_HOURS_TO_NAME,
   placeHours,
   WEEK_HOURS,
+  weekExtremes,
 } from "../../renderer/src/hourOfWeek.ts";
 
 /** The heatmap's request for the week up to the local hour of `nowMs`. */
@@ -115,4 +117,16 @@ test("the cheapest and dearest stretches: neighbouring cheap hours of a day join
     [[4, 15, 16]],
   );
   assert.deepEqual(extremeStretches(placeHours([]), "cheapest"), []);
+});
+
+test("the week's extremes are named only once a few hours are held: never one hour as both the cheapest and the dearest", () => {
+  process.env.TZ = "UTC";
+  const request = hourOfWeekRequest(Date.UTC(2026, 10, 20, 13, 47));
+  const heldHours = (count: number) => placeHours(weekOf(request.fromSeconds, (index) => (index >= WEEK_HOURS - count ? String(10 + index) : undefined)));
+  assert.equal(weekExtremes(heldHours(0)), undefined);
+  assert.equal(weekExtremes(heldHours(1)), undefined);
+  assert.equal(weekExtremes(heldHours(MIN_HOURS_TO_NAME - 1)), undefined);
+  const named = weekExtremes(heldHours(MIN_HOURS_TO_NAME))!;
+  assert.equal(named.cheapest[0]!.cells[0]!.p50, 10 + WEEK_HOURS - MIN_HOURS_TO_NAME);
+  assert.equal(named.dearest[0]!.cells[0]!.p50, 10 + WEEK_HOURS - 1);
 });
