@@ -20,6 +20,13 @@ test("a fee history: mined blocks oldest first plus the next block's fee", () =>
   assert.deepEqual(parseFeeHistory({ oldestBlock: "0x10", baseFeePerGas: ["0x1"], gasUsedRatio: [0] }, 5, 16n, URL).nextBaseFeeWei, undefined);
 });
 
+test("a gas-used ratio above 1 is read, not refused: Arbitrum gives gas per second over its target, Filecoin a tipset's sum", () => {
+  // From real answers: OffchainLabs/go-ethereum#313 (Arbitrum), filecoin-project/lotus#10515 (1.13, 1.52, ...).
+  const answer = parseFeeHistory({ oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [1.5151661267, 3] }, 2, "latest", URL);
+  assert.deepEqual(answer.baseFeesWei, [1n, 2n]);
+  assert.deepEqual(answer.gasUsedRatios, [1.5151661267, 3]);
+});
+
 test("fee history garbage is refused, never data", () => {
   const good = { oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [0.5, 0] };
   const cases: Array<[unknown, RegExp]> = [
@@ -33,6 +40,8 @@ test("fee history garbage is refused, never data", () => {
     [{ ...good, baseFeePerGas: ["0x1", "-0x2", "0x3"] }, /baseFeePerGas\[1\]/],
     [{ ...good, baseFeePerGas: ["0x1", `0x1${"0".repeat(40)}`, "0x3"] }, /beyond/],
     [{ ...good, gasUsedRatio: [0.5, -1] }, /gasUsedRatio/],
+    [{ ...good, gasUsedRatio: [0.5, "0.5"] }, /gasUsedRatio/],
+    [{ ...good, gasUsedRatio: [0.5, 1e300] }, /gasUsedRatio/],
   ];
   for (const [value, message] of cases) {
     assert.throws(
@@ -98,11 +107,11 @@ test("a fee of exactly 2^63 wei is refused; 2^63-1 wei, the most SQLite's INTEGE
   assert.throws(() => parseLatestBlock({ number: "0x5", baseFeePerGas: `0x${(2n ** 63n).toString(16)}` }, URL), /beyond/);
 });
 
-test("a fee history's gas-used ratios: one per block, each a number from 0 to 1", () => {
+test("a fee history's gas-used ratios: one per block, each a number from 0 to 1,000", () => {
   const answer = parseFeeHistory({ oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [0.5, 1] }, 2, 17n, URL);
   assert.deepEqual(answer.gasUsedRatios, [0.5, 1]);
   assert.ok(Object.isFrozen(answer.gasUsedRatios));
-  for (const ratio of [1.0000001, 2, -0.1, Number.NaN, "0.5", null, 1e308]) {
+  for (const ratio of [1_000.5, -0.1, Number.NaN, "0.5", null, 1e308]) {
     assert.throws(
       () => parseFeeHistory({ oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [0.5, ratio] }, 2, 17n, URL),
       (error: unknown) => error instanceof MalformedRpcResponseError && /gasUsedRatio\[1\]/.test(error.message),

@@ -9,6 +9,9 @@ export const MAX_BLOCK_NUMBER = 2n ** 53n;
  */
 export const MAX_BASE_FEE_WEI = 2n ** 63n - 1n;
 
+/** Far above any chain's real ratio (Arbitrum's reach a few), far below what would overflow anything. */
+const MAX_GAS_USED_RATIO = 1_000;
+
 /** `0x`-prefixed hex digits (leading zeros tolerated: some nodes send them), at most 256 bits. */
 const QUANTITY = /^0x[0-9a-f]{1,64}$/i;
 
@@ -97,8 +100,11 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
     throw fail(`baseFeePerGas has ${fees.length} elements for ${blocks} blocks (expected ${blocks + 1})`);
   }
   ratios.forEach((ratio: unknown, i) => {
-    // A block uses at most its gas limit: a ratio above 1 (or not a number) is garbage.
-    if (typeof ratio !== "number" || !(ratio >= 0 && ratio <= 1)) throw fail(`gasUsedRatio[${i}] is ${describe(ratio)}, not a number from 0 to 1`);
+    // Usually 0..1 (gas used over the limit), but above 1 on chains that define it otherwise (Arbitrum: gas per second
+    // over its target; Filecoin: a tipset's blocks summed): informational, so only a negative or absurd one is garbage.
+    if (typeof ratio !== "number" || !(ratio >= 0 && ratio <= MAX_GAS_USED_RATIO)) {
+      throw fail(`gasUsedRatio[${i}] is ${describe(ratio)}, not a number from 0 to ${MAX_GAS_USED_RATIO}`);
+    }
   });
   const parsed = fees.map((fee, i) => parseQuantity(fee, MAX_BASE_FEE_WEI, `baseFeePerGas[${i}]`, url, method));
   const newest = oldestBlock + BigInt(blocks - 1);

@@ -21,6 +21,20 @@ export interface HistoryPersistence {
   prune(chainId: number, beforeBlock: bigint): number;
 }
 
+/** Blocks as the store takes them: fees and anchors, and the gas-used ratios and blob base fees where the RPC gave them. */
+export interface BlocksToStore {
+  readonly baseFeesWei: readonly bigint[] | BigUint64Array;
+  readonly anchors?: readonly BlockAnchor[];
+  readonly gasUsedRatios?: readonly number[];
+  readonly blobBaseFeesWei?: readonly bigint[];
+}
+
+/** A write with what the store keeps beside the fees (the history in memory reads fees and anchors only). */
+export type RecordWrite = HistoryWrite & Pick<BlocksToStore, "gasUsedRatios" | "blobBaseFeesWei">;
+
+/** The store keeps gas-used ratios up to 6.5534 (to 1/10,000); a page with a larger one is kept without its ratios. */
+const storableRatio = (ratio: number) => ratio >= 0 && ratio <= 6.5534;
+
 const IDLE_BACKFILL: BackfillStatus = Object.freeze({ running: false, progress: 0, blocksToGo: null });
 
 /** Prune the store at most this often (it only drops blocks beyond the horizon). */
@@ -97,7 +111,7 @@ export class ChainRecord {
   }
 
   /** Writes a backfilled page (or any older blocks) into the history and the store. */
-  writePage(page: HistoryWrite, nowMs: number): void {
+  writePage(page: RecordWrite, nowMs: number): void {
     this.#write(page, nowMs);
   }
 
@@ -124,7 +138,7 @@ export class ChainRecord {
     return { snapshot: this.#snapshot, status: this.#status, changed };
   }
 
-  #write(write: HistoryWrite, nowMs: number): void {
+  #write(write: RecordWrite, nowMs: number): void {
     let change: HistoryChange;
     try {
       change = this.#history.write(write, nowMs / 1_000);
@@ -140,7 +154,7 @@ export class ChainRecord {
   }
 
   /** Writes what changed (new or different fees, and the anchors kept) to the store; the store never stops the feed. */
-  #persist(write: HistoryWrite, change: HistoryChange, nowMs: number): void {
+  #persist(write: RecordWrite, change: HistoryChange, nowMs: number): void {
     if (!this.#store) return;
     try {
       if (change.changedFrom !== undefined && change.changedTo !== undefined) {
@@ -148,7 +162,13 @@ export class ChainRecord {
         const count = Number(change.changedTo - change.changedFrom) + 1;
         const fees = write.baseFeesWei.slice(offset, offset + count);
         const anchors = change.anchors.filter((anchor) => anchor.block >= change.changedFrom! && anchor.block <= change.changedTo!);
-        this.#store.write(this.#plan.chainId, change.changedFrom, { baseFeesWei: fees, anchors });
+        const extras = {
+          ...(write.gasUsedRatios?.length === write.baseFeesWei.length && write.gasUsedRatios.every(storableRatio)
+            ? { gasUsedRatios: write.gasUsedRatios.slice(offset, offset + count) }
+            : {}),
+          ...(write.blobBaseFeesWei?.length === write.baseFeesWei.length ? { blobBaseFeesWei: write.blobBaseFeesWei.slice(offset, offset + count) } : {}),
+        };
+        this.#store.write(this.#plan.chainId, change.changedFrom, { baseFeesWei: fees, anchors, ...extras });
       }
       // Anchors of blocks already stored (a header seen after its block's fee) still make its time exact there.
       for (const anchor of change.anchors) {
