@@ -135,7 +135,10 @@ describe("the history over replayed mainnet blocks", () => {
       // Backfilled blocks keep the gas-used ratio eth_feeHistory gives (the replayed blocks are empty: 0).
       const ratios = runs[0]!.gasUsedRatios;
       assert.equal(ratios[1], 0, "block 1, backfilled: its gas-used ratio is stored");
-      assert.ok(ratios.subarray(1, BLOCKS - 600).every((ratio) => ratio === 0), "every backfilled block's ratio is stored");
+      assert.ok(
+        ratios.subarray(1, BLOCKS - 600).every((ratio) => ratio === 0),
+        "every backfilled block's ratio is stored",
+      );
       const anchors = runs.flatMap((run) => run.anchors);
       assert.ok(anchors.length >= BLOCKS / 1_024, `${anchors.length} anchors`);
       for (const anchor of anchors) assert.equal(anchor.timestamp, chain.timestampOf(anchor.block), `block ${anchor.block}'s anchor`);
