@@ -9,7 +9,7 @@ import { blocksIn, type BlockRange } from "./backfillRanges.ts";
 export interface BackfillPage {
   readonly firstBlock: bigint;
   readonly baseFeesWei: readonly bigint[];
-  /** Per block, the share of its gas limit used (0..1). */
+  /** Per block, its gas-used ratio as the endpoint gives it (usually 0..1; above 1 on Arbitrum). */
   readonly gasUsedRatios?: readonly number[];
   /** Per block, its blob base fee, when the endpoint gives them. */
   readonly blobBaseFeesWei?: readonly bigint[];

@@ -70,7 +70,7 @@ export interface FeeHistoryAnswer {
   readonly nextBaseFeeWei: bigint | undefined;
   /** Per block, the tips at REWARD_PERCENTILES, when they were asked for and the endpoint gave them. */
   readonly tips?: readonly BlockTips[];
-  /** Per block, the share of its gas limit it used (0..1); parseFeeHistory always reads them. */
+  /** Per block, its gas-used ratio (usually its share of the gas limit, 0..1; above 1 on Arbitrum); parseFeeHistory always reads them. */
   readonly gasUsedRatios?: readonly number[];
   /** Per block, its blob base fee (EIP-4844), when the endpoint gave them (`baseFeePerBlobGas`). */
   readonly blobBaseFeesWei?: readonly bigint[];
@@ -79,7 +79,7 @@ export interface FeeHistoryAnswer {
 /**
  * Checks an `eth_feeHistory` answer to a request for `requestedBlocks` blocks ending at `newestBlock`
  * (a number, or "latest"). It may hold fewer blocks than asked (a young chain, or an endpoint's cap), never more.
- * Reads each block's gas-used ratio (0..1) and, when the answer has them, its blob base fee (`baseFeePerBlobGas`, the
+ * Reads each block's gas-used ratio (0..1000: above 1 on some chains) and, when the answer has them, its blob base fee (`baseFeePerBlobGas`, the
  * same length as `baseFeePerGas`, the same bounds).
  * With `withRewards` (the request asked for REWARD_PERCENTILES), a `reward` array is read into `tips`; an endpoint
  * that leaves it out is not wrong about the base fees, so its answer simply has no tips, but a malformed one is garbage.
