@@ -1,11 +1,9 @@
 /** What goes into and comes out of the history store (historyStore.ts). */
 
-/** A block whose header the service saw: its exact timestamp. */
-export interface BlockAnchor {
-  readonly block: bigint;
-  /** Unix seconds, a whole number from 0 to 2^32 - 1. */
-  readonly timestamp: number;
-}
+import type { BlockAnchor } from "../core/history/blockAnchor.ts";
+
+/** The store takes anchors' timestamps as whole numbers from 0 to 2^32 - 1. */
+export type { BlockAnchor };
 
 /** Consecutive blocks to store, the first of them given beside. Every array has one element per block. */
 export interface BlocksToWrite {

@@ -1,4 +1,4 @@
-import type { BlockAnchor } from "../core/history/chainHistory.ts";
+import type { BlockAnchor } from "../core/history/blockAnchor.ts";
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
 

@@ -1,17 +1,14 @@
 import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
 import { congestionFromRanks } from "../fees/networkCongestion.ts";
 import { nearestRankIndex } from "../fees/percentile.ts";
+import type { BlockAnchor } from "./blockAnchor.ts";
 import { BlockColumns, CHUNK_BLOCKS, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
 import type { BlockRun } from "./blockRun.ts";
 import type { WindowSpec } from "./duration.ts";
 import type { HeldBlock, HistoryView } from "./historyView.ts";
 import { WindowTracker } from "./windowTracker.ts";
 
-/** A block number with the timestamp its header carries (unix seconds): exact. */
-export interface BlockAnchor {
-  readonly block: bigint;
-  readonly timestamp: number;
-}
+export type { BlockAnchor } from "./blockAnchor.ts";
 
 /** Consecutive blocks' base fees from `firstBlock`, with any exact timestamps seen among them. */
 export interface HistoryWrite {
