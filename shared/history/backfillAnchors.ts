@@ -1,8 +1,6 @@
-/** A block's exact timestamp (unix seconds), as its header says: where interpolation is pinned. */
-export interface BlockAnchor {
-  readonly block: bigint;
-  readonly timestamp: number;
-}
+import type { BlockAnchor } from "../core/history/blockAnchor.ts";
+
+export type { BlockAnchor };
 
 /**
  * The exact timestamps a backfill knows, sorted by block: those it was given (the live feed's, the store's) and those
