@@ -10,6 +10,7 @@ import { runServerBench } from "./serverBench.ts";
 import { runSoakBench, soakSeconds } from "./soakBench.ts";
 import { runStatsBench } from "./statsBench.ts";
 import { runBackfillBench } from "./backfillBench.ts";
+import { runBackfillStoredBench } from "./backfillStoredBench.ts";
 import { runTenChainsBench } from "./tenChainsBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
@@ -21,6 +22,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "store", run: () => runHistoryStoreBench() },
   { name: "stats", run: () => runStatsBench() },
   { name: "backfill", run: () => runBackfillBench() },
+  { name: "backfill kept", run: () => runBackfillStoredBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
