@@ -176,6 +176,10 @@ test("each change is one event: new blocks, a reorganisation from its first re-m
   const historyOnly = await stream.next();
   assert.equal(historyOnly.blocks, null);
   assert.deepEqual(historyOnly.status.history, backfilling);
+
+  // The next block keeps the history's status: a block does not undo a backfill's progress.
+  source.write(MAINNET, 1602n, [8n], AT_MS + 26_000);
+  assert.deepEqual((await stream.next()).status.history, backfilling);
 });
 
 test("a chain without data streams its syncing status, then the full history once data arrives", async (t) => {

@@ -139,7 +139,13 @@ export class TestFeeSource implements FeeSource {
     chain: HeldChain,
     report: { snapshot: FeeSnapshot | undefined; confirmedAt: number | undefined; phase: FeedPhase; changed: { blocks: boolean; health: boolean } },
   ): void {
-    chain.publication = publish(chain.plan, { chainId: chain.plan.chainId, endpoints: [], ...report }, chain.publication);
+    const previous = chain.publication;
+    // The history's status stays what setHistoryStatus last said, as a real chain's does between its pages.
+    chain.publication = publish(chain.plan, { chainId: chain.plan.chainId, endpoints: [], ...report }, previous, {
+      snapshot: report.snapshot,
+      status: previous.status.history,
+      changed: false,
+    });
     for (const listener of this.#listeners) listener(chain.publication);
   }
 }

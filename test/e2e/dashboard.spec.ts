@@ -42,12 +42,14 @@ function forgive(problems: string[], expected: RegExp): void {
 }
 
 /** The page's requests to the service (not its own files), as `METHOD path` with any key in the path hidden. */
+/** The page's requests to the service (not its files), key masked; the history's queries with their query strings. */
 function recordRequests(page: Page): string[] {
   const requests: string[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
     if (url.pathname === "/" || url.pathname.startsWith("/assets/")) return;
-    requests.push(`${request.method()} ${url.pathname.replace(/^\/v3\/[^/]+/, "/v3/KEY")}`);
+    const path = url.pathname.replace(/^\/v3\/[^/]+/, "/v3/KEY");
+    requests.push(`${request.method()} ${path}${path.endsWith("/baseFeeStats") ? url.search : ""}`);
   });
   return requests;
 }
@@ -328,7 +330,12 @@ test("one event stream for every chain: no polling, and switching chains opens n
   await expect(page.getByTestId("chain-view")).toHaveAttribute("data-chain", String(DOWN_CHAIN_ID));
   await page.getByTestId(`chain-${LIVE_CHAIN_ID}`).click();
   await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
-  expect(requests.sort()).toEqual(["GET /dashboard/credentials", "GET /networks", "GET /v3/KEY/events"]);
+  // The live state: one stream, no polling. The history views (tiles, heatmap, ranges) ask baseFeeStats once per query:
+  // their answers are cached until half a bucket old, never asked again per block or per switch.
+  const history = requests.filter((request) => request.includes("/baseFeeStats"));
+  expect(requests.filter((request) => !history.includes(request)).sort()).toEqual(["GET /dashboard/credentials", "GET /networks", "GET /v3/KEY/events"]);
+  expect(history.length).toBeGreaterThan(0);
+  expect(new Set(history).size, history.join("\n")).toBe(history.length);
 });
 
 test("the service stopped: every live indicator turns grey with the last contact's time; restarted, the page recovers by itself", async ({
