@@ -1,33 +1,6 @@
-import { HISTORY_BLOCKS } from "../../../shared/core/fees/historyLength.ts";
 import { useState } from "react";
+import { type ChainDraft, chainsOf, draftOf, EMPTY_CHAIN_DRAFT } from "./chainDrafts.ts";
 import type { ChainSettings, SettingsView } from "./settingsClient.ts";
-
-interface ChainDraft {
-  chainId: string;
-  name: string;
-  rpcUrls: string;
-  statsWindowBlocks: string;
-}
-
-const draftOf = (chain: ChainSettings): ChainDraft => ({
-  chainId: String(chain.chainId),
-  name: chain.name ?? "",
-  rpcUrls: chain.rpcUrls.join("\n"),
-  statsWindowBlocks: String(chain.statsWindowBlocks),
-});
-
-/** Drafts to settings; numbers that do not parse are passed on as NaN so that the main process's validation names them. */
-function chainsOf(drafts: readonly ChainDraft[]): ChainSettings[] {
-  return drafts.map((draft) => ({
-    chainId: Number(draft.chainId.trim()),
-    ...(draft.name.trim() ? { name: draft.name.trim() } : {}),
-    rpcUrls: draft.rpcUrls
-      .split(/[\s,]+/)
-      .map((url) => url.trim())
-      .filter((url) => url !== ""),
-    statsWindowBlocks: Number(draft.statsWindowBlocks.trim() || String(HISTORY_BLOCKS)),
-  }));
-}
 
 /** The page gives it a `key` made of the stored chains, so that the drafts start again from them after each change. */
 export function ChainsSection({ view, onSave }: { view: SettingsView; onSave: (chains: ChainSettings[] | null) => Promise<boolean> }) {
@@ -46,7 +19,8 @@ export function ChainsSection({ view, onSave }: { view: SettingsView; onSave: (c
         {usingDefaults
           ? "Following the default chains through their public RPC endpoints. Change any of them to keep your own list."
           : "Your own list of chains. Each chain's RPC URLs are tried in order (http(s) polls, ws(s) pushes new blocks)."}{" "}
-        The statistics window ({HISTORY_BLOCKS} to 50,000 blocks) is what the percentiles are computed over; the history stays {HISTORY_BLOCKS} blocks.
+        The statistics window is what the percentiles and the busy threshold are computed over: a duration (24h by default, or 1h, 7d) or the newest blocks
+        (7200 blocks). The history is kept for 7 days unless you say otherwise (at least the window).
       </p>
       {drafts.map((draft, index) => (
         <fieldset className="settings-chain" key={index} data-testid="chain-row">
@@ -68,8 +42,12 @@ export function ChainsSection({ view, onSave }: { view: SettingsView; onSave: (c
             />
           </label>
           <label>
-            Statistics window (blocks)
-            <input inputMode="numeric" value={draft.statsWindowBlocks} onChange={(event) => change(index, "statsWindowBlocks", event.target.value)} />
+            Statistics window
+            <input value={draft.statsWindow} placeholder="24h" onChange={(event) => change(index, "statsWindow", event.target.value)} />
+          </label>
+          <label>
+            History kept
+            <input value={draft.historyHorizon} placeholder="7d" onChange={(event) => change(index, "historyHorizon", event.target.value)} />
           </label>
           <button type="button" className="settings-danger" onClick={() => setDrafts((current) => current.filter((_, at) => at !== index))}>
             Remove
@@ -77,10 +55,7 @@ export function ChainsSection({ view, onSave }: { view: SettingsView; onSave: (c
         </fieldset>
       ))}
       <div className="settings-actions">
-        <button
-          type="button"
-          onClick={() => setDrafts((current) => [...current, { chainId: "", name: "", rpcUrls: "", statsWindowBlocks: String(HISTORY_BLOCKS) }])}
-        >
+        <button type="button" onClick={() => setDrafts((current) => [...current, { ...EMPTY_CHAIN_DRAFT }])}>
           Add a chain
         </button>
         <button type="button" className="settings-primary" disabled={!dirty} onClick={() => void onSave(chainsOf(drafts))} data-testid="chains-save">
