@@ -1,4 +1,4 @@
-import type { ChainSettings } from "./settingsClient.ts";
+import type { ChainSettings } from "../../../shared/config/settings.ts";
 
 /** One chain as the settings page edits it: every field as typed. */
 export interface ChainDraft {
