@@ -82,7 +82,7 @@ export class ChainBackfill {
       logger: this.#options.logger,
       ...this.#options.runner,
       onPage: (page) => {
-        this.#record.writePage({ firstBlock: page.firstBlock, baseFeesWei: page.baseFeesWei, anchors: page.anchors }, this.#now());
+        this.#record.writePage(page, this.#now());
         this.#options.republish();
       },
       onProgress: (progress) => {
