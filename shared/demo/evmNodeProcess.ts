@@ -1,22 +1,42 @@
 /**
  * The child process of `startEvmNode`: Hardhat Network (in-process EDR) behind Hardhat's JSON-RPC handler, served
  * over HTTP and WebSocket on 127.0.0.1 by a server that only the service may reach (localJsonRpcServer.ts). Reports
- * its port to the parent over IPC, mines blocks with given base fees on request, and exits when told to or when the
- * parent goes away.
+ * its port to the parent over IPC, mines blocks with given base fees (and timestamps) on request, and exits when told
+ * to or when the parent goes away.
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { edrBatchRunner, perCallRunner, type CallRunner, type RequestingProvider, type RpcCall } from "./edrCallRunner.ts";
 import { ENV_CHAIN_ID, ENV_HARDFORK, ENV_PORT, type ChildMessage, type ParentMessage } from "./evmNodeProtocol.ts";
 import { serveLocally, type JsonRpcHandler } from "./localJsonRpcServer.ts";
 
-interface Provider {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
-}
-
 const PRE_LONDON: readonly string[] = ["byzantium", "constantinople", "petersburg", "istanbul", "muirGlacier", "berlin"];
+/** Blocks per request to EDR: 100 to 200 mined fastest here (larger lists cost more to build and parse than they save). */
+const BLOCKS_PER_BATCH = 128;
 
 function send(message: ChildMessage): void {
   process.send?.(message);
+}
+
+/** The calls that mine one block per fee, in order: its base fee set first (where the chain has one), then its timestamp if given. */
+function miningCalls(baseFeesWei: readonly string[], timestamps: readonly number[] | undefined, hasBaseFee: boolean): RpcCall[] {
+  const calls: RpcCall[] = [];
+  baseFeesWei.forEach((fee, i) => {
+    if (hasBaseFee) calls.push({ method: "hardhat_setNextBlockBaseFeePerGas", params: [`0x${BigInt(fee).toString(16)}`] });
+    calls.push({ method: "evm_mine", params: timestamps === undefined ? [] : [timestamps[i]] });
+  });
+  return calls;
+}
+
+async function mine(runCalls: CallRunner, message: Extract<ParentMessage, { type: "mine" }>, hasBaseFee: boolean): Promise<void> {
+  const { baseFeesWei, timestamps } = message;
+  if (timestamps !== undefined && timestamps.length !== baseFeesWei.length) {
+    throw new RangeError(`${timestamps.length} timestamps for ${baseFeesWei.length} blocks: give one per block, or none`);
+  }
+  for (let start = 0; start < baseFeesWei.length; start += BLOCKS_PER_BATCH) {
+    const end = Math.min(baseFeesWei.length, start + BLOCKS_PER_BATCH);
+    await runCalls(miningCalls(baseFeesWei.slice(start, end), timestamps?.slice(start, end), hasBaseFee));
+  }
 }
 
 async function main(): Promise<void> {
@@ -24,14 +44,20 @@ async function main(): Promise<void> {
   process.env.HARDHAT_CONFIG ??= fileURLToPath(new URL("../../hardhat.config.cjs", import.meta.url));
   process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = "true";
   const require = createRequire(import.meta.url);
-  const hre = require("hardhat") as { network: { provider: Provider; config: { chainId: number } } };
+  const hre = require("hardhat") as { network: { provider: RequestingProvider; config: { chainId: number } } };
   const { JsonRpcHandler } = require("hardhat/internal/hardhat-network/jsonrpc/handler") as {
-    JsonRpcHandler: new (provider: Provider) => JsonRpcHandler;
+    JsonRpcHandler: new (provider: RequestingProvider) => JsonRpcHandler;
   };
   const provider = hre.network.provider;
   const hasBaseFee = !PRE_LONDON.includes(process.env[ENV_HARDFORK] ?? "");
-  const server = await serveLocally(new JsonRpcHandler(provider), Number(process.env[ENV_PORT] ?? 0));
+  // Hardhat makes its EDR provider at the first call: asked for beside the server's start, so that both proceed together.
+  const [server] = await Promise.all([
+    serveLocally(new JsonRpcHandler(provider), Number(process.env[ENV_PORT] ?? 0)),
+    provider.request({ method: "eth_chainId", params: [] }),
+  ]);
   const { port } = server;
+  const batched = await edrBatchRunner(provider);
+  const runCalls = batched ?? perCallRunner(provider);
 
   let stopping = false;
   const stop = async (): Promise<void> => {
@@ -51,12 +77,7 @@ async function main(): Promise<void> {
     if (message.type === "mine") {
       queue = queue.then(async () => {
         try {
-          for (const fee of message.baseFeesWei) {
-            if (hasBaseFee) {
-              await provider.request({ method: "hardhat_setNextBlockBaseFeePerGas", params: [`0x${BigInt(fee).toString(16)}`] });
-            }
-            await provider.request({ method: "evm_mine", params: [] });
-          }
+          await mine(runCalls, message, hasBaseFee);
           const newest = (await provider.request({ method: "eth_blockNumber", params: [] })) as string;
           send({ type: "mined", id: message.id, newestBlock: BigInt(newest).toString() });
         } catch (error) {
@@ -70,7 +91,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
 
-  send({ type: "ready", port, chainId: Number(process.env[ENV_CHAIN_ID] ?? hre.network.config.chainId) });
+  send({ type: "ready", port, chainId: Number(process.env[ENV_CHAIN_ID] ?? hre.network.config.chainId), miningPath: batched ? "batched" : "per call" });
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,23 @@
 /** The IPC messages between `startEvmNode` (parent) and `evmNodeProcess.ts` (the forked node). Bigints travel as decimal strings. */
 
-export type ParentMessage = { readonly type: "mine"; readonly id: number; readonly baseFeesWei: readonly string[] } | { readonly type: "stop" };
+export type ParentMessage =
+  | {
+      readonly type: "mine";
+      readonly id: number;
+      readonly baseFeesWei: readonly string[];
+      /** Each block's timestamp (unix seconds), one per fee; without them, the node's clock times the blocks. */
+      readonly timestamps?: readonly number[];
+    }
+  | { readonly type: "stop" };
+
+/**
+ * How the node mines a run of blocks: `batched` sends them to Hardhat's EDR provider as batches of calls (about
+ * 10 µs a block); `per call` awaits one call at a time through Hardhat's provider (about 60 µs a block).
+ */
+export type MiningPath = "batched" | "per call";
 
 export type ChildMessage =
-  | { readonly type: "ready"; readonly port: number; readonly chainId: number }
+  | { readonly type: "ready"; readonly port: number; readonly chainId: number; readonly miningPath: MiningPath }
   | { readonly type: "mined"; readonly id: number; readonly newestBlock: string }
   | { readonly type: "failed"; readonly id: number; readonly message: string }
   | { readonly type: "fatal"; readonly message: string };
@@ -12,3 +26,6 @@ export type ChildMessage =
 export const ENV_CHAIN_ID = "GASFEES_EVM_CHAIN_ID";
 export const ENV_HARDFORK = "GASFEES_EVM_HARDFORK";
 export const ENV_PORT = "GASFEES_EVM_PORT";
+/** The genesis block's timestamp (unix seconds) and base fee (wei), both decimal; Hardhat's defaults (now, 1 gwei) without them. */
+export const ENV_GENESIS_TIMESTAMP = "GASFEES_EVM_GENESIS_TIMESTAMP";
+export const ENV_GENESIS_BASE_FEE = "GASFEES_EVM_GENESIS_BASE_FEE";

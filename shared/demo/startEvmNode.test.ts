@@ -38,6 +38,59 @@ test("a forked Hardhat node serves the chain id asked for and mines the base fee
   assert.deepEqual(history.baseFeePerGas.slice(0, 501).map(BigInt), [...fees, 123_456_789n]);
 });
 
+interface Block {
+  number: string;
+  timestamp: string;
+  baseFeePerGas: string;
+}
+
+test("a node whose genesis lies in the past mines blocks at the timestamps given, and its clock runs on from the last", async () => {
+  const nowSeconds = Math.floor(Date.now() / 1_000);
+  const genesisSeconds = nowSeconds - 2 * 86_400;
+  const evm = await node({ genesis: { timestamp: genesisSeconds, baseFeeWei: 66_531_398_093n } });
+  assert.equal(evm.miningPath, "batched", "Hardhat's EDR provider takes lists of calls (the fast path) in the installed Hardhat");
+  const genesis = await evm.request<Block>("eth_getBlockByNumber", ["0x0", false]);
+  assert.equal(Number(genesis.timestamp), genesisSeconds);
+  assert.equal(BigInt(genesis.baseFeePerGas), 66_531_398_093n);
+
+  // More blocks than one list of calls holds, with gaps of 12, 24 and 36 s as on mainnet.
+  const fees = loadMainnetBaseFees().baseFeesWei.slice(0, 300);
+  const timestamps = fees.map((_, i) => genesisSeconds + 12 * (i + 1) + 12 * Math.floor(i / 100));
+  assert.equal(await evm.mineBlocks(fees, timestamps), 300n);
+  const history = await evm.request<FeeHistory>("eth_feeHistory", ["0x12c", "0x12c", []]);
+  assert.deepEqual(history.baseFeePerGas.slice(0, 300).map(BigInt), fees);
+  for (const block of [1, 99, 100, 101, 250, 300]) {
+    const mined = await evm.request<Block>("eth_getBlockByNumber", [`0x${block.toString(16)}`, false]);
+    assert.equal(Number(mined.timestamp), timestamps[block - 1], `block ${block}'s timestamp`);
+  }
+  const newestSeconds = timestamps.at(-1)!;
+  const startedMs = Date.now();
+  await evm.mineBlock(1_000_000_000n);
+  const untimed = await evm.request<Block>("eth_getBlockByNumber", ["latest", false]);
+  const elapsedSeconds = Math.ceil((Date.now() - startedMs) / 1_000);
+  assert.ok(
+    Number(untimed.timestamp) > newestSeconds && Number(untimed.timestamp) <= newestSeconds + elapsedSeconds + 1,
+    `an untimed block goes on from the newest timed one: ${untimed.timestamp} after ${newestSeconds}`,
+  );
+});
+
+test("timestamps that do not move forward are refused, and the node says which", async () => {
+  const evm = await node();
+  const nowSeconds = Math.floor(Date.now() / 1_000);
+  await assert.rejects(evm.mineBlocks([1n, 2n], [nowSeconds + 10]), /1 timestamps for 2 blocks/);
+  await assert.rejects(evm.mineBlocks([1n, 2n], [nowSeconds + 10, nowSeconds + 10]), /each after the one before/);
+  await assert.rejects(evm.mineBlocks([1n], [1.5]), /whole unix seconds/);
+  assert.equal(await evm.mineBlocks([5n], [nowSeconds + 100]), 1n);
+  // Before the newest block's time: Hardhat refuses it, and nothing of that run is mined.
+  await assert.rejects(
+    evm.mineBlocks([6n], [nowSeconds + 50]),
+    (error: unknown) => error instanceof EvmNodeRpcError && /lower than the previous block/.test(error.message),
+  );
+  assert.equal(BigInt(await evm.request<string>("eth_blockNumber")), 1n);
+  await assert.rejects(startEvmNode({ genesis: { timestamp: -1, baseFeeWei: 1n } }), /genesis timestamp/);
+  await assert.rejects(startEvmNode({ genesis: { timestamp: 1, baseFeeWei: 2n ** 53n } }), /genesis base fee/);
+});
+
 test("an RPC error is a named error saying what failed", async () => {
   const evm = await node();
   await assert.rejects(evm.request("eth_noSuchMethod"), (error: unknown) => error instanceof EvmNodeRpcError && /eth_noSuchMethod/.test(error.message));

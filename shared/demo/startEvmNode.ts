@@ -1,7 +1,18 @@
 import { fork, type ChildProcess } from "node:child_process";
+import type { Agent } from "node:http";
 import { fileURLToPath } from "node:url";
+import { createKeepAliveAgent, postJson, postTarget, type PostTarget } from "../rpc/postJson.ts";
 import { EvmNodeRpcError, EvmNodeStartError, EvmNodeStoppedError } from "./errors.ts";
-import { ENV_CHAIN_ID, ENV_HARDFORK, ENV_PORT, type ChildMessage, type ParentMessage } from "./evmNodeProtocol.ts";
+import {
+  ENV_CHAIN_ID,
+  ENV_GENESIS_BASE_FEE,
+  ENV_GENESIS_TIMESTAMP,
+  ENV_HARDFORK,
+  ENV_PORT,
+  type ChildMessage,
+  type MiningPath,
+  type ParentMessage,
+} from "./evmNodeProtocol.ts";
 
 export interface EvmNodeOptions {
   /** Default 31337 (Hardhat's). */
@@ -12,7 +23,15 @@ export interface EvmNodeOptions {
   port?: number;
   /** Default 30 s. */
   startTimeoutMs?: number;
+  /**
+   * The genesis block (block 0): its timestamp (unix seconds) and base fee. Default: the time of the start and 1 gwei.
+   * A chain whose blocks are mined with past timestamps needs a genesis before them.
+   */
+  genesis?: { readonly timestamp: number; readonly baseFeeWei: bigint };
 }
+
+/** Per JSON-RPC call over HTTP: the node answers in milliseconds; a minute means it is gone. */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 /** A real local EVM node (Hardhat Network) in a child process, serving JSON-RPC over HTTP and WebSocket. */
 export interface EvmNode {
@@ -21,12 +40,18 @@ export interface EvmNode {
   readonly port: number;
   readonly chainId: number;
   readonly pid: number;
+  /** How the node mines runs of blocks (evmNodeProtocol.ts): "batched" unless a Hardhat release hid EDR's provider. */
+  readonly miningPath: MiningPath;
   /** One plain JSON-RPC call over HTTP; throws EvmNodeRpcError on an error response. */
   request<T = unknown>(method: string, params?: readonly unknown[]): Promise<T>;
   /** Mines one block whose base fee is `baseFeeWei` (ignored on a chain without base fee); resolves with its number. */
   mineBlock(baseFeeWei: bigint): Promise<bigint>;
-  /** Mines one block per base fee, in order, in one IPC round trip; resolves with the newest block's number. */
-  mineBlocks(baseFeesWei: readonly bigint[]): Promise<bigint>;
+  /**
+   * Mines one block per base fee, in order, in one IPC round trip; resolves with the newest block's number. With
+   * `timestamps` (unix seconds, one per fee, each after the one before and after the newest block's), each block gets
+   * its own; without, the node's clock times them (after a timed block, it runs on from that block's time).
+   */
+  mineBlocks(baseFeesWei: readonly bigint[], timestamps?: readonly number[]): Promise<bigint>;
   /** Stops the node (graceful, then SIGKILL after a second). */
   stop(): Promise<void>;
   /** Kills the node at once (SIGKILL), as a crash would. */
@@ -62,6 +87,16 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
   delete env.NODE_TEST_CONTEXT;
   if (options.hardfork) env[ENV_HARDFORK] = options.hardfork;
   else delete env[ENV_HARDFORK];
+  delete env[ENV_GENESIS_TIMESTAMP];
+  delete env[ENV_GENESIS_BASE_FEE];
+  if (options.genesis) {
+    const { timestamp, baseFeeWei } = options.genesis;
+    if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new RangeError(`the genesis timestamp is whole unix seconds (got ${timestamp})`);
+    // Hardhat reads the genesis base fee as a JavaScript number: exact below 2^53 wei (9 million gwei).
+    if (baseFeeWei < 0n || baseFeeWei > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`the genesis base fee is 0 to 2^53-1 wei (got ${baseFeeWei})`);
+    env[ENV_GENESIS_TIMESTAMP] = String(timestamp);
+    env[ENV_GENESIS_BASE_FEE] = baseFeeWei.toString();
+  }
 
   const child = fork(CHILD_ENTRY, [], {
     execArgv: childExecArgv(process.execArgv),
@@ -79,17 +114,17 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
     await exited;
     throw error;
   });
-  return new ChildEvmNode(child, exited, ready.port, chainId);
+  return new ChildEvmNode(child, exited, ready.port, chainId, ready.miningPath);
 }
 
-function waitForReady(child: ChildProcess, exited: Promise<void>, timeoutMs: number): Promise<{ port: number }> {
+function waitForReady(child: ChildProcess, exited: Promise<void>, timeoutMs: number): Promise<{ port: number; miningPath: MiningPath }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new EvmNodeStartError(`no answer within ${timeoutMs} ms`)), timeoutMs);
     const onMessage = (message: ChildMessage) => {
       if (message.type === "ready") {
         clearTimeout(timer);
         child.off("message", onMessage);
-        resolve({ port: message.port });
+        resolve({ port: message.port, miningPath: message.miningPath });
       } else if (message.type === "fatal") {
         clearTimeout(timer);
         reject(new EvmNodeStartError(message.message));
@@ -109,6 +144,8 @@ class ChildEvmNode implements EvmNode {
   readonly pid: number;
   readonly #child: ChildProcess;
   readonly #exited: Promise<void>;
+  readonly #target: PostTarget;
+  readonly #agent: Agent;
   #nextId = 1;
   #rpcId = 1;
   readonly #pending = new Map<number, { resolve: (block: bigint) => void; reject: (error: Error) => void }>();
@@ -119,12 +156,16 @@ class ChildEvmNode implements EvmNode {
     exited: Promise<void>,
     readonly port: number,
     readonly chainId: number,
+    readonly miningPath: MiningPath,
   ) {
     this.#child = child;
     this.#exited = exited;
     this.pid = child.pid!;
     this.url = `http://127.0.0.1:${port}`;
     this.wsUrl = `ws://127.0.0.1:${port}`;
+    // node:http rather than fetch, whose first call loads undici: 40 to 150 ms of the demo's start.
+    this.#target = postTarget(this.url);
+    this.#agent = createKeepAliveAgent(this.#target);
     child.on("message", (message: ChildMessage) => {
       if (message.type !== "mined" && message.type !== "failed") return;
       const pending = this.#pending.get(message.id);
@@ -135,6 +176,7 @@ class ChildEvmNode implements EvmNode {
     });
     void exited.then(() => {
       this.#gone = true;
+      this.#agent.destroy();
       for (const pending of this.#pending.values()) pending.reject(new EvmNodeStoppedError("mine blocks"));
       this.#pending.clear();
     });
@@ -142,12 +184,13 @@ class ChildEvmNode implements EvmNode {
 
   async request<T = unknown>(method: string, params: readonly unknown[] = []): Promise<T> {
     if (this.#gone) throw new EvmNodeStoppedError(`call ${method}`);
-    const response = await fetch(this.url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: this.#rpcId++, method, params }),
+    const answer = await postJson(this.#target, JSON.stringify({ jsonrpc: "2.0", id: this.#rpcId++, method, params }), {
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      agent: this.#agent,
+    }).catch((error: unknown) => {
+      throw this.#gone ? new EvmNodeStoppedError(`call ${method}`) : error;
     });
-    const body = (await response.json()) as { result?: T; error?: { code?: number; message?: string } };
+    const body = JSON.parse(answer.body) as { result?: T; error?: { code?: number; message?: string } };
     if (body.error) throw new EvmNodeRpcError(method, body.error.message ?? "unknown error", body.error.code);
     return body.result as T;
   }
@@ -156,15 +199,23 @@ class ChildEvmNode implements EvmNode {
     return this.mineBlocks([baseFeeWei]);
   }
 
-  mineBlocks(baseFeesWei: readonly bigint[]): Promise<bigint> {
+  mineBlocks(baseFeesWei: readonly bigint[], timestamps?: readonly number[]): Promise<bigint> {
     if (this.#gone) return Promise.reject(new EvmNodeStoppedError("mine blocks"));
     for (const fee of baseFeesWei) {
       if (fee < 0n) return Promise.reject(new RangeError(`a base fee cannot be negative (got ${fee} wei)`));
     }
+    if (timestamps !== undefined) {
+      if (timestamps.length !== baseFeesWei.length) {
+        return Promise.reject(new RangeError(`${timestamps.length} timestamps for ${baseFeesWei.length} blocks: give one per block, or none`));
+      }
+      const wrong = timestamps.findIndex((timestamp, i) => !Number.isSafeInteger(timestamp) || timestamp < 0 || (i > 0 && timestamp <= timestamps[i - 1]!));
+      if (wrong >= 0)
+        return Promise.reject(new RangeError(`timestamps are whole unix seconds, each after the one before (not ${timestamps[wrong]} at ${wrong})`));
+    }
     const id = this.#nextId++;
     return new Promise<bigint>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#send({ type: "mine", id, baseFeesWei: baseFeesWei.map(String) });
+      this.#send({ type: "mine", id, baseFeesWei: baseFeesWei.map(String), ...(timestamps === undefined ? {} : { timestamps: [...timestamps] }) });
     });
   }
 
