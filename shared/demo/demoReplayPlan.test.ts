@@ -1,53 +1,81 @@
-// The demo's slice and pace, replayed through the real core exactly as the service follows the demo chain: a
-// 500-block window (BlockWindow), a snapshot per block (snapshotOf: the badge and the tray colour are its `busy`), and
-// the desktop's busy/calm hysteresis with its default settings (BusyAlerts). The demo node reports each block's own base
-// fee as the next one (its blocks use exactly their gas target; test/integration/demoReplay.test.ts checks that on the
-// real node), so that is the current base fee here too.
+// The demo's history and live pace, replayed through the real core exactly as the service follows the demo chain: the
+// chain's history (ChainHistory) with the demo plan's statistics window, the busy state as the service publishes it
+// (the current base fee above the window's nearest-rank p90: the badge and the tray colour), and the desktop's
+// busy/calm hysteresis with its default settings (BusyAlerts). The demo node reports each block's own base fee as the
+// next one (its blocks use exactly their gas target; test/integration/demoReplay.test.ts checks that on the real
+// node), so that is the current base fee here too.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { alertPolicyOf } from "../alerts/watchBusyAlerts.ts";
 import { BusyAlerts } from "../alerts/busyAlerts.ts";
 import { notificationSettingsSchema } from "../config/settings.ts";
-import { BlockWindow } from "../core/fees/blockWindow.ts";
-import { snapshotOf } from "../core/fees/feeSnapshot.ts";
+import { ChainHistory } from "../core/history/chainHistory.ts";
+import { parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
+import { statsWindowOf } from "../service/chainPlan.ts";
+import { demoHistory } from "./demoHistory.ts";
 import { DEMO_REPLAY, demoReplaySeries, replayedBaseFeeWei } from "./demoReplayPlan.ts";
 import { loadMainnetBaseFees } from "./mainnetBaseFees.ts";
+import { loadTimedMainnetBlocks } from "./timedMainnetBlocks.ts";
 
 const MINUTE_MS = 60_000;
 /** "Every few minutes": the longest stretch of demo time with no change of the badge, or none of the hysteresis. */
 const MAX_QUIET_MS = 5 * MINUTE_MS;
 const ROUNDS = 3;
+const START_SECONDS = 1_800_000_000;
+
+const timed = loadTimedMainnetBlocks();
+const series = demoReplaySeries(timed);
+const history = demoHistory(timed, START_SECONDS);
+/** The statistics window the demo chain is followed with, as the service resolves it from the demo's plan. */
+const DEMO_WINDOW = statsWindowOf({
+  chainId: 31337,
+  name: "demo",
+  rpcUrls: [],
+  blockTimeMs: DEMO_REPLAY.blockIntervalMs,
+  statsWindowBlocks: DEMO_REPLAY.statsWindowBlocks,
+});
 
 interface DemoTimeline {
-  /** Per snapshot (the preload's, then one per live block): demo time in ms, the badge, the hysteresis' state. */
+  /** Per head (the history's newest, then one per live block): demo time in ms, the badge, the hysteresis' state. */
   readonly steps: ReadonlyArray<{ atMs: number; busy: boolean; hysteresis: "busy" | "normal" }>;
   /** Demo times of the notifications BusyAlerts would show (its cooldown included). */
   readonly alertsAtMs: readonly number[];
 }
 
-function replayThroughCore(liveBlocks: number): DemoTimeline {
-  const series = demoReplaySeries();
-  const window = new BlockWindow(DEMO_REPLAY.statsWindowBlocks);
+/**
+ * The demo as the service sees it over `liveBlocks` live blocks. `heldBlocks`: how much of the history the service
+ * holds (all of it once the backfill has run; the feed's first 500 blocks before).
+ */
+function replayThroughCore(liveBlocks: number, options: { window?: WindowSpec; heldBlocks?: number } = {}): DemoTimeline {
+  const chain = new ChainHistory({ window: options.window ?? DEMO_WINDOW, horizonSeconds: 7 * 86_400, blockTimeMs: DEMO_REPLAY.blockIntervalMs });
   const alerts = new BusyAlerts(alertPolicyOf(notificationSettingsSchema.parse({})));
   const steps: Array<DemoTimeline["steps"][number]> = [];
   const alertsAtMs: number[] = [];
-  const preload = Array.from({ length: DEMO_REPLAY.preloadBlocks }, (_, i) => replayedBaseFeeWei(series, i));
-  window.write(1n, preload);
+  const head = history.baseFeesWei.length - 1;
+  const from = Math.max(0, history.baseFeesWei.length - (options.heldBlocks ?? history.baseFeesWei.length));
+  chain.write(
+    {
+      firstBlock: BigInt(from),
+      baseFeesWei: history.baseFeesWei.slice(from),
+      anchors: history.timestamps.slice(from).map((timestamp, i) => ({ block: BigInt(from + i), timestamp })),
+    },
+    START_SECONDS,
+  );
   for (let live = 0; live <= liveBlocks; live++) {
-    if (live > 0) window.write(BigInt(DEMO_REPLAY.preloadBlocks + live), [replayedBaseFeeWei(series, DEMO_REPLAY.preloadBlocks + live - 1)]);
-    const newestFeeWei = window.baseFeesWei[window.size - 1]!;
-    const snapshot = snapshotOf(31337, window, newestFeeWei)!;
+    const block = BigInt(head + live);
     const atMs = live * DEMO_REPLAY.blockIntervalMs;
-    const alert = alerts.observe({
-      chainId: 31337,
-      name: "demo",
-      blockNumber: snapshot.newestBlock,
-      currentBaseFeeWei: snapshot.currentBaseFeeWei,
-      busyThresholdWei: snapshot.busyThresholdWei,
-      atMs,
-    });
+    if (live > 0) {
+      const timestamp = START_SECONDS + atMs / 1_000;
+      chain.write(
+        { firstBlock: block, baseFeesWei: [replayedBaseFeeWei(series, DEMO_REPLAY.preloadBlocks + live - 1)], anchors: [{ block, timestamp }] },
+        timestamp,
+      );
+    }
+    const currentBaseFeeWei = chain.baseFeeAt(block)!;
+    const { busyThresholdWei } = chain.windowStats()!;
+    const alert = alerts.observe({ chainId: 31337, name: "demo", blockNumber: block, currentBaseFeeWei, busyThresholdWei, atMs });
     if (alert) alertsAtMs.push(atMs);
-    steps.push({ atMs, busy: snapshot.busy, hysteresis: alerts.stateOf(31337) });
+    steps.push({ atMs, busy: currentBaseFeeWei > busyThresholdWei, hysteresis: alerts.stateOf(31337) });
   }
   return { steps, alertsAtMs };
 }
@@ -69,7 +97,6 @@ const hysteresisChanges = changesOf(timeline.steps, (step) => step.hysteresis);
 
 test("the demo replays real mainnet blocks 17,185,155 to 17,185,814 from the shipped file", () => {
   const all = loadMainnetBaseFees();
-  const series = demoReplaySeries(all);
   assert.equal(series.firstBlock, 17_185_155n);
   assert.equal(series.baseFeesWei.length, 660);
   assert.deepEqual(series.baseFeesWei, all.baseFeesWei.slice(5155, 5155 + 660));
@@ -110,4 +137,17 @@ test("after that, the badge and the hysteresis keep changing every few minutes, 
     longestQuietMs(hysteresisChanges, endMs) <= MAX_QUIET_MS,
     `the hysteresis stays unchanged for ${longestQuietMs(hysteresisChanges, endMs) / 1000} s`,
   );
+});
+
+test("the badge and the hysteresis do the same whether the service holds the whole history or only the feed's first 500 blocks", () => {
+  const beforeBackfill = replayThroughCore(ROUNDS * DEMO_REPLAY.blocks, { heldBlocks: DEMO_REPLAY.preloadBlocks });
+  assert.deepEqual(beforeBackfill, timeline, "the 500-block window never reaches the backfilled blocks");
+});
+
+test("the default 24-hour window would leave the demo calm: the replayed morning sits under the two days' 90th percentile", (t) => {
+  const firstHour = replayThroughCore((MINUTE_MS * 60) / DEMO_REPLAY.blockIntervalMs, { window: parseWindowSpec("24h")! });
+  const busySteps = firstHour.steps.filter((step) => step.busy).length;
+  t.diagnostic(`with a 24 h window: ${busySteps} busy heads of ${firstHour.steps.length}, ${firstHour.alertsAtMs.length} notifications in the first hour`);
+  assert.equal(busySteps, 0);
+  assert.deepEqual(firstHour.alertsAtMs, []);
 });

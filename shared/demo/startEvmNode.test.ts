@@ -7,6 +7,7 @@ import { waitFor } from "../../test/support/apiClient.ts";
 import { createRpcConnection } from "../rpc/rpcConnection.ts";
 import { EvmNodeRpcError, EvmNodeStoppedError } from "./errors.ts";
 import { loadMainnetBaseFees } from "./mainnetBaseFees.ts";
+import { replayedBaseFeeWei } from "./demoReplayPlan.ts";
 import { startDemoReplay } from "./startDemoReplay.ts";
 import { startEvmNode, type EvmNode } from "./startEvmNode.ts";
 
@@ -135,11 +136,12 @@ test("the demo replay preloads real fees, then mines one per interval, and stops
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  const stop = await startDemoReplay(
-    counting,
-    { firstBlock: fees.firstBlock, baseFeesWei: fees.baseFeesWei.slice(0, 3) },
-    { preloadBlocks: 4, intervalMs: 40 },
-  );
+  const series = { firstBlock: fees.firstBlock, baseFeesWei: fees.baseFeesWei.slice(0, 3) };
+  const stop = await startDemoReplay(counting, series, {
+    history: { baseFeesWei: Array.from({ length: 4 }, (_, i) => replayedBaseFeeWei(series, i)) },
+    liveFrom: 4,
+    intervalMs: 40,
+  });
   assert.equal(BigInt(await evm.request<string>("eth_blockNumber")), 4n);
   await waitFor("two blocks mined after the preload", () => Promise.resolve(mined >= 2 ? true : undefined), 30_000);
   stop();

@@ -1,6 +1,7 @@
 // Demo mode as a newcomer meets it: `npm run serve -- --demo` (what package.json's serve script runs, in a process of
 // its own, with a settings folder of its own), its dashboard in Debian's Chromium. Within the demo's first minute the
-// badge must show both Normal and Busy: that is what the app is for.
+// badge must show both Normal and Busy: that is what the app is for; and the 24 h view and the cheapest hours must
+// hold the demo's two days of real blocks.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,10 +9,14 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { serveScriptArguments } from "../../scripts/bench/serveProcess.ts";
 import { DEMO_REPLAY } from "../../shared/demo/demoReplayPlan.ts";
+import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
-/** The demo's first minute, in blocks: the preload's head, then one block per interval. */
+/** The demo's first minute, in blocks: the history's head, then one block per interval. */
 const FIRST_MINUTE_BLOCKS = 60_000 / DEMO_REPLAY.blockIntervalMs;
-const PRELOAD_HEAD = BigInt(DEMO_REPLAY.preloadBlocks);
+/** The history's newest block: the genesis is its first, one block per row of the timed data (0 to 14,650). */
+const PRELOAD_HEAD = BigInt(loadTimedMainnetBlocks().baseFeesWei.length - 1);
+const DEMO_CHAIN_ID = 31337;
 
 interface Seen {
   readonly state: string;
@@ -34,9 +39,8 @@ test.afterEach(async () => {
   await exited;
 });
 
-test("in demo mode the badge shows Normal and Busy within the demo's first minute, on live blocks", async ({ page }) => {
-  // Starting may bundle the service first; the demo's minute is counted in its blocks, not in this test's time.
-  test.setTimeout(240_000);
+/** `npm run serve -- --demo` in a process of its own, once it listens: its output so far and the dashboard's address. */
+async function startDemoServe(): Promise<{ readonly output: () => { stdout: string; stderr: string }; readonly dashboardUrl: string }> {
   serve = spawn(process.execPath, [...serveScriptArguments(), "--demo", "--port", "0"], {
     env: { ...process.env, GASFEES_CONFIG_DIR: mkdtempSync(join(tmpdir(), "gasfees-demo-e2e-")), GASFEES_PORT: "" },
   });
@@ -49,6 +53,13 @@ test("in demo mode the badge shows Normal and Busy within the demo's first minut
     .toBe(true);
   const dashboardUrl = /^dashboard: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{32})$/m.exec(stderr)?.[1];
   expect(dashboardUrl, `the dashboard's address on stderr: ${stderr}`).toBeDefined();
+  return { output: () => ({ stdout, stderr }), dashboardUrl: dashboardUrl! };
+}
+
+test("in demo mode the badge shows Normal and Busy within the demo's first minute, on live blocks", async ({ page }) => {
+  // Starting may bundle the service first; the demo's minute is counted in its blocks, not in this test's time.
+  test.setTimeout(240_000);
+  const { output, dashboardUrl } = await startDemoServe();
 
   // Every change of the badge, with the newest block shown at the time, as the page renders it.
   await page.addInitScript(() => {
@@ -61,7 +72,7 @@ test("in demo mode the badge shows Normal and Busy within the demo's first minut
       if (state && block && (last === undefined || last.state !== state || last.block !== block)) seen.push({ state, block, atMs: Date.now() });
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
-  await page.goto(dashboardUrl!);
+  await page.goto(dashboardUrl);
   await expect(page.getByTestId("fee-chart").locator("path.recharts-curve").first()).toBeVisible();
 
   const firstMinuteEnds = PRELOAD_HEAD + BigInt(FIRST_MINUTE_BLOCKS);
@@ -99,5 +110,50 @@ test("in demo mode the badge shows Normal and Busy within the demo's first minut
   test
     .info()
     .annotations.push({ type: "first Busy", description: `block ${busyAt.block}, ${(busyAt.atMs - seen[0]!.atMs) / 1000} s after the page's first data` });
-  expect(stdout, "stdout carries only the listening line").toMatch(/^gasfees listening on \S+\n$/);
+  expect(output().stdout, "stdout carries only the listening line").toMatch(/^gasfees listening on \S+\n$/);
+});
+
+test("in demo mode the 24 h view and the cheapest hours hold two days of real blocks within the demo's first minute", async ({ page }) => {
+  test.setTimeout(240_000);
+  const { dashboardUrl } = await startDemoServe();
+  const url = new URL(dashboardUrl);
+  const token = url.searchParams.get("token")!;
+  const demoStatus = async (): Promise<NetworkStatus | undefined> => {
+    const response = await fetch(`${url.origin}/v3/${token}/networks`);
+    return response.ok ? ((await response.json()) as NetworkStatus[]).find((network) => network.chainId === DEMO_CHAIN_ID) : undefined;
+  };
+  // The service backfills the demo's history from the node as from any chain, at its usual pace.
+  let held: NetworkStatus | undefined;
+  await expect
+    .poll(
+      async () => {
+        held = await demoStatus();
+        return held?.history.oldestBlock === "0" && !held.history.backfill.running;
+      },
+      { timeout: 180_000, message: "the history backfilled back to the demo chain's genesis" },
+    )
+    .toBe(true);
+  const newestBlock = BigInt(held!.history.newestBlock!);
+  expect(newestBlock - PRELOAD_HEAD, `backfilled by live block ${newestBlock - PRELOAD_HEAD}`).toBeLessThanOrEqual(FIRST_MINUTE_BLOCKS);
+  expect(held!.history.blocks).toBeGreaterThan(Number(PRELOAD_HEAD));
+  expect(held!.history.newestTime! - held!.history.oldestTime!).toBeGreaterThan(49 * 3600);
+
+  await page.goto(dashboardUrl);
+  await page.getByTestId("range-24h").click();
+  const chart = page.getByTestId("stats-chart");
+  await expect(chart).toHaveAttribute("data-state", "ready");
+  // The median drawn as one unbroken line from the day's first bucket on: every bucket of the 24 h holds blocks.
+  const area = chart.getByTestId("chart-hover-area");
+  const plotLeft = Number(await area.getAttribute("x"));
+  const bucketWidth = Number(await area.getAttribute("width")) / Number(await chart.getAttribute("data-buckets"));
+  const median = (await chart.getByTestId("band-p50").getAttribute("d")) ?? "";
+  const runs = median.split("M").filter((part) => part !== "");
+  const xs = [...median.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((match) => Number(match[1]));
+  expect(runs, "one run of buckets with blocks").toHaveLength(1);
+  expect(Math.min(...xs), "the line starts in the day's first bucket").toBeLessThanOrEqual(plotLeft + bucketWidth);
+  await expect(chart.getByTestId("unheld-span")).toHaveCount(0);
+  const heatmap = page.getByTestId("heatmap");
+  await expect(heatmap).toHaveAttribute("data-state", "ready");
+  // 49.4 hours of blocks fill at least 49 hours of the week.
+  expect(await heatmap.locator(".heat-cell:not(.heat-empty)").count()).toBeGreaterThanOrEqual(49);
 });
