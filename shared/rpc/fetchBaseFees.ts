@@ -1,7 +1,9 @@
 import { REWARD_PERCENTILES } from "../core/fees/recentTips.ts";
+import type { BlockAnchor } from "../core/history/blockAnchor.ts";
 import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
+import { blockHeaderOrNone } from "./parseBlockHeader.ts";
 import { parseFeeHistory, type FeeHistoryAnswer } from "./parseRpcAnswers.ts";
-import type { RpcConnection } from "./rpcConnection.ts";
+import type { RpcConnection, RpcOutcome } from "./rpcConnection.ts";
 
 /** What an endpoint taught us about its `eth_feeHistory` block-count limit (kept per endpoint by its pool, across calls). */
 export interface FeeHistoryLimit {
@@ -11,8 +13,8 @@ export interface FeeHistoryLimit {
   lower(maxBlocks: number): void;
 }
 
-/** What fetching base fees needs of a connection. */
-type FeeHistoryConnection = Pick<RpcConnection, "request" | "redactedUrl">;
+/** What fetching base fees needs of a connection: batches only to read a header with the fees. */
+type FeeHistoryConnection = Pick<RpcConnection, "request" | "redactedUrl"> & Partial<Pick<RpcConnection, "requestBatch">>;
 
 export interface FetchBaseFeesRequest {
   /** Fetch back to this block (inclusive) at least... */
@@ -21,7 +23,25 @@ export interface FetchBaseFeesRequest {
   readonly maxBlocks: number;
   /** Blocks to ask for in the first request (ending at "latest"); more requests follow if the answer does not reach `fromBlock`. */
   readonly firstRequestBlocks: number;
+  /**
+   * Also read the newest block's header, for its timestamp, in the same HTTP request as the first `eth_feeHistory`
+   * (a JSON-RPC batch of the two calls).
+   */
+  readonly withHeader?: boolean;
 }
+
+/** The base fees fetched, and what the first request's batch brought besides. */
+export interface FetchedBaseFees extends FeeHistoryAnswer {
+  /** The newest block's number and timestamp, when they were asked for and the endpoint answered them readably. */
+  readonly header?: BlockAnchor;
+  /**
+   * The endpoint answered the batch with one error for both calls, and `eth_feeHistory` alone then succeeded: it takes
+   * no batches (or not now). Its fees came without a header.
+   */
+  readonly batchRefused?: boolean;
+}
+
+const HEADER_CALL = { method: "eth_getBlockByNumber", params: ["latest", false] } as const;
 
 /** Matches the errors nodes and providers give when a block count or range is too large. */
 const TOO_MANY_BLOCKS = /exceed|too (many|large|big|wide|long)|range|max(imum)?[ _-]?(block|count|of)|limit(ed)? (to|of|is)|block ?count|at most|larger than/i;
@@ -43,16 +63,39 @@ function smallerCount(error: RpcEndpointError, asked: number): number {
 /**
  * One `eth_feeHistory` call for up to `blocks` blocks ending at `newestBlock`, shrinking the request (and
  * remembering the endpoint's limit) while the endpoint refuses its size. Asks for the tips at REWARD_PERCENTILES
- * when the call ends at the chain's head (older blocks' tips are not needed).
+ * when the call ends at the chain's head (older blocks' tips are not needed). `withHeader` sends it in one batch with
+ * `eth_getBlockByNumber("latest")`; an endpoint that answers the batch with one error is asked for the fees alone.
  */
-export async function feeHistory(connection: FeeHistoryConnection, blocks: number, newestBlock: bigint | "latest", limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
+export async function feeHistory(
+  connection: FeeHistoryConnection,
+  blocks: number,
+  newestBlock: bigint | "latest",
+  limit: FeeHistoryLimit,
+  withHeader = false,
+): Promise<FetchedBaseFees> {
   const withRewards = newestBlock === "latest";
   let asked = Math.max(1, Math.min(blocks, limit.maxBlocks));
+  let batched = withHeader && connection.requestBatch !== undefined;
   for (;;) {
     const newest = newestBlock === "latest" ? "latest" : `0x${newestBlock.toString(16)}`;
+    const params = [`0x${asked.toString(16)}`, newest, withRewards ? [...REWARD_PERCENTILES] : []];
     try {
-      const answer = await connection.request("eth_feeHistory", [`0x${asked.toString(16)}`, newest, withRewards ? [...REWARD_PERCENTILES] : []]);
-      return parseFeeHistory(answer, asked, newestBlock, connection.redactedUrl, withRewards);
+      if (!batched || connection.requestBatch === undefined) {
+        const answer = parseFeeHistory(await connection.request("eth_feeHistory", params), asked, newestBlock, connection.redactedUrl, withRewards);
+        return withHeader && connection.requestBatch !== undefined ? { ...answer, batchRefused: true } : answer;
+      }
+      const [headerOutcome, historyOutcome] = (await connection.requestBatch([HEADER_CALL, { method: "eth_feeHistory", params }])) as [RpcOutcome, RpcOutcome];
+      if (!historyOutcome.ok) {
+        if (!headerOutcome.ok && sameRefusal(headerOutcome.error, historyOutcome.error)) {
+          // One error for the whole batch: ask for the fees alone. If that fails too, the endpoint fails, not the batch.
+          batched = false;
+          continue;
+        }
+        throw historyOutcome.error;
+      }
+      const answer = parseFeeHistory(historyOutcome.result, asked, newestBlock, connection.redactedUrl, withRewards);
+      const header = headerOutcome.ok ? blockHeaderOrNone(headerOutcome.result, connection.redactedUrl, HEADER_CALL.method) : undefined;
+      return header === undefined ? answer : { ...answer, header };
     } catch (error) {
       if (asked > 1 && error instanceof RpcEndpointError && isTooManyBlocksError(error)) {
         asked = smallerCount(error, asked);
@@ -64,13 +107,18 @@ export async function feeHistory(connection: FeeHistoryConnection, blocks: numbe
   }
 }
 
+/** Both calls of a batch failed with the same error: the endpoint answered the batch as a whole, not each call. */
+function sameRefusal(a: Error, b: Error): boolean {
+  return a instanceof RpcEndpointError && b instanceof RpcEndpointError && a.reason === b.reason && a.rpcCode === b.rpcCode;
+}
+
 /**
  * The base fees of the newest blocks, oldest first: one request when the endpoint allows it, otherwise
  * consecutive requests walking backwards, each ending right before the previous one's oldest block.
  * Splits when the endpoint refuses a size or answers fewer blocks than asked (both remembered in `limit`).
  */
-export async function fetchBaseFees(connection: FeeHistoryConnection, request: FetchBaseFeesRequest, limit: FeeHistoryLimit): Promise<FeeHistoryAnswer> {
-  const first = await feeHistory(connection, Math.min(request.firstRequestBlocks, request.maxBlocks), "latest", limit);
+export async function fetchBaseFees(connection: FeeHistoryConnection, request: FetchBaseFeesRequest, limit: FeeHistoryLimit): Promise<FetchedBaseFees> {
+  const first = await feeHistory(connection, Math.min(request.firstRequestBlocks, request.maxBlocks), "latest", limit, request.withHeader);
   const newestBlock = first.oldestBlock + BigInt(first.baseFeesWei.length - 1);
   const asked = Math.min(request.firstRequestBlocks, request.maxBlocks, limit.maxBlocks);
   // Fewer blocks than asked, yet not down to the genesis: the endpoint truncates to its own limit.
@@ -100,5 +148,12 @@ export async function fetchBaseFees(connection: FeeHistoryConnection, request: F
     baseFeesWei = baseFeesWei.slice(excess);
     oldest += BigInt(excess);
   }
-  return { oldestBlock: oldest, baseFeesWei, nextBaseFeeWei: first.nextBaseFeeWei, ...(first.tips ? { tips: first.tips } : {}) };
+  return {
+    oldestBlock: oldest,
+    baseFeesWei,
+    nextBaseFeeWei: first.nextBaseFeeWei,
+    ...(first.tips ? { tips: first.tips } : {}),
+    ...(first.header ? { header: first.header } : {}),
+    ...(first.batchRefused ? { batchRefused: true } : {}),
+  };
 }

@@ -19,3 +19,12 @@ export function parseBlockHeader(value: unknown, url: string, method: string): B
   const timestamp = Number(parseQuantity(header.timestamp, MAX_BLOCK_NUMBER, "the block timestamp", url, method));
   return { block, timestamp };
 }
+
+/** The same, or undefined when the header has no readable number and timestamp: a header is extra, its garbage fails nothing. */
+export function blockHeaderOrNone(value: unknown, url: string, method: string): BlockAnchor | undefined {
+  try {
+    return parseBlockHeader(value, url, method);
+  } catch {
+    return undefined;
+  }
+}
