@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { silentLogger } from "../log/logger.ts";
-import { ChainFeed, pollIntervalFor } from "./chainFeed.ts";
+import { ChainFeed } from "./chainFeed.ts";
 import { RpcEndpointError } from "./errors.ts";
 import { isTooManyBlocksError } from "./fetchBaseFees.ts";
 
-test("the polling interval follows the block time, clamped to 1..12 s, unless given", () => {
-  assert.equal(pollIntervalFor(250), 1000);
-  assert.equal(pollIntervalFor(2000), 2000);
-  assert.equal(pollIntervalFor(12_000), 12_000);
-  assert.equal(pollIntervalFor(60_000), 12_000);
+test("the fixed polling interval follows the block time until blocks are seen, unless given", () => {
   const options = { chainId: 1, rpcUrls: ["http://127.0.0.1:9"], blockTimeMs: 2000, windowBlocks: 500, logger: silentLogger };
   assert.equal(new ChainFeed(options).pollIntervalMs, 2000);
   assert.equal(new ChainFeed({ ...options, pollIntervalMs: 50 }).pollIntervalMs, 50);
@@ -54,8 +50,10 @@ test("before any data, the report says syncing, with every endpoint as configure
       { url: "ws://127.0.0.1:9", transport: "ws", state: "unknown", active: false },
     ],
     changed: { blocks: false, health: false },
+    anchors: [],
   });
   assert.ok(Object.isFrozen(chainFeed.report));
+  assert.ok(Object.isFrozen(chainFeed.report.anchors));
 });
 
 test("the feed exposes its report and nothing of its state", () => {

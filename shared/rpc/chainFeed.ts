@@ -1,5 +1,7 @@
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
+import type { BlockAnchor } from "../core/history/blockAnchor.ts";
 import type { Logger } from "../log/logger.ts";
+import { BlockAnchors } from "./blockAnchors.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
 import { WrongChainError } from "./errors.ts";
 import type { FeedPhase, FeedReport } from "./feedReport.ts";
@@ -7,18 +9,26 @@ import { nextFeeHistoryRequest } from "./feeHistoryRequest.ts";
 import { FeeHistoryState } from "./feeHistoryState.ts";
 import { fetchBaseFees } from "./fetchBaseFees.ts";
 import { firstFeedReport, nextFeedReport } from "./nextFeedReport.ts";
+import { blockHeaderOrNone } from "./parseBlockHeader.ts";
 import { parseChainId, parseLatestBlock } from "./parseRpcAnswers.ts";
+import { PollSchedule } from "./pollSchedule.ts";
 
 export interface ChainFeedOptions {
   chainId: number;
   /** http(s) or ws(s); in order of preference, failing over between them. */
   rpcUrls: readonly string[];
-  /** The polling interval is derived from it (clamped to 1..12 s) unless pollIntervalMs is given. */
+  /**
+   * The chain's block time as configured or assumed: http(s) endpoints are polled once per block time (clamped to
+   * 1..12 s) until the chain's own blocks tell their rhythm (PollSchedule), unless pollIntervalMs is given.
+   */
   blockTimeMs: number;
   /** Blocks to hold (>= 500): the statistics window; the history is the newest 500 of them. */
   windowBlocks: number;
   logger: Logger;
-  /** Explicit polling interval (tests, demo). */
+  /**
+   * Polls http(s) endpoints on this fixed interval, for their fees alone, instead of when blocks are due with the
+   * newest header (tests that count calls, a baseline to compare with). Headers then come from endpoint checks only.
+   */
   pollIntervalMs?: number;
   /**
    * Called with each new report, synchronously, on every change: new or re-mined blocks, the phase or an endpoint's
@@ -33,15 +43,10 @@ export interface ChainFeedOptions {
   overlapBlocks?: number;
 }
 
-export const MIN_POLL_INTERVAL_MS = 1000;
-export const MAX_POLL_INTERVAL_MS = 12_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_OVERLAP_BLOCKS = 8;
-
-/** Polls as often as blocks come, but not more than once a second nor less than every 12 s. */
-export function pollIntervalFor(blockTimeMs: number): number {
-  return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, Math.round(blockTimeMs)));
-}
+/** An endpoint that answered a batch with one error is asked for fees alone (no header) for this long, then tried again. */
+export const BATCH_REFUSAL_MEMORY_MS = 10 * 60_000;
 
 /**
  * Follows one chain through its RPC endpoints and publishes what it knows as one immutable FeedReport per change.
@@ -55,11 +60,18 @@ export function pollIntervalFor(blockTimeMs: number): number {
  * notification (ws) that returns the new blocks and re-reads the last few, so a re-mined block's base fee
  * replaces the old one. On errors it fails over down the list, backs off from failing endpoints, keeps the data
  * it holds, and catches up with no gap once an endpoint answers again.
+ *
+ * An http(s) poll reads the newest block's header in the same request as its fees (a JSON-RPC batch), a ws endpoint
+ * pushes it: its timestamp goes out as an anchor in the next report (BlockAnchors), and times the next poll, which is
+ * due when the next block is expected at the endpoint (PollSchedule).
  */
 export class ChainFeed {
   readonly #options: ChainFeedOptions;
   readonly #logger: Logger;
-  readonly #pollIntervalMs: number;
+  readonly #schedule: PollSchedule;
+  readonly #anchors = new BlockAnchors();
+  /** Endpoints that answered a batch with one error, and until when their fees are asked for alone. */
+  readonly #batchRefusedUntil = new Map<Endpoint, number>();
   readonly #overlapBlocks: number;
   readonly #pool: EndpointPool;
   readonly #state: FeeHistoryState;
@@ -87,23 +99,26 @@ export class ChainFeed {
     }
     this.#options = options;
     this.#logger = options.logger;
-    this.#pollIntervalMs = options.pollIntervalMs ?? pollIntervalFor(options.blockTimeMs);
-    if (!(this.#pollIntervalMs > 0)) throw new RangeError(`the polling interval must be positive (got ${this.#pollIntervalMs} ms)`);
+    this.#schedule = new PollSchedule({
+      assumedBlockTimeMs: options.blockTimeMs,
+      ...(options.pollIntervalMs === undefined ? {} : { fixedIntervalMs: options.pollIntervalMs }),
+    });
     this.#overlapBlocks = Math.max(1, options.overlapBlocks ?? DEFAULT_OVERLAP_BLOCKS);
     this.#pool = new EndpointPool(options.rpcUrls, {
       timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     });
     this.#state = new FeeHistoryState({ chainId: options.chainId, windowBlocks: options.windowBlocks, blockTimeMs: options.blockTimeMs });
-    this.#report = firstFeedReport(options.chainId, this.#pool.statuses(undefined));
+    this.#report = withAnchors(firstFeedReport(options.chainId, this.#pool.statuses(undefined)), NO_ANCHORS);
   }
 
   get chainId(): number {
     return this.#options.chainId;
   }
 
+  /** The interval of fixed polling: as given, else one block time (1 to 12 s) as learned or assumed. */
   get pollIntervalMs(): number {
-    return this.#pollIntervalMs;
+    return this.#schedule.fixedIntervalMs;
   }
 
   /** The newest report: the one last handed to onReport, or the first (syncing, no data) before any. */
@@ -155,7 +170,10 @@ export class ChainFeed {
     this.#pollTimer = undefined;
     if (this.#stopped || this.#noBaseFee || !this.#active) return;
     // A ws endpoint pushes heads; polling it now and then only guards against a subscription that went quiet.
-    const delayMs = this.#active.connection.transport === "http" ? this.#pollIntervalMs : Math.max(3 * this.#pollIntervalMs, 3 * this.#options.blockTimeMs);
+    const delayMs =
+      this.#active.connection.transport === "http"
+        ? Math.max(0, this.#schedule.next().at - Date.now())
+        : Math.max(3 * this.#schedule.fixedIntervalMs, 3 * this.#options.blockTimeMs);
     this.#pollTimer = setTimeout(() => this.#kick(), delayMs);
   }
 
@@ -214,7 +232,10 @@ export class ChainFeed {
   async #verify(endpoint: Endpoint): Promise<void> {
     const { connection } = endpoint;
     await this.#checkChainId(endpoint);
-    const latest = parseLatestBlock(await connection.request("eth_getBlockByNumber", ["latest", false]), connection.redactedUrl);
+    const sentAt = Date.now();
+    const block = await connection.request("eth_getBlockByNumber", ["latest", false]);
+    const latest = parseLatestBlock(block, connection.redactedUrl);
+    this.#sawHeader(endpoint, blockHeaderOrNone(block, connection.redactedUrl, "eth_getBlockByNumber"), sentAt, Date.now());
     this.#pool.markVerified(endpoint);
     if (latest.baseFeePerGas === undefined && !this.#noBaseFee && !this.#stopped) {
       this.#noBaseFee = true;
@@ -247,19 +268,53 @@ export class ChainFeed {
       newestHeldBlock: this.#state.newestBlock,
       windowBlocks: this.#options.windowBlocks,
       overlapBlocks: this.#overlapBlocks,
-      blockTimeMs: this.#options.blockTimeMs,
-      pollIntervalMs: this.#pollIntervalMs,
+      blockTimeMs: this.#schedule.blockTimeMs,
+      pollIntervalMs: this.#schedule.fixedIntervalMs,
       lastSyncAt: this.#lastSyncAt,
       now,
     });
-    const answer = await fetchBaseFees(endpoint.connection, request, this.#pool.feeHistoryLimit(endpoint));
+    // Polls bring the newest header along; the backfill goes alone (the endpoint's check has just read the header), and
+    // so do the polls of a feed told its interval (fees alone, as before block timing: tests, a baseline).
+    const withHeader =
+      endpoint.connection.transport === "http" &&
+      this.#state.newestBlock !== undefined &&
+      this.#options.pollIntervalMs === undefined &&
+      !((this.#batchRefusedUntil.get(endpoint) ?? 0) > now);
+    const answer = await fetchBaseFees(endpoint.connection, { ...request, withHeader }, this.#pool.feeHistoryLimit(endpoint));
     if (this.#stopped) return;
+    if (answer.batchRefused) this.#refusedBatch(endpoint, now);
+    if (endpoint.connection.transport === "http") this.#sawHeader(endpoint, answer.header, now, Date.now());
     if (this.#state.contradicts(answer)) {
       await this.#checkChainId(endpoint);
       if (this.#stopped) return;
     }
     this.#lastSyncAt = now;
     this.#state.apply(answer);
+  }
+
+  /**
+   * A header the feed saw from `endpoint` (undefined when the answer carried none it could read), in an answer to a
+   * request sent at `sentAt` that arrived at `answeredAt`: an anchor for the next report, and a poll for the schedule.
+   */
+  #sawHeader(endpoint: Endpoint, header: BlockAnchor | undefined, sentAt: number, answeredAt: number): void {
+    const believed = header !== undefined && this.#anchors.offer(header, answeredAt) !== "refused" ? header : undefined;
+    if (header !== undefined && believed === undefined) {
+      this.#logger.debug(`chain ${this.chainId}: block ${header.block}'s timestamp ${header.timestamp} from ${endpoint.redactedUrl} is not believed`, {
+        chainId: this.chainId,
+        url: endpoint.redactedUrl,
+      });
+    }
+    if (endpoint.connection.transport === "http") this.#schedule.record({ endpoint: endpoint.redactedUrl, sentAt, answeredAt, header: believed });
+  }
+
+  #refusedBatch(endpoint: Endpoint, now: number): void {
+    if (!this.#batchRefusedUntil.has(endpoint)) {
+      this.#logger.info(
+        `chain ${this.chainId}: RPC endpoint ${endpoint.redactedUrl} answers no JSON-RPC batches; polling it on a fixed interval, without block timestamps`,
+        { chainId: this.chainId, url: endpoint.redactedUrl },
+      );
+    }
+    this.#batchRefusedUntil.set(endpoint, now + BATCH_REFUSAL_MEMORY_MS);
   }
 
   #fail(endpoint: Endpoint, caught: unknown): void {
@@ -303,8 +358,11 @@ export class ChainFeed {
     this.#subscription = subscription;
     try {
       await endpoint.connection.subscribeNewHeads(
-        () => {
-          if (subscription.live) this.#kick();
+        (header) => {
+          if (!subscription.live) return;
+          const now = Date.now();
+          this.#sawHeader(endpoint, blockHeaderOrNone(header, endpoint.redactedUrl, "eth_subscribe"), now, now);
+          this.#kick();
         },
         (error) => {
           if (!subscription.live || this.#stopped) return;
@@ -368,7 +426,7 @@ export class ChainFeed {
     return hasData ? "ok" : "syncing";
   }
 
-  /** Hands the listener a new report when anything it carries changed since the last one. */
+  /** Hands the listener a new report when anything it carries changed since the last one, or a header was seen. */
   #publish(): void {
     if (this.#stopped) return;
     const next = nextFeedReport(this.#report, {
@@ -377,12 +435,21 @@ export class ChainFeed {
       phase: this.#phase(),
       endpoints: this.#pool.statuses(this.#active),
     });
-    if (!next) return;
-    this.#report = next;
+    const anchors = this.#anchors.takeUnreported();
+    if (!next && anchors.length === 0) return;
+    this.#report = withAnchors(next ?? { ...this.#report, changed: NOTHING_CHANGED }, anchors);
     try {
-      this.#options.onReport?.(next);
+      this.#options.onReport?.(this.#report);
     } catch (error) {
       this.#logger.error("the chain feed's onReport listener failed", { chainId: this.chainId, error: String(error) });
     }
   }
+}
+
+const NO_ANCHORS: readonly BlockAnchor[] = Object.freeze([]);
+const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
+
+/** The report with the anchors seen since the previous one, frozen. */
+function withAnchors(report: FeedReport, anchors: readonly BlockAnchor[]): FeedReport {
+  return Object.freeze({ ...report, anchors });
 }

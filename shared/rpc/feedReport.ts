@@ -29,6 +29,10 @@ export interface FeedReport {
   readonly endpoints: readonly EndpointStatus[];
   /** What changed since the feed's previous report; both false when only `confirmedAt` moved. */
   readonly changed: { readonly blocks: boolean; readonly health: boolean };
-  /** Block headers' exact timestamps the feed saw since its previous report (newest block of a poll, a new head). */
+  /**
+   * Block headers' exact timestamps the feed saw since its previous report, in the order seen (usually one: the newest
+   * block of a poll, or a new head), frozen; [] when none. Each was believed: not more than 15 minutes ahead of the
+   * local clock, and not decreasing as block numbers grow among those the feed holds (rpc/blockAnchors.ts).
+   */
   readonly anchors?: readonly BlockAnchor[];
 }
