@@ -3,6 +3,7 @@
 import { cpus, totalmem } from "node:os";
 import type { BenchRow } from "./benchRow.ts";
 import { runFeedBench } from "./feedBench.ts";
+import { runFreshnessBench } from "./freshnessBench.ts";
 import { runHistoryBench } from "./historyBench.ts";
 import { runHistoryStoreBench } from "./historyStoreBench.ts";
 import { runDashboardBench } from "./dashboardBench.ts";
@@ -15,6 +16,7 @@ import { runTenChainsBench } from "./tenChainsBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: "chain feed", run: () => runFeedBench() },
+  { name: "freshness", run: () => runFreshnessBench() },
   { name: "dashboard", run: () => runDashboardBench() },
   { name: "server", run: () => runServerBench() },
   { name: "ten chains", run: () => runTenChainsBench() },
@@ -27,12 +29,13 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
-const USAGE = `Usage: npm run bench -- [feed|dashboard|server|ten|history|store|soak ...]
+const USAGE = `Usage: npm run bench -- [feed|freshness|dashboard|server|ten|history|store|soak ...]
 
 Runs the benchmarks (about 3½ minutes), or only those named, and prints one Markdown table: each measurement beside a
 baseline measured in the same run, with their ratio and the goal.
 
   feed       the chain feed: RPC requests and time to first data, requests per new block
+  freshness  lag from a block at the RPC to its /events event, over http (fixed and jittered slots) and ws (~1½ min)
   dashboard  the dashboard in Chromium: first chart, scripting and main-thread time per live block
   server     the API against a bare node:http server: requests per second, p99 latency, CPU per request
   ten        ten chains followed by one serve process: requests per block, resident memory
@@ -53,7 +56,7 @@ if (only.includes("--help") || only.includes("-h")) {
 const unknown = only.find((word) => word === "" || !BENCHES.some((bench) => bench.name.includes(word)));
 if (unknown !== undefined) {
   const problem = unknown.startsWith("-") ? `unknown option '${unknown}'` : `no bench is called '${unknown}'`;
-  process.stderr.write(`gasfees bench: ${problem}: name one of feed, dashboard, server, ten, history, store, soak\n\n${USAGE}\n`);
+  process.stderr.write(`gasfees bench: ${problem}: name one of feed, freshness, dashboard, server, ten, history, store, soak\n\n${USAGE}\n`);
   process.exit(2);
 }
 
