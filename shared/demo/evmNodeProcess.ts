@@ -11,7 +11,7 @@ import { ENV_CHAIN_ID, ENV_HARDFORK, ENV_PORT, type ChildMessage, type ParentMes
 import { serveLocally, type JsonRpcHandler } from "./localJsonRpcServer.ts";
 
 const PRE_LONDON: readonly string[] = ["byzantium", "constantinople", "petersburg", "istanbul", "muirGlacier", "berlin"];
-/** Blocks per request to EDR: 100 to 200 mined fastest here (larger lists cost more to build and parse than they save). */
+/** Blocks per request to EDR: lists of about a hundred mined fastest here (10 to 13 µs a block; of 1,000, 12 to 17; of 5,000, 26). */
 const BLOCKS_PER_BATCH = 128;
 
 function send(message: ChildMessage): void {
