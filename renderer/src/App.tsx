@@ -33,6 +33,10 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   // The history's answers (baseFeeStats), shared by the chart, the heatmap and the chain tiles.
   const stats = useMemo(() => new StatsStore((chainId, request, signal) => client.baseFeeStats(chainId, request, signal)), [client]);
   useEffect(() => () => stats.cancel(), [stats]);
+  // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes.
+  useEffect(() => {
+    for (const { status } of feed.chains) stats.historyHeld(status.chainId, status.history.oldestBlock);
+  }, [stats, feed.chains]);
   const [range, setRange] = useChartRange();
   const [selected, setSelected] = useState<number | undefined>(chainFromHash);
   const chain = feed.chains.find((candidate) => candidate.status.chainId === selected) ?? feed.chains[0];

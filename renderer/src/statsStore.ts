@@ -21,6 +21,8 @@ export const EMPTY_STATS_ENTRY: StatsEntry = Object.freeze({ buckets: undefined,
 
 /** After a failed attempt, the next one waits at least this long, however often readers ask. */
 export const RETRY_AFTER_FAILURE_MS = 10_000;
+/** While a chain's history grows backwards (a backfill), its answers are asked again at most this often. */
+export const HISTORY_REFRESH_MS = 5_000;
 /** An entry no reader has asked for in this long is dropped (the heatmap's span moves every hour, say). */
 export const FORGET_AFTER_MS = 3_600_000;
 
@@ -36,6 +38,8 @@ export class StatsStore {
   readonly #now: () => number;
   readonly #held = new Map<string, Held>();
   readonly #listeners = new Set<() => void>();
+  /** Per chain, the oldest block its history held when last told, and when that changed. */
+  readonly #history = new Map<number, { oldestBlock: string; changedAt: number }>();
 
   constructor(fetchStats: FetchStats, now: () => number = Date.now) {
     this.#fetchStats = fetchStats;
@@ -53,7 +57,19 @@ export class StatsStore {
   }
 
   /**
-   * Asks the service for `request` unless an answer younger than `maxAgeMs` is held, a request is already on its way,
+   * Tells the store what the chain's history holds now (its oldest block, from /networks): when older blocks arrive,
+   * answers made before are outdated whatever their age, so a page opened during a first backfill fills in as it goes.
+   */
+  historyHeld(chainId: number, oldestBlock: string | null): void {
+    if (oldestBlock === null) return;
+    const known = this.#history.get(chainId);
+    if (known?.oldestBlock === oldestBlock) return;
+    this.#history.set(chainId, { oldestBlock, changedAt: this.#now() });
+  }
+
+  /**
+   * Asks the service for `request` unless an answer younger than `maxAgeMs` (and made after the history last grew, or
+   * younger than HISTORY_REFRESH_MS) is held, a request is already on its way,
    * or the last attempt failed less than RETRY_AFTER_FAILURE_MS ago.
    */
   refresh(chainId: number, request: StatsRequest, maxAgeMs: number): void {
@@ -65,7 +81,9 @@ export class StatsStore {
     this.#held.set(key, held);
     const { entry } = held;
     if (entry.loading) return;
-    if (entry.fetchedAt !== undefined && now - entry.fetchedAt < maxAgeMs) return;
+    const grewAt = this.#history.get(chainId)?.changedAt;
+    const outdated = entry.fetchedAt !== undefined && grewAt !== undefined && entry.fetchedAt < grewAt && now - entry.fetchedAt >= HISTORY_REFRESH_MS;
+    if (entry.fetchedAt !== undefined && now - entry.fetchedAt < maxAgeMs && !outdated) return;
     if (entry.error !== undefined && now - held.attemptedAt < Math.min(maxAgeMs, RETRY_AFTER_FAILURE_MS)) return;
 
     held.attemptedAt = now;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { statsRequestKey, type StatsRequest } from "../../renderer/src/statsRequest.ts";
-import { FORGET_AFTER_MS, RETRY_AFTER_FAILURE_MS, StatsStore } from "../../renderer/src/statsStore.ts";
+import { FORGET_AFTER_MS, HISTORY_REFRESH_MS, RETRY_AFTER_FAILURE_MS, StatsStore } from "../../renderer/src/statsStore.ts";
 
 interface Asked {
   readonly chainId: number;
@@ -104,4 +104,26 @@ test("an answer no reader asked for in FORGET_AFTER_MS is dropped", async () => 
   clock.nowMs += FORGET_AFTER_MS + 1;
   store.refresh(1, DAY, 60_000);
   assert.equal(store.read(statsRequestKey(1, hour)).buckets, undefined);
+});
+
+test("older blocks arriving (a backfill) make the chain's answers asked again, at most every HISTORY_REFRESH_MS, not every page", async () => {
+  const { store, asked, clock } = storeWithHand();
+  store.refresh(1, DAY, 150_000);
+  asked[0]!.resolve(ANSWER);
+  await settle();
+  clock.nowMs += 1_000;
+  store.historyHeld(1, "1000");
+  store.refresh(1, DAY, 150_000);
+  assert.equal(asked.length, 1, "the answer is only a second old: not yet");
+  clock.nowMs += HISTORY_REFRESH_MS;
+  store.historyHeld(1, "0");
+  store.historyHeld(2, "7");
+  store.refresh(1, DAY, 150_000);
+  assert.equal(asked.length, 2, "the history reaches further back now: asked again long before the 150 s");
+  asked[1]!.resolve(ANSWER);
+  await settle();
+  clock.nowMs += HISTORY_REFRESH_MS;
+  store.historyHeld(1, "0");
+  store.refresh(1, DAY, 150_000);
+  assert.equal(asked.length, 2, "the same history held: nothing to ask");
 });
