@@ -29,9 +29,12 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
-const USAGE = `Usage: npm run bench -- [feed|freshness|dashboard|server|ten|history|store|soak ...]
+/** The word that selects each bench on the command line (a word selects every bench whose name holds it). */
+const WORDS = "feed|freshness|dashboard|server|ten|history|store|stats|backfill|kept|soak";
 
-Runs the benchmarks (about 3½ minutes), or only those named, and prints one Markdown table: each measurement beside a
+const USAGE = `Usage: npm run bench -- [${WORDS} ...]
+
+Runs the benchmarks (about 8 minutes), or only those named, and prints one Markdown table: each measurement beside a
 baseline measured in the same run, with their ratio and the goal.
 
   feed       the chain feed: RPC requests and time to first data, requests per new block
@@ -43,6 +46,7 @@ baseline measured in the same run, with their ratio and the goal.
   store      the history's SQLite store beside a row per block: pages, weeks, bytes per block, loading (under a minute)
   stats      baseFeeStats and the CSV export over a week of Arbitrum (2.4 million blocks)
   backfill   the history's backfill, fetch side, cap lifted: a week of a 12 s and of a 0.25 s chain; calls after a day away
+  kept       the same weeks fetched and kept end to end: the chain's record in memory and its SQLite store
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
   --help     this help`;
 
@@ -56,7 +60,7 @@ if (only.includes("--help") || only.includes("-h")) {
 const unknown = only.find((word) => word === "" || !BENCHES.some((bench) => bench.name.includes(word)));
 if (unknown !== undefined) {
   const problem = unknown.startsWith("-") ? `unknown option '${unknown}'` : `no bench is called '${unknown}'`;
-  process.stderr.write(`gasfees bench: ${problem}: name one of feed, freshness, dashboard, server, ten, history, store, soak\n\n${USAGE}\n`);
+  process.stderr.write(`gasfees bench: ${problem}: name one of ${WORDS.split("|").join(", ")}\n\n${USAGE}\n`);
   process.exit(2);
 }
 
