@@ -1,5 +1,6 @@
 import { toGweiString } from "../core/fees/gwei.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
+import type { EndpointCallCount } from "../rpc/endpointPool.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { chainStateSchema, type EndpointStatus, endpointStatusSchema, type NetworkStatus } from "../wire/networkStatus.ts";
 import type { RequestCounts } from "./metricsRequestCounts.ts";
@@ -145,6 +146,16 @@ export class ServiceMetrics {
           endpointStatusSchema.unwrap().shape.state.options.map((state): Sample => [{ ...labels, state }, state === endpoint.state ? 1 : 0]),
         ),
     );
+    this.#counter(
+      "gasfees_rpc_calls_total",
+      "JSON-RPC calls made to the RPC endpoint (each call of a batch), as of the feed's latest report.",
+      (count) => count.calls,
+    );
+    this.#counter(
+      "gasfees_rpc_failures_total",
+      "JSON-RPC calls to the RPC endpoint that failed (an error, a timeout, garbage, an error answer).",
+      (count) => count.failures,
+    );
     this.#gauge("gasfees_event_streams", "Server-Sent Event streams open now.", [], () => [[{}, sources.eventStreams()]]);
     const requests = sources.requests;
     new Counter({
@@ -181,6 +192,23 @@ export class ServiceMetrics {
     return this.#scraped.flatMap(({ labels, status }) =>
       status.endpoints.map((endpoint) => ({ labels: { ...labels, endpoint: endpoint.url, transport: endpoint.transport }, endpoint })),
     );
+  }
+
+  /** A per-endpoint counter of the feed's calls, from the publications' counts. */
+  #counter(name: string, help: string, value: (count: EndpointCallCount) => number): void {
+    const scraped = () => this.#scraped;
+    new Counter({
+      name,
+      help,
+      labelNames: [...CHAIN_LABELS, "endpoint"],
+      registers: [this.#registry],
+      collect(this: Counter) {
+        this.reset();
+        for (const { labels, publication } of scraped()) {
+          for (const count of publication.callCounts) this.inc({ ...labels, endpoint: count.url }, value(count));
+        }
+      },
+    });
   }
 
   #gauge(name: string, help: string, labelNames: readonly string[], samples: () => Iterable<Sample>): void {

@@ -437,7 +437,7 @@ export class ChainFeed {
     });
     const anchors = this.#anchors.takeUnreported();
     if (!next && anchors.length === 0) return;
-    this.#report = withAnchors(next ?? { ...this.#report, changed: NOTHING_CHANGED }, anchors);
+    this.#report = withAnchors(next ?? { ...this.#report, changed: NOTHING_CHANGED }, anchors, this.#pool.callCounts());
     try {
       this.#options.onReport?.(this.#report);
     } catch (error) {
@@ -449,7 +449,7 @@ export class ChainFeed {
 const NO_ANCHORS: readonly BlockAnchor[] = Object.freeze([]);
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
-/** The report with the anchors seen since the previous one, frozen. */
-function withAnchors(report: FeedReport, anchors: readonly BlockAnchor[]): FeedReport {
-  return Object.freeze({ ...report, anchors });
+/** The report with the anchors seen since the previous one and the endpoints' call counts, frozen. */
+function withAnchors(report: FeedReport, anchors: readonly BlockAnchor[], callCounts?: FeedReport["callCounts"]): FeedReport {
+  return Object.freeze({ ...report, anchors, ...(callCounts ? { callCounts } : {}) });
 }

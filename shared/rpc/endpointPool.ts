@@ -1,3 +1,4 @@
+import { countedConnection, type RpcCallCounts } from "./countedConnection.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
 import type { FeeHistoryLimit } from "./fetchBaseFees.ts";
 import { createRpcConnection, type RpcConnection } from "./rpcConnection.ts";
@@ -28,6 +29,13 @@ export interface Endpoint {
   readonly retryAt: number | undefined;
 }
 
+/** An endpoint's JSON-RPC calls so far and how many failed (`/metrics`), by its redacted URL. */
+export interface EndpointCallCount {
+  readonly url: string;
+  readonly calls: number;
+  readonly failures: number;
+}
+
 /** The pool's own record of an endpoint: the only place its state is written. */
 class PooledEndpoint implements Endpoint {
   readonly connection: RpcConnection;
@@ -50,8 +58,11 @@ class PooledEndpoint implements Endpoint {
   /** It failed (or served another chain) since it last served the feed. */
   failedSinceServed = false;
 
+  /** Every JSON-RPC call made through the endpoint, and those that failed. */
+  readonly counts: RpcCallCounts = { calls: 0, failures: 0 };
+
   constructor(url: string, timeoutMs: number) {
-    this.connection = createRpcConnection(url, { timeoutMs });
+    this.connection = countedConnection(createRpcConnection(url, { timeoutMs }), this.counts);
   }
 
   get redactedUrl(): string {
@@ -192,6 +203,13 @@ export class EndpointPool {
   /** Closes the endpoint's socket (ws) or aborts its requests (http) while keeping its state: the feed left it. */
   disconnect(endpoint: Endpoint): void {
     this.#own(endpoint).connection.close();
+  }
+
+  /** The JSON-RPC calls made through each endpoint so far and how many failed, in the configured order (URLs redacted). */
+  callCounts(): readonly EndpointCallCount[] {
+    return Object.freeze(
+      this.#endpoints.map((endpoint) => Object.freeze({ url: endpoint.redactedUrl, calls: endpoint.counts.calls, failures: endpoint.counts.failures })),
+    );
   }
 
   /** Each endpoint as `/networks` shows it; `active` is the one the feed follows the chain through. */

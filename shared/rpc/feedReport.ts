@@ -1,5 +1,6 @@
 import type { BlockAnchor } from "../core/history/blockAnchor.ts";
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import type { EndpointCallCount } from "./endpointPool.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
 
 /**
@@ -35,4 +36,6 @@ export interface FeedReport {
    * local clock, and not decreasing as block numbers grow among those the feed holds (rpc/blockAnchors.ts).
    */
   readonly anchors?: readonly BlockAnchor[];
+  /** Each endpoint's JSON-RPC calls and failures so far, as of this report (not a change: counts move every call). */
+  readonly callCounts?: readonly EndpointCallCount[];
 }

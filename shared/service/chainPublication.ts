@@ -1,5 +1,6 @@
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
+import type { EndpointCallCount } from "../rpc/endpointPool.ts";
 import type { FeedReport } from "../rpc/feedReport.ts";
 import { type Congestion, congestionOf } from "../wire/congestion.ts";
 import type { HistoryStatus, NetworkStatus } from "../wire/networkStatus.ts";
@@ -28,6 +29,8 @@ export interface ChainPublication {
   readonly answers: PreparedAnswers | undefined;
   /** What changed since the chain's previous publication; all false when only the confirmation time moved. */
   readonly changed: PublicationChanges;
+  /** Each endpoint's JSON-RPC calls and failures as of the feed's report (`/metrics`). */
+  readonly callCounts: readonly EndpointCallCount[];
 }
 
 /** What a publication changed: blocks (the newest blocks), health (state, endpoints), history (window, backfill). */
@@ -107,6 +110,7 @@ export function publish(
     status,
     answers,
     changed: { ...report.changed, history: history.changed },
+    callCounts: report.callCounts ?? previous?.callCounts ?? [],
   });
 }
 

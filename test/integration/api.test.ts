@@ -257,4 +257,39 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
     assert.equal(answer.status, 400);
     assert.deepEqual(answer.body, { statusCode: 400, code: "UNSUPPORTED_CHAIN", message: "'6001' is not a supported chain id." });
   });
+
+  test("GET /metrics counts each endpoint's JSON-RPC calls and failures, by its redacted URL, as the proxy in front of it counts them", async () => {
+    const counted = async () => {
+      const answer = await fetch(`${service.url}/v3/${KEY}/metrics`);
+      assert.equal(answer.status, 200);
+      const text = await answer.text();
+      const sample = (name: string) => {
+        const line = text.split("\n").find((candidate) => candidate.startsWith(`${name}{`) && candidate.includes('chain_id="31337"'));
+        assert.ok(line, `${name} for chain 31337 in:\n${text}`);
+        assert.ok(line.includes(`endpoint="${proxy.url}/v3/***?***"`), line);
+        return Number(line.split(" ").at(-1));
+      };
+      return { calls: sample("gasfees_rpc_calls_total"), failures: sample("gasfees_rpc_failures_total") };
+    };
+    // The service's count is as of the feed's latest report: never more than the proxy saw, and it follows.
+    const first = await counted();
+    assert.ok(first.calls > 0 && first.calls <= proxy.total(), `${first.calls} calls counted, the proxy saw ${proxy.total()}`);
+    assert.equal(first.failures, 0);
+    const before = proxy.total();
+    proxy.setFaults({ mode: "http500" });
+    try {
+      const failing = await waitFor("failures counted", async () => {
+        const now = await counted();
+        return now.failures > 0 ? now : undefined;
+      });
+      assert.ok(failing.calls > first.calls, "the failing calls are calls too");
+      assert.ok(failing.calls <= proxy.total(), `${failing.calls} calls counted, the proxy saw ${proxy.total()}: none it did not see`);
+      assert.ok(failing.failures <= proxy.total() - before, "only calls made while the endpoint failed count as failures");
+    } finally {
+      proxy.reset();
+    }
+    await waitFor("chain 31337 answering again", async () =>
+      (await callApi<NetworkStatus[]>(service.url, "/networks", KEY)).body.find((n) => n.chainId === 31337)?.state === "ok" ? true : undefined,
+    );
+  });
 });
