@@ -16,7 +16,7 @@ import { startServeProcess } from "./serveProcess.ts";
 
 const BLOCK_TIME_MS = Number(process.env.GASFEES_BENCH_BLOCK_TIME_MS ?? 2000);
 /** Blocks before the measurement: the service learns each chain's rhythm (it is given no block time: it assumes 12 s). */
-const WARM_UP_BLOCKS = 15;
+const WARM_UP_BLOCKS = 18;
 const MEASURED_BLOCKS = Number(process.env.GASFEES_BENCH_BLOCKS ?? 30);
 /** After its slot starts, a block appears this much later (fixed chain), or up to this share of the block time later (jittered). */
 const FIXED_DELAY_MS = 100;

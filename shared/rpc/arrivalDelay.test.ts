@@ -43,19 +43,22 @@ test("found by a poll well after the delay (the feed was busy): nothing learned"
   assert.equal(delay.delayMs, 500);
 });
 
-test("found before the delay by a poll on a fixed interval: the delay drops to that find at once", () => {
+test("found before the delay by a poll on a fixed interval, or a block time before it: the delay drops to that find at once", () => {
   const delay = new ArrivalDelay();
   delay.learn(found(4000, 3990), SPACING_MS);
   delay.learn(found(1200, 1190, undefined, true), SPACING_MS);
   assert.equal(delay.delayMs, 1200);
-  // The same find by a timed poll (a block of a later slot than aimed at) moves it only a step.
+  // A find by a timed poll less than a block time before the delay (a block of a later slot than aimed at) moves it
+  // only a step; one a block time or more before it (an endpoint that lagged has caught up) drops it to the find.
   const timed = new ArrivalDelay();
   timed.learn(found(4000, 3990), SPACING_MS);
-  timed.learn(found(1200, 1190), SPACING_MS);
+  timed.learn(found(3010, 3000), SPACING_MS);
   assert.equal(timed.delayMs, 4000 - SPACING_MS / 8);
+  timed.learn(found(1200, 1190), SPACING_MS);
+  assert.equal(timed.delayMs, 1200);
 });
 
-test("after 32 blocks in a row found at the delay, it seeks earlier by an eighth again (the delay may have drifted)", () => {
+test("after 32 blocks in a row found at the delay, it seeks earlier again, from an eighth (the delay may have drifted)", () => {
   const delay = new ArrivalDelay();
   delay.learn(found(1000, 990), SPACING_MS);
   delay.learn(found(1100, 1090, 1000), SPACING_MS);
@@ -68,4 +71,16 @@ test("after 32 blocks in a row found at the delay, it seeks earlier by an eighth
   }
   delay.learn(found(before + 2, before), SPACING_MS);
   assert.equal(delay.delayMs, before - SPACING_MS / 8);
+});
+
+test("seeking earlier, the step doubles with each block found at the delay, up to a quarter of the spacing", () => {
+  const delay = new ArrivalDelay();
+  delay.learn(found(4000, 3990), SPACING_MS);
+  const steps: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const before = delay.delayMs!;
+    delay.learn(found(before + 2, before), SPACING_MS);
+    steps.push(before - delay.delayMs!);
+  }
+  assert.deepEqual(steps, [SPACING_MS / 8, SPACING_MS / 4, SPACING_MS / 4, SPACING_MS / 4]);
 });

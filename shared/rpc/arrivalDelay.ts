@@ -1,8 +1,13 @@
 /** Steps of the delay, as fractions of the block spacing: later by 1/16 after a miss, earlier by 1/128 after a find. */
 const LATER_STEP = 1 / 16;
 const EARLIER_STEP = 1 / 128;
-/** The step earlier until a first miss, and after this many finds in a row (the delay may have drifted far). */
+/**
+ * Until a first miss, and after this many finds in a row (the delay may have drifted far), the delay seeks earlier:
+ * by an eighth, then doubling with each find, up to a quarter (a delay first known only as an upper bound, from polls
+ * on a fixed interval, may be most of a block time late).
+ */
 const SEEK_STEP = 1 / 8;
+const MAX_SEEK_STEP = 1 / 4;
 const FOUND_IN_ROW_TO_SEEK = 32;
 /** A poll sent this close after the delay (a fraction of the spacing) was sent at the delay. */
 const AT_DELAY = 1 / 16;
@@ -33,7 +38,8 @@ export class ArrivalDelay {
    * Learns from a block found. All times are ms after its timestamp (x 1000): `foundMs` when the answer that had it
    * arrived, `sentMs` when that poll was sent, `missedMs` when the latest poll that did not find it was sent (if one
    * did not). `onFixedInterval`: the poll that found it was on a fixed interval, not timed by the delay (while the
-   * chain's rhythm is learned): then it may well be earlier than the delay, and the delay is lowered to it at once.
+   * chain's rhythm is learned): then it may well be earlier than the delay, and the delay is lowered to it at once, as
+   * it is when any poll a block time or more before the delay found it (an endpoint that lagged has caught up).
    * `spacingMs` is the chain's block spacing: the steps are fractions of it.
    */
   learn(
@@ -54,9 +60,12 @@ export class ArrivalDelay {
     }
     if (found.sentMs > delay + AT_DELAY * spacingMs) return; // Found by a poll well after the delay: it says nothing of it.
     this.#foundInRow++;
-    const step = !this.#missedOnce || this.#foundInRow > FOUND_IN_ROW_TO_SEEK ? SEEK_STEP : EARLIER_STEP;
-    // Found at the delay: a step earlier. Found by a poll on a fixed interval before the delay: at least that early.
-    const earlier = found.onFixedInterval && found.sentMs < delay - ROUNDING * spacingMs ? found.foundMs : Number.POSITIVE_INFINITY;
+    const seeking = this.#missedOnce ? this.#foundInRow - FOUND_IN_ROW_TO_SEEK : this.#foundInRow;
+    const step = seeking > 0 ? Math.min(MAX_SEEK_STEP, SEEK_STEP * 2 ** (seeking - 1)) : EARLIER_STEP;
+    // Found at the delay: a step earlier. Found by a poll before the delay that was not timed by it (on a fixed
+    // interval, or a block time or more ahead of it): at least that early.
+    const early = (found.onFixedInterval && found.sentMs < delay - ROUNDING * spacingMs) || found.sentMs < delay - spacingMs;
+    const earlier = early ? found.foundMs : Number.POSITIVE_INFINITY;
     this.#delayMs = Math.min(delay - step * spacingMs, earlier);
   }
 }

@@ -7,7 +7,7 @@ export const MIN_TIMED_SPACING_MS = 1000;
 /** How far a block's spacing may stray from the usual one and still count as regular (a fraction of it). */
 const REGULAR_SPREAD = 0.25;
 /** The share of spacings that must be regular for the timestamps to be trusted. */
-const REGULAR_SHARE = 2 / 3;
+const REGULAR_SHARE = 3 / 4;
 /** How far the timestamps' pace may differ from the local clock's (a share) before they are not trusted to time blocks. */
 const PACE_TOLERANCE = 0.25;
 
@@ -66,7 +66,7 @@ export class BlockRhythm {
 
   /**
    * Whether the timestamps time the blocks: seen over MIN_GAPS_TO_TIME gaps at least, a second or more apart, at least
-   * two thirds of the spacings within a quarter of the usual one, and keeping pace with the local clock.
+   * three quarters of the spacings within a quarter of the usual one, and keeping pace with the local clock.
    */
   get timed(): boolean {
     const spacings = this.#timestampSpacings();

@@ -246,13 +246,33 @@ test("while a chain has stopped (or its endpoint is stuck at one block), it is p
   assert.ok(during.every((poll) => poll.reason === "late"));
 });
 
-test("a header far ahead of the others (a hostile endpoint's) does not stall polling: never more than two block times between polls", () => {
-  const blocks = slots(60, 2000, () => 150);
+test("a block stamped 10 s ahead (a producer whose clock runs fast) does not stall polling: the delay follows at once", () => {
+  const blocks = slots(41, 2000, () => 150);
+  const ahead = { timestamp: blocks[40]!.timestamp + 10, appearsAt: blocks[40]!.appearsAt };
   const schedule = new PollSchedule({ assumedBlockTimeMs: 2000 });
-  play(blocks.slice(0, 40), { assumedBlockTimeMs: 2000, schedule, endAt: blocks[39]!.appearsAt + 10 });
-  const sentAt = blocks[39]!.appearsAt + 500;
-  schedule.record({ endpoint: "https://rpc.example", sentAt, answeredAt: sentAt + 2, header: { block: 40n, timestamp: blocks[39]!.timestamp + 600 } });
-  assert.ok(schedule.next().at <= sentAt + 2 * 2000);
+  const run = play([...blocks.slice(0, 40), ahead], { assumedBlockTimeMs: 2000, schedule, endAt: ahead.appearsAt + 2100 });
+  const found = run.polls.find((poll) => poll.newest === 40)!;
+  assert.ok(found, "block 40 found");
+  const next = run.polls[run.polls.indexOf(found) + 1];
+  assert.ok(next === undefined || next.sentAt - found.sentAt <= 2 * 2000);
+  assert.ok(schedule.next().at - found.sentAt <= 2 * 2000, `next poll ${schedule.next().at - found.sentAt} ms after`);
+});
+
+test("an endpoint that lagged half a minute and caught up is polled at least every two block times, and its delay comes back", () => {
+  // Blocks appear 30 s after their slot until block 60; then the endpoint catches up: what it missed comes at once.
+  const lagging = slots(60, 2000, () => 30_000);
+  const caughtUpAt = lagging[59]!.appearsAt + 1;
+  const caughtUp = slots(160, 2000, () => 150)
+    .slice(60)
+    .map((block) => ({ ...block, appearsAt: Math.max(block.appearsAt, caughtUpAt) }));
+  const blocks = [...lagging, ...caughtUp];
+  const run = play(blocks, { assumedBlockTimeMs: 2000 });
+  const after = run.polls.filter((poll) => poll.sentAt > caughtUp[0]!.appearsAt);
+  const gaps = after.slice(1).map((poll, i) => poll.sentAt - after[i]!.sentAt);
+  assert.ok(Math.max(...gaps) <= 2 * 2000, `a wait of ${Math.max(...gaps)} ms`);
+  const { median, pollsPerBlock } = measure(run, blocks, 90, 2000);
+  assert.ok(median < 0.15, `median lag ${median} after catching up`);
+  assert.ok(pollsPerBlock <= 1.2, `${pollsPerBlock} polls per block`);
 });
 
 test("a poll sent before its planned time (the feed woken for another reason) is not taken as the planned one", () => {

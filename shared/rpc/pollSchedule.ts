@@ -10,8 +10,6 @@ const SLOTS_WITH_RETRY = 2;
 const RETRY_AFTER = 1 / 8;
 /** No two polls closer than this (a fraction of the block time), whatever the timing says. */
 const MIN_GAP = 1 / 16;
-/** No wait between polls longer than this many block times, whatever the timing says. */
-const MAX_WAIT = 2;
 /** A poll sent this little before its planned time (timers and clocks round to the ms) was sent as planned. */
 const PLANNED_TOLERANCE_MS = 5;
 
@@ -61,9 +59,8 @@ export interface PollScheduleOptions {
  * the endpoint: the newest block's timestamp, plus the chain's spacing, plus the delay after which blocks appear at that
  * endpoint (ArrivalDelay, learned per endpoint). A poll that comes too early is retried an eighth of a block time
  * later; a block missed twice is looked for again at the next slot's time, and once per block time after
- * SLOTS_WITH_RETRY slots. Whatever the timing says, no two polls are closer than a sixteenth of a block time, no
- * three fall within one block time (never more than two polls per block time, never a busy loop), and none waits more
- * than two block times after the previous one. Other chains (blocks
+ * SLOTS_WITH_RETRY slots. Whatever the timing says, no two polls are closer than a sixteenth of a block time and no
+ * three fall within one block time (never more than two polls per block time, never a busy loop). Other chains (blocks
  * under a second apart or irregular, timestamps at another pace than the clock, an endpoint whose answers carry no
  * header), and chains not learned yet, are polled on a fixed interval of one block time (1 to 12 s).
  */
@@ -92,9 +89,13 @@ export class PollSchedule {
     this.#fixedIntervalMs = options.fixedIntervalMs;
   }
 
-  /** The chain's block time as best known: learned from its blocks, else as assumed. */
+  /**
+   * The chain's block time as best known: learned from its blocks; while too few are seen, as assumed, or as the
+   * timestamps of those seen say when their blocks are closer together (so that a chain assumed at 12 s that makes a
+   * block every 2 s is learned within a few of its blocks, not a few times 12 s).
+   */
   get blockTimeMs(): number {
-    return this.#rhythm.spacingMs ?? this.#assumedBlockTimeMs;
+    return this.#rhythm.spacingMs ?? Math.min(this.#assumedBlockTimeMs, this.#rhythm.timestampSpacingMs ?? Number.POSITIVE_INFINITY);
   }
 
   /** The interval of fixed polling (when the timestamps do not time the blocks). */
@@ -143,10 +144,8 @@ export class PollSchedule {
     if (this.#slot > SLOTS_WITH_RETRY) planned = { at: Math.max(slotAt(this.#slot), last + spacingMs), reason: "late" };
     else if (this.#dueSentAt === undefined) planned = { at: slotAt(this.#slot), reason: "due" };
     else planned = { at: this.#dueSentAt + RETRY_AFTER * spacingMs, reason: "retry" };
-    // Never a wait past two block times (a timestamp far ahead must not stall the feed), never a busy loop, never more
-    // than two polls per block time.
-    let at = Math.min(planned.at, last + MAX_WAIT * spacingMs);
-    at = Math.max(at, last + MIN_GAP * spacingMs);
+    // Never a busy loop, never more than two polls per block time.
+    let at = Math.max(planned.at, last + MIN_GAP * spacingMs);
     if (earlier !== undefined) at = Math.max(at, earlier + spacingMs);
     return { at, reason: planned.reason };
   }
