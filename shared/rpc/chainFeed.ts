@@ -9,7 +9,7 @@ import { nextFeeHistoryRequest } from "./feeHistoryRequest.ts";
 import { FeeHistoryState } from "./feeHistoryState.ts";
 import { fetchBaseFees } from "./fetchBaseFees.ts";
 import { firstFeedReport, nextFeedReport } from "./nextFeedReport.ts";
-import { blockHeaderOrNone } from "./parseBlockHeader.ts";
+import { headerAnchor } from "./headerAnchor.ts";
 import { parseChainId, parseLatestBlock } from "./parseRpcAnswers.ts";
 import { PollSchedule } from "./pollSchedule.ts";
 
@@ -235,7 +235,7 @@ export class ChainFeed {
     const sentAt = Date.now();
     const block = await connection.request("eth_getBlockByNumber", ["latest", false]);
     const latest = parseLatestBlock(block, connection.redactedUrl);
-    this.#sawHeader(endpoint, blockHeaderOrNone(block, connection.redactedUrl, "eth_getBlockByNumber"), sentAt, Date.now());
+    this.#sawHeader(endpoint, headerAnchor(block, connection.redactedUrl), sentAt, Date.now());
     this.#pool.markVerified(endpoint);
     if (latest.baseFeePerGas === undefined && !this.#noBaseFee && !this.#stopped) {
       this.#noBaseFee = true;
@@ -361,7 +361,7 @@ export class ChainFeed {
         (header) => {
           if (!subscription.live) return;
           const now = Date.now();
-          this.#sawHeader(endpoint, blockHeaderOrNone(header, endpoint.redactedUrl, "eth_subscribe"), now, now);
+          this.#sawHeader(endpoint, headerAnchor(header, endpoint.redactedUrl), now, now);
           this.#kick();
         },
         (error) => {

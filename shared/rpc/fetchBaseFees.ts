@@ -1,7 +1,7 @@
 import { REWARD_PERCENTILES } from "../core/fees/recentTips.ts";
 import type { BlockAnchor } from "../core/history/blockAnchor.ts";
 import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
-import { blockHeaderOrNone } from "./parseBlockHeader.ts";
+import { headerAnchor } from "./headerAnchor.ts";
 import { parseFeeHistory, type FeeHistoryAnswer } from "./parseRpcAnswers.ts";
 import type { RpcConnection, RpcOutcome } from "./rpcConnection.ts";
 
@@ -94,7 +94,7 @@ export async function feeHistory(
         throw historyOutcome.error;
       }
       const answer = parseFeeHistory(historyOutcome.result, asked, newestBlock, connection.redactedUrl, withRewards);
-      const header = headerOutcome.ok ? blockHeaderOrNone(headerOutcome.result, connection.redactedUrl, HEADER_CALL.method) : undefined;
+      const header = headerOutcome.ok ? headerAnchor(headerOutcome.result, connection.redactedUrl) : undefined;
       return header === undefined ? answer : { ...answer, header };
     } catch (error) {
       if (asked > 1 && error instanceof RpcEndpointError && isTooManyBlocksError(error)) {
