@@ -38,7 +38,7 @@ Runs the benchmarks (about 8 minutes), or only those named, and prints one Markd
 baseline measured in the same run, with their ratio and the goal.
 
   feed       the chain feed: RPC requests and time to first data, requests per new block
-  freshness  lag from a block at the RPC to its /events event, over http (fixed and jittered slots) and ws (~1½ min)
+  freshness  lag from a block at the RPC to its /events event, over http (fixed and jittered slots) and ws (under 2 min)
   dashboard  the dashboard in Chromium: first chart, scripting and main-thread time per live block
   server     the API against a bare node:http server: requests per second, p99 latency, CPU per request
   ten        ten chains followed by one serve process: requests per block, resident memory
