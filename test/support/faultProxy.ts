@@ -29,6 +29,8 @@ export interface FaultProxy {
   count(method: string): number;
   /** Sum over all methods. */
   total(): number;
+  /** HTTP requests received (a JSON-RPC batch is one), since the last reset. */
+  httpRequests(): number;
   /** The calls received since the last reset (method and params), oldest first; the newest 100,000 at most. */
   calls(): readonly { readonly method: string; readonly params: readonly unknown[] }[];
   resetCounts(): void;
@@ -57,6 +59,7 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
   const delayed = new Set<NodeJS.Timeout>();
 
   let calls: { method: string; params: readonly unknown[] }[] = [];
+  let httpRequestCount = 0;
   const countCall = (call: RpcCall) => {
     const method = typeof call?.method === "string" ? call.method : "<invalid>";
     counts[method] = (counts[method] ?? 0) + 1;
@@ -159,6 +162,7 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
+      httpRequestCount++;
       countBody(body);
       const delay = faults.delayMs ?? 0;
       if (delay > 0) {
@@ -228,8 +232,10 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     count: (method) => counts[method] ?? 0,
     total: () => Object.values(counts).reduce((sum, n) => sum + n, 0),
     calls: () => calls,
+    httpRequests: () => httpRequestCount,
     resetCounts: () => {
       calls = [];
+      httpRequestCount = 0;
       counts = {};
     },
     setFaults(next) {
