@@ -1,7 +1,8 @@
-import { memo, useEffect, useMemo, useState, type MouseEvent } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
 import type { FeePoint } from "./chainData.ts";
 import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX, Y_AXIS_WIDTH_PX } from "./chartFrame.ts";
+import { ChartHoverLayer } from "./ChartHoverLayer.tsx";
 import { ChartTooltip } from "./ChartTooltip.tsx";
 import { blockTicks, feeTicks } from "./chartTicks.ts";
 import { blockNumber, gweiTick } from "./format.ts";
@@ -180,10 +181,6 @@ function HoverLayer({ points }: { points: readonly FeePoint[] }) {
   if (plot === undefined || xScale === undefined || yScale === undefined || points.length === 0) return null;
   const first = points[0]!.block;
   const last = points[points.length - 1]!.block;
-  const onMove = (event: MouseEvent<SVGRectElement>) => {
-    const box = event.currentTarget.getBoundingClientRect();
-    setHoverX(plot.x + event.clientX - box.left);
-  };
   let readout = null;
   if (hoverX !== undefined) {
     const fraction = Math.min(1, Math.max(0, (hoverX - plot.x) / Math.max(1, plot.width)));
@@ -198,23 +195,10 @@ function HoverLayer({ points }: { points: readonly FeePoint[] }) {
       </g>
     );
   }
-  // Above the line and the reference lines (recharts' layers go up to 1200), so that the pointer reaches it anywhere.
   return (
-    <ZIndexLayer zIndex={1500}>
-      <g className="chart-hover-layer">
-        <rect
-          x={plot.x}
-          y={plot.y}
-          width={plot.width}
-          height={plot.height}
-          fill="transparent"
-          onMouseMove={onMove}
-          onMouseLeave={() => setHoverX(undefined)}
-          data-testid="chart-hover-area"
-        />
-        {readout}
-      </g>
-    </ZIndexLayer>
+    <ChartHoverLayer plot={plot} onHoverX={setHoverX}>
+      {readout}
+    </ChartHoverLayer>
   );
 }
 

@@ -1,9 +1,10 @@
-import { memo, useMemo, useState, type MouseEvent } from "react";
+import { memo, useMemo, useState } from "react";
 import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { bandAreaPath, bandExtent, bandLinePath, bandRuns, type BandPoint } from "./bucketBands.ts";
 import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX, Y_AXIS_WIDTH_PX } from "./chartFrame.ts";
 import { feeTicks } from "./chartTicks.ts";
+import { ChartHoverLayer } from "./ChartHoverLayer.tsx";
 import { ChartTooltip } from "./ChartTooltip.tsx";
 import { blockNumber, gweiTick } from "./format.ts";
 import { StatsLines } from "./StatsLines.tsx";
@@ -232,10 +233,6 @@ function BucketHover({ buckets, runs }: { buckets: readonly BaseFeeStatsBucket[]
   const [hoverX, setHoverX] = useState<number | undefined>(undefined);
   const points = useMemo(() => new Map(runs.flat().map((point) => [point.bucket, point])), [runs]);
   if (plot === undefined || xScale === undefined || yScale === undefined) return null;
-  const onMove = (event: MouseEvent<SVGRectElement>) => {
-    const box = event.currentTarget.getBoundingClientRect();
-    setHoverX(plot.x + event.clientX - box.left);
-  };
   let readout = null;
   if (hoverX !== undefined) {
     const fraction = Math.min(1, Math.max(0, (hoverX - plot.x) / Math.max(1, plot.width)));
@@ -266,20 +263,8 @@ function BucketHover({ buckets, runs }: { buckets: readonly BaseFeeStatsBucket[]
     );
   }
   return (
-    <ZIndexLayer zIndex={1500}>
-      <g className="chart-hover-layer">
-        <rect
-          x={plot.x}
-          y={plot.y}
-          width={plot.width}
-          height={plot.height}
-          fill="transparent"
-          onMouseMove={onMove}
-          onMouseLeave={() => setHoverX(undefined)}
-          data-testid="chart-hover-area"
-        />
-        {readout}
-      </g>
-    </ZIndexLayer>
+    <ChartHoverLayer plot={plot} onHoverX={setHoverX}>
+      {readout}
+    </ChartHoverLayer>
   );
 }
