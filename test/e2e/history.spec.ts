@@ -137,6 +137,8 @@ test("the 24 h range draws the service's buckets: one median line, each hovered 
   problems,
 }) => {
   void problems;
+  // Compared with answers asked here: the history must hold still meanwhile (the page asks again while it grows).
+  await expect.poll(async () => (await network()).history.backfill.running, { timeout: 120_000 }).toBe(false);
   await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
   await page.getByTestId("range-24h").click();
   await expect(page.getByTestId("range-24h")).toHaveAttribute("aria-checked", "true");
