@@ -12,7 +12,7 @@ import { DEFAULT_DASHBOARD_DIR } from "../../shared/http/dashboardFiles.ts";
 import { createApiServer } from "../../shared/http/server.ts";
 import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
-import { loadTimedMainnetBlocks } from "../../test/support/timedMainnetBlocks.ts";
+import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { CHROMIUM } from "../../test/e2e/playwright.config.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadTimedMainnetBlocks } from "../../test/support/timedMainnetBlocks.ts";
+import { loadTimedMainnetBlocks } from "../demo/timedMainnetBlocks.ts";
 import type { BackfillPage } from "./backfillPage.ts";
 import { blocksIn, type BlockRange } from "./backfillRanges.ts";
 import { BackfillSchedule } from "./backfillSchedule.ts";

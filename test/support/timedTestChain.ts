@@ -3,7 +3,7 @@
 // `hardhat_setNextBlockBaseFeePerGas` then `evm_mine` at the block's own timestamp.
 import { fileURLToPath } from "node:url";
 import { startEvmNode, type EvmNode } from "../../shared/demo/startEvmNode.ts";
-import { loadTimedMainnetBlocks } from "./timedMainnetBlocks.ts";
+import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts";
 
 /** Hardhat's genesis base fee (hardhat.config.cjs, initialBaseFeePerGas). */
 const GENESIS_BASE_FEE_WEI = 1_000_000_000n;

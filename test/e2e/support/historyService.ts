@@ -6,7 +6,7 @@
 import { parseWindowSpec } from "../../../shared/core/history/duration.ts";
 import { silentLogger } from "../../../shared/log/logger.ts";
 import { type RunningService, startService } from "../../../shared/app/startService.ts";
-import { loadTimedMainnetBlocks } from "../../support/timedMainnetBlocks.ts";
+import { loadTimedMainnetBlocks } from "../../../shared/demo/timedMainnetBlocks.ts";
 import { startTimedTestChain } from "../../support/timedTestChain.ts";
 import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS } from "./historyStackConstants.ts";
 
