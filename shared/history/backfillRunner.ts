@@ -349,6 +349,5 @@ export class BackfillRunner {
  * carries the status only, so a 429 is backed off exponentially until the transport passes the header on.
  */
 function retryAfterMsOf(error: RpcEndpointError): number | undefined {
-  const retryAfterMs = (error as RpcEndpointError & { readonly retryAfterMs?: unknown }).retryAfterMs;
-  return typeof retryAfterMs === "number" && retryAfterMs > 0 ? retryAfterMs : undefined;
+  return error.retryAfterMs !== undefined && error.retryAfterMs > 0 ? error.retryAfterMs : undefined;
 }

@@ -20,6 +20,8 @@ export class RpcEndpointError extends Error {
     readonly rpcCode?: number,
     /** The HTTP status, when the endpoint answered with one other than 2xx. */
     readonly httpStatus?: number,
+    /** How long the endpoint asked to be left alone (a 429's or 503's Retry-After), in ms, at most an hour. */
+    readonly retryAfterMs?: number,
   ) {
     const shownUrl = redactUrlsIn(url);
     const shownReason = redactUrlsIn(reason);

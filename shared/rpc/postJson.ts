@@ -17,6 +17,8 @@ export interface JsonHttpAnswer {
   readonly status: number;
   readonly statusText: string;
   readonly contentType: string;
+  /** The Retry-After header as sent ("" without one). */
+  readonly retryAfter: string;
   readonly body: string;
 }
 
@@ -160,6 +162,7 @@ export function postJson(target: PostTarget, json: string, options: JsonPostOpti
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? "",
           contentType: String(response.headers["content-type"] ?? ""),
+          retryAfter: String(response.headers["retry-after"] ?? ""),
           body: text,
         });
       });

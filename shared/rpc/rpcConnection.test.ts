@@ -76,6 +76,34 @@ test("http: credentials in the URL become a Basic authorization header, and neve
   }
 });
 
+test("http: a 429's Retry-After reaches the error (seconds or an HTTP date, at most an hour), so that callers wait as asked", async () => {
+  let retryAfter = "7";
+  const endpoint = await server((_body, _req, res) => res.writeHead(429, { "content-type": "text/plain", "retry-after": retryAfter }).end("Too Many Requests"));
+  try {
+    const connection = createRpcConnection(endpoint.url, { timeoutMs: 1000 });
+    const retryAfterMsOf = async () => {
+      const error = await failure(connection.request("eth_feeHistory", []));
+      assert.ok(error instanceof RpcEndpointError);
+      return error.retryAfterMs;
+    };
+    assert.equal(await retryAfterMsOf(), 7_000);
+    retryAfter = new Date(Date.now() + 30_000).toUTCString();
+    const dated = await retryAfterMsOf();
+    assert.ok(dated !== undefined && dated > 25_000 && dated <= 30_000, `an HTTP date 30 s ahead: ${dated} ms`);
+    for (const [header, expected] of [
+      ["99999", 3_600_000],
+      ["soon", undefined],
+      ["-5", undefined],
+      ["", undefined],
+    ] as const) {
+      retryAfter = header;
+      assert.equal(await retryAfterMsOf(), expected, `Retry-After: ${header}`);
+    }
+  } finally {
+    await endpoint.close();
+  }
+});
+
 test("http: non-2xx answers keep their status; 429 and 5xx are never size refusals, a JSON-RPC size error is", async () => {
   let answer: (res: ServerResponse) => void = () => {};
   const endpoint = await server((_body, _req, res) => answer(res));
