@@ -166,7 +166,8 @@ test("at most 2 calls per second reach each endpoint, counted where they arrive;
 });
 
 test("an endpoint answering 429 is backed off, longer after each refusal, and the backfill completes once it answers", { timeout: 60_000 }, async () => {
-  const chain = await server({ head: 1_000_000n, fault: "http429", retryAfterSeconds: 1 });
+  // Retry-After: 0 asks for no particular wait: the backfill's own doubling decides.
+  const chain = await server({ head: 1_000_000n, fault: "http429", retryAfterSeconds: 0 });
   const recorder = new Recorder(chain);
   const logger = recordingLogger();
   const backfill = runner({
@@ -189,6 +190,28 @@ test("an endpoint answering 429 is backed off, longer after each refusal, and th
   assert.equal(warnings.length, 1, "one warning, at the third failure in a row");
   assert.match(warnings[0]!, /\/v3\/\*\*\* failed 3 time\(s\) in a row; asking it again in 800 ms.*HTTP 429/);
   assert.ok(!logger.lines.join("").includes(KEY));
+});
+
+test("a 429's Retry-After is waited out: longer than the backfill's own backoff when the endpoint asks for longer", { timeout: 60_000 }, async () => {
+  const chain = await server({ head: 1_000_000n, fault: "http429", retryAfterSeconds: 2 });
+  const recorder = new Recorder(chain);
+  const logger = recordingLogger();
+  const backfill = runner({
+    rpcUrls: [`${chain.url}/v3/${KEY}`],
+    onPage: recorder.onPage,
+    logger,
+    backoff: { initialMs: 200, maxMs: 5_000 },
+    horizonSeconds: 12 * 3_000,
+    warnAfterFailures: 1,
+  });
+  const done = backfill.run(liveWindow(chain));
+  await waitFor(() => chain.calls() >= 2, "two refused calls");
+  chain.setFault("none");
+  const outcome = await done;
+  const firstWaitMs = chain.arrivalsMs[1]! - chain.arrivalsMs[0]!;
+  assert.ok(firstWaitMs >= 2_000 - 50, `the first wait was ${firstWaitMs.toFixed(0)} ms, the endpoint asked for 2 s`);
+  assert.match(logger.lines.find((line) => / warn /.test(line)) ?? "", /asking it again in 2000 ms.*HTTP 429/);
+  assert.equal(outcome.oldestReached, true);
 });
 
 for (const fault of [
