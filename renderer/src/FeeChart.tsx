@@ -1,11 +1,12 @@
 import { memo, useEffect, useMemo, useState } from "react";
-import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
+import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, ZIndexLayer } from "recharts";
 import type { FeePoint } from "./chainData.ts";
-import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX, Y_AXIS_WIDTH_PX } from "./chartFrame.ts";
+import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX } from "./chartFrame.ts";
 import { ChartHoverLayer } from "./ChartHoverLayer.tsx";
+import { feeYAxis } from "./feeYAxis.tsx";
 import { ChartTooltip } from "./ChartTooltip.tsx";
 import { blockTicks, feeTicks } from "./chartTicks.ts";
-import { blockNumber, gweiTick } from "./format.ts";
+import { blockNumber } from "./format.ts";
 import { StatsLines } from "./StatsLines.tsx";
 
 export interface FeeChartProps {
@@ -67,16 +68,7 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
           counts a horizontal chart's x axis in data rows). Its ticks are BlockTicks'.
         */}
         <XAxis dataKey="block" type="number" domain={xDomain} allowDataOverflow tick={false} tickLine={false} className="chart-axis" />
-        <YAxis
-          type="number"
-          domain={domain}
-          allowDataOverflow
-          ticks={ticks}
-          interval={0}
-          tickFormatter={gweiTick}
-          width={Y_AXIS_WIDTH_PX}
-          className="chart-axis"
-        />
+        {feeYAxis(domain, ticks)}
       </>
     ),
     [xDomain, domain, ticks],

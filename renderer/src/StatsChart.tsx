@@ -1,12 +1,13 @@
 import { memo, useMemo, useState } from "react";
-import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, YAxis, ZIndexLayer } from "recharts";
+import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, ZIndexLayer } from "recharts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { bandAreaPath, bandExtent, bandLinePath, bandRuns, type BandPoint } from "./bucketBands.ts";
-import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX, Y_AXIS_WIDTH_PX } from "./chartFrame.ts";
+import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX } from "./chartFrame.ts";
 import { feeTicks } from "./chartTicks.ts";
 import { ChartHoverLayer } from "./ChartHoverLayer.tsx";
+import { feeYAxis } from "./feeYAxis.tsx";
 import { ChartTooltip } from "./ChartTooltip.tsx";
-import { blockNumber, gweiTick } from "./format.ts";
+import { blockNumber } from "./format.ts";
 import { StatsLines } from "./StatsLines.tsx";
 import "./statsChart.css";
 import { bucketTimeSpan } from "./timeSpanWords.ts";
@@ -73,16 +74,7 @@ export const StatsChart = memo(function StatsChart({
       <>
         <CartesianGrid vertical={false} className="chart-grid" />
         <XAxis dataKey="start" type="number" domain={xDomain} allowDataOverflow tick={false} tickLine={false} className="chart-axis" />
-        <YAxis
-          type="number"
-          domain={domain}
-          allowDataOverflow
-          ticks={ticks}
-          interval={0}
-          tickFormatter={gweiTick}
-          width={Y_AXIS_WIDTH_PX}
-          className="chart-axis"
-        />
+        {feeYAxis(domain, ticks)}
       </>
     ),
     [xDomain, domain, ticks],

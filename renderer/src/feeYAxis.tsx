@@ -1,0 +1,22 @@
+import { YAxis } from "recharts";
+import { Y_AXIS_WIDTH_PX } from "./chartFrame.ts";
+import { gweiTick } from "./format.ts";
+
+/**
+ * Both charts' fee axis: numeric, the given domain and ticks exactly (none skipped), Gwei labels. An element, not a
+ * component, because recharts reads its axes from the chart's own children.
+ */
+export function feeYAxis(domain: readonly [number, number], ticks: readonly number[]) {
+  return (
+    <YAxis
+      type="number"
+      domain={[...domain]}
+      allowDataOverflow
+      ticks={[...ticks]}
+      interval={0}
+      tickFormatter={gweiTick}
+      width={Y_AXIS_WIDTH_PX}
+      className="chart-axis"
+    />
+  );
+}
