@@ -3,6 +3,7 @@
 // blocks with their real timestamps and base fees, and the real service following it from a first start, with its
 // statistics window of 24 hours and a history of 7 days, which it backfills (gently, as it would any chain). The
 // parent sends commands over IPC and gets one answer per command.
+import type { StackMessage } from "./stackProcess.ts";
 import { parseWindowSpec } from "../../../shared/core/history/duration.ts";
 import { silentLogger } from "../../../shared/log/logger.ts";
 import { type RunningService, startService } from "../../../shared/app/startService.ts";
@@ -12,9 +13,8 @@ import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS } from "./historyStackCo
 
 export type HistoryCommand = { readonly id: number; readonly type: "mine"; readonly count: number } | { readonly id: number; readonly type: "stop" };
 
-export type HistoryMessage =
-  | { readonly type: "ready"; readonly url: string; readonly dashboardUrl: string; readonly token: string }
-  | { readonly type: "done"; readonly id: number; readonly newestBlock?: string; readonly error?: string };
+/** What the child tells Playwright's side (stackProcess.ts). */
+export type HistoryMessage = StackMessage;
 
 async function main(): Promise<void> {
   const chain = await startTimedTestChain(REPLAYED_BLOCKS, { chainId: HISTORY_CHAIN_ID });

@@ -3,6 +3,7 @@
 // fault proxy, a chain whose only RPC endpoint is down from the start, and the real service with its dashboard token.
 // The service can be stopped and started again on the same port with the same token, as a restart of `npm run serve`
 // does (the token is kept in the settings file). The parent sends commands over IPC and gets one answer per command.
+import type { StackMessage } from "./stackProcess.ts";
 import { silentLogger } from "../../../shared/log/logger.ts";
 import type { ChainPlan } from "../../../shared/service/chainPlan.ts";
 import { type RunningService, startService } from "../../../shared/app/startService.ts";
@@ -18,9 +19,8 @@ export type LiveCommand =
   | { readonly id: number; readonly type: "startService" }
   | { readonly id: number; readonly type: "stop" };
 
-export type LiveMessage =
-  | { readonly type: "ready"; readonly url: string; readonly dashboardUrl: string; readonly token: string }
-  | { readonly type: "done"; readonly id: number; readonly newestBlock?: string; readonly error?: string };
+/** What the child tells Playwright's side (stackProcess.ts). */
+export type LiveMessage = StackMessage;
 
 async function main(): Promise<void> {
   const chain = await startTestChain(520);
