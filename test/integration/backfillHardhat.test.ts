@@ -127,8 +127,16 @@ test("endpoints that refuse big pages (300 blocks at most) or cut them short (20
   assert.equal(outcome.oldestReached, true);
   assert.ok(pages.every((page) => page.baseFeesWei.length <= 300));
   assert.ok(refusing.count("eth_feeHistory") >= 2 && truncating.count("eth_feeHistory") >= 2, "both served pages");
-  // Each refused one request (its cap is named in the error) and truncated one page (its cap is learned from it).
-  assert.equal(pages.filter((page) => page.baseFeesWei.length > 200).length, refusing.count("eth_feeHistory") - 1);
+  // The refusing endpoint refused one request (its cap is named in the error) and served every other one whole: each of
+  // its pages is over 200 blocks but the oldest one, which ends at the genesis and may be short whoever serves it.
+  const servedByRefusing = refusing.count("eth_feeHistory") - 1;
+  const overTruncatingCap = pages.filter((page) => page.baseFeesWei.length > 200).length;
+  const oldest = pages.reduce((a, b) => (a.firstBlock < b.firstBlock ? a : b));
+  const oldestMaybeRefusings = oldest.baseFeesWei.length <= 200 ? 1 : 0;
+  assert.ok(
+    overTruncatingCap <= servedByRefusing && overTruncatingCap >= servedByRefusing - oldestMaybeRefusings,
+    `${overTruncatingCap} pages over 200 blocks, ${servedByRefusing} served by the refusing endpoint`,
+  );
 });
 
 test("an endpoint answering 429 is backed off while the other one serves every page", { timeout: 120_000 }, async () => {
