@@ -1,0 +1,108 @@
+import type { AlertRule } from "./alertRule.ts";
+
+/**
+ * One rule's life as blocks arrive (CONTRACT.md, "Alerts"). Pure: each step takes the rule's state and one observation
+ * of its chain and returns the next state and whether to deliver an alert now.
+ *
+ * - `above` holds while the base fee is above the threshold, `below` while it is at or below it (the same split as
+ *   busy/normal everywhere in the app, so that the built-in calm rule is exactly "not busy").
+ * - Only new blocks count: another observation of the same block (a health change, a republication) moves no count.
+ * - Armed, the rule fires once its condition held for `forBlocks` new blocks in a row (or at once on one block above
+ *   the threshold by more than `atOnceMarginPercent`, for an `above` rule); it then stays firing until the condition
+ *   was false for `rearmAfterBlocks` new blocks in a row (a block that far above re-arms a `below` rule at once).
+ * - The first usable observation only learns: a condition already true then (at start, after a restart, or when the
+ *   rule is new) puts the rule straight into `firing` without an alert.
+ * - No two deliveries within the cooldown (of the rule's cooldown group): a crossing inside it is held back and delivered
+ *   when the cooldown ends if the condition still holds then (at most once); one that ends before is never told.
+ * - While the chain's data cannot be trusted (`paused`), or the rule has no threshold yet, nothing is counted or fired.
+ * - A disabled rule is followed all the same but never delivers: turning it on later tells of no crossing long past.
+ */
+export type RulePhase = "starting" | "armed" | "firing";
+
+export interface RuleState {
+  readonly phase: RulePhase;
+  /** The newest block counted. */
+  readonly lastBlock: bigint | undefined;
+  /** New blocks in a row with the condition true, while armed. */
+  readonly holdingRun: number;
+  /** New blocks in a row with the condition false, while firing. */
+  readonly releasedRun: number;
+  /** A crossing held back by the cooldown, to deliver when it ends if the condition still holds. */
+  readonly pending: boolean;
+}
+
+export const STARTING: RuleState = Object.freeze({ phase: "starting", lastBlock: undefined, holdingRun: 0, releasedRun: 0, pending: false });
+
+export interface RuleObservation {
+  readonly block: bigint;
+  readonly baseFeeWei: bigint;
+  /** The rule's threshold as of this block; undefined while it has none (a percentile over a window with no blocks). */
+  readonly thresholdWei: bigint | undefined;
+  /** Epoch ms. */
+  readonly atMs: number;
+  /** The chain's data cannot be trusted now (no data, every endpoint failing): nothing moves. */
+  readonly paused: boolean;
+}
+
+export interface RuleStep {
+  readonly state: RuleState;
+  /** Deliver an alert for this observation now. */
+  readonly deliver: boolean;
+}
+
+const BASIS_POINTS = 10_000n;
+
+/** Whether `rule`'s condition holds for `baseFeeWei` against `thresholdWei`. */
+export function conditionHolds(rule: Pick<AlertRule, "when">, baseFeeWei: bigint, thresholdWei: bigint): boolean {
+  return rule.when === "above" ? baseFeeWei > thresholdWei : baseFeeWei <= thresholdWei;
+}
+
+/**
+ * One step. `lastDeliveredAtMs` is the newest delivery of the rule's cooldown group (undefined if none); the caller
+ * records `observation.atMs` as the group's newest delivery when the step says `deliver`.
+ */
+export function stepRule(rule: AlertRule, state: RuleState, observation: RuleObservation, lastDeliveredAtMs: number | undefined): RuleStep {
+  const { thresholdWei } = observation;
+  if (observation.paused || thresholdWei === undefined) return { state, deliver: false };
+  const holds = conditionHolds(rule, observation.baseFeeWei, thresholdWei);
+  const cooled = lastDeliveredAtMs === undefined || observation.atMs - lastDeliveredAtMs >= rule.cooldownMs;
+  const newBlock = state.lastBlock !== observation.block;
+  let next = state;
+  let deliver = false;
+
+  if (state.phase === "starting") {
+    next = { phase: holds ? "firing" : "armed", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: false };
+  } else if (newBlock) {
+    const farAbove = isFarAbove(rule, observation.baseFeeWei, thresholdWei);
+    if (state.phase === "armed") {
+      const holdingRun = holds ? state.holdingRun + 1 : 0;
+      const crossed = holds && (holdingRun >= rule.forBlocks || (rule.when === "above" && farAbove));
+      if (crossed) {
+        deliver = cooled;
+        next = { phase: "firing", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: !cooled };
+      } else {
+        next = { ...state, lastBlock: observation.block, holdingRun };
+      }
+    } else {
+      const releasedRun = holds ? 0 : state.releasedRun + 1;
+      const released = !holds && (releasedRun >= rule.rearmAfterBlocks || (rule.when === "below" && farAbove));
+      next = released
+        ? { phase: "armed", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: false }
+        : { ...state, lastBlock: observation.block, releasedRun };
+    }
+  }
+  // A crossing held back by the cooldown is told once the cooldown is over, if its condition still holds.
+  if (!deliver && next.phase === "firing" && next.pending && holds && cooled && state.phase !== "starting") {
+    deliver = true;
+    next = { ...next, pending: false };
+  }
+  if (!rule.enabled) return { state: next.pending ? { ...next, pending: false } : next, deliver: false };
+  return { state: next, deliver };
+}
+
+/** A fee above the threshold by more than the rule's at-once margin. */
+function isFarAbove(rule: AlertRule, baseFeeWei: bigint, thresholdWei: bigint): boolean {
+  if (rule.atOnceMarginPercent === undefined) return false;
+  const marginBasisPoints = BigInt(Math.round(rule.atOnceMarginPercent * 100));
+  return baseFeeWei * BASIS_POINTS > thresholdWei * (BASIS_POINTS + marginBasisPoints);
+}
