@@ -55,14 +55,8 @@ export const alertRuleStatusSchema = z
     paused: alertPauseSchema,
     threshold: gweiStringSchema.nullable().describe("The threshold now, in Gwei (a percentile rule's moves with its window); null without data."),
     thresholdBlocks: z.number().int().min(0).nullable().describe("The blocks a percentile rule's threshold is over now; null for a fixed threshold."),
-    pendingUntil: z.iso
-      .datetime()
-      .nullable()
-      .describe("A crossing held back by the cooldown: delivered then if the condition still holds; null when none is."),
-    lastFired: z
-      .strictObject({ at: z.iso.datetime(), block: blockNumberSchema, baseFee: gweiStringSchema, threshold: gweiStringSchema })
-      .readonly()
-      .nullable(),
+    pendingUntil: z.iso.datetime().nullable().describe("A crossing held back by the cooldown: delivered then if the condition still holds; null when none is."),
+    lastFired: z.strictObject({ at: z.iso.datetime(), block: blockNumberSchema, baseFee: gweiStringSchema, threshold: gweiStringSchema }).readonly().nullable(),
     lastWebhook: z
       .strictObject({ at: z.iso.datetime(), ok: z.boolean(), detail: z.string() })
       .readonly()

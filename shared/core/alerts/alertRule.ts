@@ -8,8 +8,7 @@ export type AlertDirection = "below" | "above";
  * over a window ending at its newest block (nearest rank, as every percentile of the service).
  */
 export type AlertThreshold =
-  | { readonly kind: "fixed"; readonly wei: bigint }
-  | { readonly kind: "percentile"; readonly percentile: number; readonly window: WindowSpec };
+  { readonly kind: "fixed"; readonly wei: bigint } | { readonly kind: "percentile"; readonly percentile: number; readonly window: WindowSpec };
 
 /** The two rules every chain has: the busy and calm notifications (settings' `notifications`). */
 export type BuiltInRule = "busy" | "calm";
