@@ -110,7 +110,7 @@ export const notificationSettingsSchema = z.strictObject({
 });
 
 /** The settings file's version; older files are migrated on read (`migrateSettings` below). */
-export const SETTINGS_VERSION = 2;
+export const SETTINGS_VERSION = 3;
 
 export const settingsSchema = z.strictObject({
   version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
@@ -139,6 +139,12 @@ export const settingsSchema = z.strictObject({
   /** Keys sealed with the system key store by the desktop app; `npm run serve` cannot read these. */
   sealedApiKeys: z.array(sealedApiKeySchema).default([]),
   notifications: notificationSettingsSchema.prefault({}),
+  /**
+   * The user's alert rules (shared/config/alertRuleSettings.ts has the schema of one). Any values here: each rule is
+   * checked on its own when the rules are loaded (`loadAlertRules`), so that a bad rule is refused alone and never stops
+   * the file from loading or the other rules from running; it stays in the file for the user to fix.
+   */
+  alerts: z.array(z.unknown()).default([]),
   /** The chain whose base fee the tray shows; the first chain when unset or no longer followed. */
   trayChainId: chainIdSchema.optional(),
   theme: z.enum(["system", "light", "dark"]).default("system"),
@@ -177,6 +183,10 @@ const MIGRATIONS: ReadonlyArray<{ from: number; migrate: (file: Record<string, u
   // 1 -> 2: the desktop app's settings (notifications, tray chain, theme, start at login, sealed keys) arrive; their
   // defaults fill them in, and nothing a version 1 file holds changes meaning.
   { from: 1, migrate: (file) => ({ ...file, version: 2 }) },
+  // 2 -> 3: user-defined alert rules arrive, none yet. The notifications stay as they are: they are the settings of the
+  // built-in busy and calm rules. A file without a version that already lists rules (written by hand for version 3)
+  // keeps them.
+  { from: 2, migrate: (file) => ({ ...file, alerts: file.alerts ?? [], version: 3 }) },
 ];
 
 /** Brings an older settings file up to SETTINGS_VERSION; anything that is not an object is left for the schema to refuse. */

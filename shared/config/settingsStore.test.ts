@@ -50,9 +50,56 @@ test("a version 1 file is migrated: what it held is kept, the desktop settings g
   assert.equal(written.port, 9123);
 });
 
+/** A version 2 file as the desktop app wrote it, with the notifications changed from their defaults. */
+const VERSION_2_FILE = {
+  version: 2,
+  port: 9124,
+  chains: [{ chainId: 8453, name: "Base", rpcUrls: ["https://base.example/rpc"], statsWindow: "7200 blocks" }],
+  apiKeys: [{ key: "0123456789abcdef0123456789abcdef" }],
+  notifications: { enabled: true, mutedChainIds: [8453], enterAfterBlocks: 5, enterMarginPercent: 20, calmAfterBlocks: 30, cooldownMinutes: 60 },
+  trayChainId: 8453,
+  theme: "dark",
+};
+
+test("a version 2 file is migrated to 3: its notifications (the built-in busy/calm rules' settings) are kept, and it has no alert rules yet", async () => {
+  const path = await settingsFileIn();
+  await writeFile(path, JSON.stringify(VERSION_2_FILE));
+  const store = await SettingsStore.open(path, { now: at });
+  assert.equal(store.notice, undefined);
+  const settings = store.current;
+  assert.equal(settings.version, 3);
+  assert.deepEqual(settings.notifications, VERSION_2_FILE.notifications);
+  assert.deepEqual(settings.alerts, []);
+  assert.deepEqual(settings.chains, VERSION_2_FILE.chains);
+  assert.equal(settings.trayChainId, 8453);
+  assert.equal(settings.theme, "dark");
+  assert.deepEqual(migrateSettings(VERSION_2_FILE), { ...VERSION_2_FILE, version: 3, alerts: [] });
+  // Written as version 3 at the next change, the notifications as they were.
+  assert.equal((await fileOn(path)).version, 2);
+  await store.update((current) => ({ ...current, port: 9125 }));
+  const written = await fileOn(path);
+  assert.equal(written.version, 3);
+  assert.deepEqual(written.alerts, []);
+  assert.deepEqual(written.notifications, VERSION_2_FILE.notifications);
+});
+
+test("alert rules are kept in the file as written, bad ones too (they are refused one by one when loaded, never the file)", async () => {
+  const rules = [{ id: "cheap-eth", chainId: 1, when: "below", gwei: "8" }, { id: "bad", gwei: "-1", surprise: true }, "not a rule", null];
+  const path = await settingsFileIn();
+  await writeFile(path, JSON.stringify({ version: 3, alerts: rules }));
+  const store = await SettingsStore.open(path, { now: at });
+  assert.equal(store.notice, undefined);
+  assert.deepEqual(store.current.alerts, rules);
+  await store.update((current) => ({ ...current, theme: "light" }));
+  assert.deepEqual((await fileOn(path)).alerts, rules);
+  // A file without a version (one written by hand for --config) that lists rules keeps them through the migrations.
+  assert.deepEqual(parseSettings({ alerts: rules }).alerts, rules);
+  assert.throws(() => parseSettings({ version: 3, alerts: { id: "x" } }), /alerts: /);
+});
+
 test("a file without a version is read as version 1", () => {
   assert.equal(parseSettings({ port: 1234 }).version, SETTINGS_VERSION);
-  assert.deepEqual(migrateSettings({ port: 1 }), { port: 1, version: 2 });
+  assert.deepEqual(migrateSettings({ port: 1 }), { port: 1, version: 3, alerts: [] });
   assert.equal(migrateSettings("not an object"), "not an object");
 });
 
