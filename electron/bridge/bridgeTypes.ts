@@ -2,9 +2,12 @@
 // Plain data only (never a Node or Electron object); the renderer imports these types through the bridge.
 import type { ChainSettings, Settings } from "../../shared/config/settings.ts";
 import type { ApiKeyView } from "../../shared/config/apiKeyView.ts";
+import type { AlertRuleProblem } from "../../shared/wire/alerts.ts";
 
 export type { ApiKeyView } from "../../shared/config/apiKeyView.ts";
+export type { AlertRuleSettingsInput } from "../../shared/config/alertRuleSchema.ts";
 export type { ChainSettings, NotificationSettings } from "../../shared/config/settings.ts";
+export type { AlertRuleProblem } from "../../shared/wire/alerts.ts";
 
 /** The local API as the desktop app runs it. */
 export type ServiceState =
@@ -15,13 +18,22 @@ export type ServiceState =
   | { readonly state: "port-in-use"; readonly port: number; readonly message: string }
   | { readonly state: "failed"; readonly message: string };
 
-/** The settings the page edits (keys are managed by their own calls and listed without their values). */
-export type EditableSettings = Pick<Settings, "port" | "chains" | "notifications" | "theme" | "startAtLogin" | "trayChainId">;
+/**
+ * The settings the page edits (keys are managed by their own calls and listed without their values). `alerts` is the
+ * settings file's list of rules as it is, a rule the service refuses included (see `alertProblems`).
+ */
+export type EditableSettings = Pick<Settings, "port" | "chains" | "notifications" | "alerts" | "theme" | "startAtLogin" | "trayChainId">;
 
 export interface SettingsView {
   readonly settings: EditableSettings;
   /** The chains followed when `settings.chains` is unset, so that the page can show and copy them. */
   readonly defaultChains: readonly ChainSettings[];
+  /**
+   * Why the service refuses some of `settings.alerts` (a file edited by hand, or a chain removed since): each names the
+   * rule (its id, or `#<n>` by its place) and the field. A refused rule runs nowhere until it is fixed or deleted. Each
+   * rule's live state (armed, firing, last fired) is the API's `GET /alerts`, not a setting.
+   */
+  readonly alertProblems: readonly AlertRuleProblem[];
   readonly apiKeys: readonly ApiKeyView[];
   /** Whether keys are encrypted by the system's key store, in words for the page. */
   readonly keyStorage: { readonly encrypted: boolean; readonly description: string };

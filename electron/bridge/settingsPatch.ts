@@ -1,14 +1,24 @@
 // A change the settings page may make: only its own settings, each validated by the settings schema's own rule.
 import { z } from "zod";
+import { MAX_ALERT_RULES } from "../../shared/config/alertRuleSettings.ts";
 import { settingsSchema } from "../../shared/config/settings.ts";
 import type { EditableSettings } from "./bridgeTypes.ts";
 
 /** The settings the page may change; anything else (host, CORS, keys, the dashboard token) is refused by name. */
-export const EDITABLE_SETTINGS = ["port", "chains", "notifications", "theme", "startAtLogin", "trayChainId"] as const satisfies ReadonlyArray<
+export const EDITABLE_SETTINGS = ["port", "chains", "notifications", "alerts", "theme", "startAtLogin", "trayChainId"] as const satisfies ReadonlyArray<
   keyof EditableSettings
 >;
 
 const { port, chains, notifications, theme, startAtLogin, trayChainId } = settingsSchema.shape;
+
+/**
+ * The whole list of the user's alert rules, as the page sends it after an add, edit, switch or delete. Each rule the
+ * patch adds or changes is checked when the patch is applied (settingsView.ts's applySettingsPatch: the rule's own
+ * schema, `alertRuleSettingsSchema`, and its chain, window and id against the patched settings, through
+ * `loadAlertRules`), so that a refusal names the rule by its id and the field at fault; a rule the file already holds
+ * and the page sends back unchanged is kept as it is, even one the service refuses (the user fixes it in the file).
+ */
+const alertRulesPatch = z.array(z.unknown()).max(MAX_ALERT_RULES, `at most ${MAX_ALERT_RULES} alert rules are read; remove some`);
 
 /**
  * Some of the page's settings; `null` returns a setting to its default (JSON has no undefined). Each value is checked
@@ -18,6 +28,7 @@ export const settingsPatchSchema = z.strictObject({
   port: port.unwrap().nullable().optional(),
   chains: chains.unwrap().nullable().optional(),
   notifications: notifications.unwrap().nullable().optional(),
+  alerts: alertRulesPatch.nullable().optional(),
   theme: theme.unwrap().nullable().optional(),
   startAtLogin: startAtLogin.unwrap().nullable().optional(),
   trayChainId: trayChainId.unwrap().nullable().optional(),

@@ -57,6 +57,8 @@ test("valid arguments reach the implementation, as the schema parsed them", asyn
   const { handler, reached } = handlersFor();
   assert.equal(await handler(settings.get.channel).handle(fromApp, []), "answer of settings.get");
   await handler(settings.update.channel).handle(fromApp, [{ port: 9000, chains: null, theme: "dark" }]);
+  await handler(settings.update.channel).handle(fromApp, [{ alerts: [{ id: "cheap", chainId: 1, when: "below", gwei: "8" }] }]);
+  await handler(settings.update.channel).handle(fromApp, [{ alerts: null }]);
   await handler(settings.createApiKey.channel).handle(fromApp, [{ label: "bot", requireSecret: true }]);
   await handler(settings.revokeApiKey.channel).handle(fromApp, ["0123456789ab"]);
   await handler(settings.rotateDashboardToken.channel).handle(fromApp, []);
@@ -64,6 +66,8 @@ test("valid arguments reach the implementation, as the schema parsed them", asyn
   assert.deepEqual(reached, [
     { call: "settings.get", args: [] },
     { call: "settings.update", args: [{ port: 9000, chains: null, theme: "dark" }] },
+    { call: "settings.update", args: [{ alerts: [{ id: "cheap", chainId: 1, when: "below", gwei: "8" }] }] },
+    { call: "settings.update", args: [{ alerts: null }] },
     { call: "settings.createApiKey", args: [{ label: "bot", requireSecret: true }] },
     { call: "settings.revokeApiKey", args: ["0123456789ab"] },
     { call: "settings.rotateDashboardToken", args: [] },
@@ -81,6 +85,8 @@ test("arguments that fail the call's schema are refused with an error naming the
     [settings.update.channel, [{ port: 70_000 }], /port/],
     [settings.update.channel, [{ chains: [{ chainId: 1, rpcUrls: ["file:///etc/passwd"] }] }], /http\(s\) or ws\(s\) URL/],
     [settings.update.channel, ["port"], /expected object/],
+    [settings.update.channel, [{ alerts: { id: "cheap" } }], /expected array[\s\S]*alerts/],
+    [settings.update.channel, [{ alerts: Array.from({ length: 201 }, () => ({})) }], /at most 200 alert rules are read; remove some/],
     [settings.update.channel, [], /Too small|>=1 items/],
     [settings.createApiKey.channel, [{ label: "x".repeat(65) }], /label/],
     [settings.createApiKey.channel, [{ requireSecret: "yes" }], /requireSecret/],
