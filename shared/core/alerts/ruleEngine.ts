@@ -6,16 +6,23 @@ import type { AlertRule } from "./alertRule.ts";
  *
  * - `above` holds while the base fee is above the threshold, `below` while it is at or below it (the same split as
  *   busy/normal everywhere in the app, so that the built-in calm rule is exactly "not busy").
- * - Only new blocks count: another observation of the same block (a health change, a republication) moves no count.
+ * - Only new blocks count: a block newer than every one counted so far. Another observation of the same block (a health
+ *   change, a republication, a re-mined block of a reorganisation) or of an older one (a lagging endpoint) moves no
+ *   count, so that blocks seen twice never make a run of `forBlocks` out of fewer.
  * - Armed, the rule fires once its condition held for `forBlocks` new blocks in a row (or at once on one block above
  *   the threshold by more than `atOnceMarginPercent`, for an `above` rule); it then stays firing until the condition
  *   was false for `rearmAfterBlocks` new blocks in a row (a block that far above re-arms a `below` rule at once).
  * - The first usable observation only learns: a condition already true then (at start, after a restart, or when the
  *   rule is new) puts the rule straight into `firing` without an alert.
  * - No two deliveries within the cooldown (of the rule's cooldown group): a crossing inside it is held back and delivered
- *   when the cooldown ends if the condition still holds then (at most once); one that ends before is never told.
+ *   once the cooldown is over, at the first observation whose condition holds while the rule is still firing (at most
+ *   once); one that ends before (the rule re-armed, or turned off meanwhile) is never told.
  * - While the chain's data cannot be trusted (`paused`), or the rule has no threshold yet, nothing is counted or fired.
  * - A disabled rule is followed all the same but never delivers: turning it on later tells of no crossing long past.
+ * - The built-in busy/calm pair tells the user a state, so neither of its rules is told twice in a row: a crossing of a
+ *   built-in rule whose own delivery is still its group's newest is not told (nor held back). The other rule crossed in
+ *   between and went untold (it came and went within the cooldown), so nothing changed for the user. A user's rule,
+ *   alone in its group, is told again on each crossing after a re-arm, once the cooldown allows.
  */
 export type RulePhase = "starting" | "armed" | "firing";
 
@@ -29,9 +36,21 @@ export interface RuleState {
   readonly releasedRun: number;
   /** A crossing held back by the cooldown, to deliver when it ends if the condition still holds. */
   readonly pending: boolean;
+  /**
+   * When this rule was last delivered (`atMs` of that observation): while the caller's newest delivery of the group is
+   * at that time, it is this rule's.
+   */
+  readonly lastToldAtMs: number | undefined;
 }
 
-export const STARTING: RuleState = Object.freeze({ phase: "starting", lastBlock: undefined, holdingRun: 0, releasedRun: 0, pending: false });
+export const STARTING: RuleState = Object.freeze({
+  phase: "starting",
+  lastBlock: undefined,
+  holdingRun: 0,
+  releasedRun: 0,
+  pending: false,
+  lastToldAtMs: undefined,
+});
 
 export interface RuleObservation {
   readonly block: bigint;
@@ -59,27 +78,30 @@ export function conditionHolds(rule: Pick<AlertRule, "when">, baseFeeWei: bigint
 
 /**
  * One step. `lastDeliveredAtMs` is the newest delivery of the rule's cooldown group (undefined if none); the caller
- * records `observation.atMs` as the group's newest delivery when the step says `deliver`.
+ * records `observation.atMs` as the group's newest delivery when the step says `deliver`. Observations' times increase,
+ * so that a delivery's time tells whose it was (the built-in pair's turns rely on it).
  */
 export function stepRule(rule: AlertRule, state: RuleState, observation: RuleObservation, lastDeliveredAtMs: number | undefined): RuleStep {
   const { thresholdWei } = observation;
   if (observation.paused || thresholdWei === undefined) return { state, deliver: false };
   const holds = conditionHolds(rule, observation.baseFeeWei, thresholdWei);
   const cooled = lastDeliveredAtMs === undefined || observation.atMs - lastDeliveredAtMs >= rule.cooldownMs;
-  const newBlock = state.lastBlock !== observation.block;
+  const newBlock = state.lastBlock === undefined || observation.block > state.lastBlock;
+  // The built-in pair takes turns: a rule has nothing new to say while its own delivery is still its group's newest.
+  const hasNews = rule.builtIn === undefined || state.lastToldAtMs === undefined || state.lastToldAtMs !== lastDeliveredAtMs;
   let next = state;
   let deliver = false;
 
   if (state.phase === "starting") {
-    next = { phase: holds ? "firing" : "armed", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: false };
+    next = { ...state, phase: holds ? "firing" : "armed", lastBlock: observation.block };
   } else if (newBlock) {
     const farAbove = isFarAbove(rule, observation.baseFeeWei, thresholdWei);
     if (state.phase === "armed") {
       const holdingRun = holds ? state.holdingRun + 1 : 0;
       const crossed = holds && (holdingRun >= rule.forBlocks || (rule.when === "above" && farAbove));
       if (crossed) {
-        deliver = cooled;
-        next = { phase: "firing", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: !cooled };
+        deliver = hasNews && cooled;
+        next = { ...state, phase: "firing", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: hasNews && !cooled };
       } else {
         next = { ...state, lastBlock: observation.block, holdingRun };
       }
@@ -87,17 +109,17 @@ export function stepRule(rule: AlertRule, state: RuleState, observation: RuleObs
       const releasedRun = holds ? 0 : state.releasedRun + 1;
       const released = !holds && (releasedRun >= rule.rearmAfterBlocks || (rule.when === "below" && farAbove));
       next = released
-        ? { phase: "armed", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: false }
+        ? { ...state, phase: "armed", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: false }
         : { ...state, lastBlock: observation.block, releasedRun };
     }
   }
   // A crossing held back by the cooldown is told once the cooldown is over, if its condition still holds.
-  if (!deliver && next.phase === "firing" && next.pending && holds && cooled && state.phase !== "starting") {
+  if (!deliver && next.phase === "firing" && next.pending && holds && cooled && hasNews) {
     deliver = true;
     next = { ...next, pending: false };
   }
   if (!rule.enabled) return { state: next.pending ? { ...next, pending: false } : next, deliver: false };
-  return { state: next, deliver };
+  return { state: deliver ? { ...next, lastToldAtMs: observation.atMs } : next, deliver };
 }
 
 /** A fee above the threshold by more than the rule's at-once margin. */
