@@ -332,7 +332,7 @@ test("a receiver that hangs does not delay a delivery to another receiver", asyn
 
 test("1,000 sends to a hanging receiver hold at most maxPending deliveries and one connection; the oldest waiting are dropped", async (t) => {
   const hanging = await Receiver.start(t, hang);
-  const { sender, logLines, outcomes, outcomeNumber } = startSender(t, { timeoutMs: 60_000, maxPending: 100 });
+  const { sender, logLines, outcomes, outcomeNumber } = startSender(t, { timeoutMs: 600_000, maxPending: 100 });
 
   let mostHeld = 0;
   for (let index = 0; index < 1_000; index += 1) {
@@ -355,10 +355,12 @@ test("1,000 sends to a hanging receiver hold at most maxPending deliveries and o
   assert.equal(hanging.openConnections, 1, "one receiver gets one request at a time");
   assert.equal(sender.inFlightCount, 1);
 
-  await sender.stop();
+  // The try would last ten minutes: only stop's abort closes its connection within the wait.
+  const stopped = sender.stop();
+  await hanging.until(() => hanging.openConnections === 0, "the sender close its connection on stop");
+  await stopped;
   assert.equal(sender.pendingCount, 0);
   assert.equal(sender.inFlightCount, 0);
-  await hanging.until(() => hanging.openConnections === 0, "the sender close its connection on stop");
 });
 
 test("at most maxInFlight requests are open at once over every receiver", async (t) => {
@@ -395,7 +397,7 @@ test("stop aborts what is in flight, clears the waits between tries, and sends n
   const hanging = await Receiver.start(t, hang);
   const failing = await Receiver.start(t, answerWith(500));
   const timersBefore = process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-  const { sender, logLines, outcomes } = startSender(t, { timeoutMs: 60_000, backoffMs: [60_000] });
+  const { sender, logLines, outcomes } = startSender(t, { timeoutMs: 600_000, backoffMs: [60_000] });
 
   sender.send({ ruleId: "hang", url: hanging.url(), event: EVENT });
   sender.send({ ruleId: "fail", url: failing.url(), event: EVENT });
@@ -403,10 +405,12 @@ test("stop aborts what is in flight, clears the waits between tries, and sends n
   await failing.until(() => failing.requests.length === 1, "the first POST");
   await failing.until(() => sender.inFlightCount === 1, "the failing delivery wait for its next try");
 
-  await sender.stop();
+  // The hanging try would last ten minutes: only stop's abort closes its connection within the wait.
+  const stopped = sender.stop();
+  await hanging.until(() => hanging.openConnections === 0, "the sender close its connection on stop");
+  await stopped;
   assert.equal(sender.pendingCount, 0);
   assert.equal(sender.inFlightCount, 0);
-  await hanging.until(() => hanging.openConnections === 0, "the sender close its connection on stop");
   await failing.until(() => failing.openConnections === 0, "the failing receiver's connection closed");
   assert.equal(process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length, timersBefore, "no timer left behind");
   assert.ok(logLines.some((line) => line.includes("webhook sender stopped with 2 alert deliveries unfinished")));
