@@ -1,8 +1,11 @@
 // A HistoryView over plain arrays, for tests and benchmarks of the history's readers (baseFeeStats, the CSV export):
 // the same interface the service's history implements, with its runs cut where the blocks have gaps and every
 // `runBlocks` blocks (as the history's storage chunks cut them), and a count of what it handed out.
+import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
+import { nearestRank } from "../../shared/core/fees/percentile.ts";
 import type { BlockRun } from "../../shared/core/history/blockRun.ts";
-import type { HeldBlock, HistoryView } from "../../shared/core/history/historyView.ts";
+import type { WindowSpec } from "../../shared/core/history/duration.ts";
+import type { HeldBlock, HistoryView, WindowPercentile } from "../../shared/core/history/historyView.ts";
 
 /** One held block. */
 export interface ArrayBlock {
@@ -99,6 +102,37 @@ export class ArrayHistoryView implements HistoryView {
         start = stop;
       }
     }
+  }
+
+  /** The window's fees sorted whole at each call (the plain way: the service's history keeps them sorted as blocks come). */
+  percentileOver(window: WindowSpec, percentile: number): WindowPercentile | undefined {
+    const newest = this.newest;
+    const oldest = this.oldest;
+    if (newest === undefined || oldest === undefined) return undefined;
+    let fromBlock: bigint;
+    if (window.kind === "blocks") {
+      fromBlock = newest.block - BigInt(window.blocks) + 1n;
+    } else {
+      const byTime = this.#blocks().find((block) => block.timestamp >= newest.timestamp - window.seconds)!.block;
+      const newestBlocks = newest.block - BigInt(HISTORY_BLOCKS) + 1n;
+      fromBlock = byTime < newestBlocks ? byTime : newestBlocks;
+    }
+    if (fromBlock < oldest.block) fromBlock = oldest.block;
+    const fees = this.#blocks()
+      .filter((block) => block.block >= fromBlock)
+      .map((block) => block.baseFeeWei)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { wei: nearestRank(fees, percentile), blocks: fees.length, fromBlock, toBlock: newest.block };
+  }
+
+  #blocks(): ArrayBlock[] {
+    return this.#segments.flatMap((segment) =>
+      Array.from(segment.baseFeesWei, (baseFeeWei, index) => ({
+        block: segment.firstBlock + BigInt(index),
+        timestamp: segment.timestamps[index]!,
+        baseFeeWei,
+      })),
+    );
   }
 }
 

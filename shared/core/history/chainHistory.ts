@@ -1,12 +1,11 @@
-import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
 import { congestionFromRanks } from "../fees/networkCongestion.ts";
 import { nearestRankIndex } from "../fees/percentile.ts";
 import type { BlockAnchor } from "./blockAnchor.ts";
 import { BlockColumns, CHUNK_BLOCKS, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
 import type { BlockRun } from "./blockRun.ts";
 import type { WindowSpec } from "./duration.ts";
-import type { HeldBlock, HistoryView } from "./historyView.ts";
-import { WindowTracker } from "./windowTracker.ts";
+import type { HeldBlock, HistoryView, WindowPercentile } from "./historyView.ts";
+import { TrackedWindows } from "./trackedWindows.ts";
 
 export type { BlockAnchor } from "./blockAnchor.ts";
 
@@ -54,25 +53,24 @@ const SPACING_SAMPLE_BLOCKS = 16;
 const ANCHOR_KINDS = [TIME_EXACT, TIME_CLOCK] as const;
 
 /**
- * One chain's held history in memory: every block's base fee and timestamp for the horizon, the statistics window's
- * order statistics kept up to date as blocks arrive, and the live view readers get (HistoryView). Timestamps are exact
- * at anchors and interpolated between them (extrapolated at the ends with the chain's spacing); while no header has
- * been seen, the newest block's arrival on the local clock stands in for one.
+ * One chain's held history in memory: every block's base fee and timestamp for the horizon, the order statistics of
+ * the statistics window and of each window readers ask percentiles of (TrackedWindows) kept up to date as blocks
+ * arrive, and the live view readers get (HistoryView). Timestamps are exact at anchors and interpolated between them
+ * (extrapolated at the ends with the chain's spacing); while no header has been seen, the newest block's arrival on
+ * the local clock stands in for one.
  */
 export class ChainHistory implements HistoryView {
   readonly #columns = new BlockColumns();
-  readonly #window: WindowTracker;
-  readonly #spec: WindowSpec;
+  readonly #windows: TrackedWindows;
   readonly #horizonSeconds: number;
   #spacingSeconds: number;
   /** Blocks timed by the clock (no header seen near them): demoted once a header's exact time is seen. */
   #clockAnchors: number[] = [];
 
   constructor(options: ChainHistoryOptions) {
-    this.#spec = options.window;
     this.#horizonSeconds = options.horizonSeconds;
     this.#spacingSeconds = options.blockTimeMs / 1_000;
-    this.#window = new WindowTracker(this.#columns);
+    this.#windows = new TrackedWindows(this.#columns, options.window);
   }
 
   get blocksHeld(): number {
@@ -151,7 +149,8 @@ export class ChainHistory implements HistoryView {
 
   /**
    * Writes consecutive blocks (new, or re-mined: a different fee replaces the old one) and their anchors, retimes
-   * the blocks around them, moves the statistics window and drops whole chunks beyond the horizon.
+   * the blocks around them, moves the tracked windows (the statistics window and those asked for) and drops whole
+   * chunks beyond the horizon that no tracked window holds.
    * `clockSeconds` stands in for the newest block's timestamp while the history holds no exact one.
    */
   write(write: HistoryWrite, clockSeconds: number): HistoryChange {
@@ -169,7 +168,7 @@ export class ChainHistory implements HistoryView {
       if (old === undefined) continue;
       changedFrom ??= first + i;
       changedTo = first + i;
-      this.#window.feeChanged(first + i, old, fee);
+      this.#windows.feeChanged(first + i, old, fee);
     }
     const anchors = this.#acceptAnchors(write.anchors ?? []);
     if (anchors.length > 0 && this.#clockAnchors.length > 0) {
@@ -179,7 +178,7 @@ export class ChainHistory implements HistoryView {
       this.#retime(this.#columns.oldestBlock!, first + count - 1, anchors, clockSeconds);
     }
     if (count > 0 || anchors.length > 0) this.#retime(first, first + count - 1, anchors, clockSeconds);
-    this.#moveWindow();
+    this.#windows.afterWrite();
     this.#prune();
     return {
       changedFrom: changedFrom === undefined ? undefined : BigInt(changedFrom),
@@ -190,19 +189,29 @@ export class ChainHistory implements HistoryView {
 
   /** The statistics window's blocks and order statistics; undefined while nothing is held. */
   windowStats(): WindowStats | undefined {
-    const fees = this.#window.fees;
+    const window = this.#windows.statistics;
+    const fees = window.fees;
     const n = fees.size;
     if (n === 0) return undefined;
     return {
       blocks: n,
-      fromBlock: BigInt(this.#window.fromBlock),
-      toBlock: BigInt(this.#window.toBlock),
+      fromBlock: BigInt(window.fromBlock),
+      toBlock: BigInt(window.toBlock),
       baseFeePercentileWei: fees.at(nearestRankIndex(n, 50)),
       busyThresholdWei: fees.at(nearestRankIndex(n, 90)),
       minWei: fees.min!,
       maxWei: fees.max!,
       congestionOf: (baseFeeWei) => congestionFromRanks(fees.countBelow(baseFeeWei), fees.countAtMost(baseFeeWei), n),
     };
+  }
+
+  percentileOver(window: WindowSpec, percentile: number): WindowPercentile | undefined {
+    return this.#windows.percentileOver(window, percentile);
+  }
+
+  /** The windows asked for by percentileOver that are kept up to date now, in the order first asked. */
+  get trackedWindows(): WindowSpec[] {
+    return this.#windows.askedWindows;
   }
 
   #heldBlock(block: number | undefined): HeldBlock | undefined {
@@ -282,30 +291,14 @@ export class ChainHistory implements HistoryView {
     }
   }
 
-  /** Moves the statistics window to its blocks as of the newest block. */
-  #moveWindow(): void {
-    const newest = this.#columns.newestBlock;
-    const oldest = this.#columns.oldestBlock;
-    if (newest === undefined || oldest === undefined) return;
-    let from: number;
-    if (this.#spec.kind === "blocks") {
-      from = Math.max(oldest, newest - this.#spec.blocks + 1);
-    } else {
-      const byTime = this.#columns.firstAtOrAfter(this.#columns.timestampAt(newest) - this.#spec.seconds) ?? newest;
-      // Never fewer than the newest HISTORY_BLOCKS blocks (or all held).
-      from = Math.max(oldest, Math.min(byTime, newest - HISTORY_BLOCKS + 1));
-    }
-    this.#window.moveTo(from, newest);
-  }
-
-  /** Drops whole chunks older than the horizon (measured from the newest block's time). */
+  /** Drops whole chunks older than the horizon (measured from the newest block's time) that no tracked window holds. */
   #prune(): void {
     const newest = this.#columns.newestBlock;
     if (newest === undefined) return;
     const cutoff = this.#columns.timestampAt(newest) - this.#horizonSeconds;
     const firstKept = this.#columns.firstAtOrAfter(cutoff);
     if (firstKept === undefined || firstKept <= (this.#columns.oldestBlock ?? firstKept)) return;
-    const keepFrom = Math.min(firstKept, this.#window.fromBlock);
+    const keepFrom = Math.min(firstKept, this.#windows.keepFromBlock ?? firstKept);
     this.#columns.dropChunksBelow(keepFrom - (keepFrom % CHUNK_BLOCKS));
   }
 }

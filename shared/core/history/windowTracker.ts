@@ -1,10 +1,11 @@
 import { FeeMultiset } from "../fees/feeMultiset.ts";
 import type { BlockColumns } from "./blockColumns.ts";
+import { heldFeesBetween } from "./heldFees.ts";
 
 /**
- * The fees of the held blocks in a block range [from, to] (the statistics window), kept in a FeeMultiset as the range
- * and the blocks move: a move inserts what enters and removes what leaves, and a move that would touch more blocks than
- * the window holds rebuilds it in one sort instead.
+ * The fees of the held blocks in a block range [from, to] (a window: the statistics window, or one an alert asked
+ * for), kept in a FeeMultiset as the range and the blocks move: a move inserts what enters and removes what leaves,
+ * and a move that would touch more blocks than the window holds rebuilds it in one sort instead.
  */
 export class WindowTracker {
   readonly #columns: BlockColumns;
@@ -62,8 +63,6 @@ export class WindowTracker {
   }
 
   #rebuild(): void {
-    const fees: bigint[] = [];
-    this.#columns.forEachHeld(this.#from, this.#to, (fee) => fees.push(fee));
-    this.#fees.reset(fees);
+    this.#fees.reset(heldFeesBetween(this.#columns, this.#from, this.#to));
   }
 }
