@@ -1,3 +1,5 @@
+// First: before any module that makes a zod schema (see zodWithoutEval.ts).
+import "./zodWithoutEval.ts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App.tsx";

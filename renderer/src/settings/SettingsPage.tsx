@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { AlertsSection } from "./AlertsSection.tsx";
 import { ApiKeysSection } from "./ApiKeysSection.tsx";
 import { ChainsSection } from "./ChainsSection.tsx";
 import { DashboardTokenSection } from "./DashboardTokenSection.tsx";
@@ -13,8 +14,11 @@ import {
 } from "./settingsClient.ts";
 import "./settings.css";
 
-/** The desktop app's settings, stored by the main process (validated there as a whole; its messages are shown as they are). */
-export function SettingsPage({ bridge, onClose }: { bridge: SettingsBridge; onClose: () => void }) {
+/**
+ * The desktop app's settings, stored by the main process (validated there as a whole; its messages are shown as they
+ * are). `onSaved` is told after each change it stored.
+ */
+export function SettingsPage({ bridge, onClose, onSaved }: { bridge: SettingsBridge; onClose: () => void; onSaved?: () => void }) {
   const [view, setView] = useState<SettingsView | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [saved, setSaved] = useState(false);
@@ -32,21 +36,31 @@ export function SettingsPage({ bridge, onClose }: { bridge: SettingsBridge; onCl
     };
   }, [bridge]);
 
-  const save = useCallback(
-    async (patch: SettingsPatch): Promise<boolean> => {
+  /** Stores a change; resolves with the main process's refusal in its words, or undefined once stored. */
+  const store = useCallback(
+    async (patch: SettingsPatch): Promise<string | undefined> => {
       try {
         setView(unwrap(await bridge.update(patch)));
-        setError(undefined);
         setSaved(true);
         window.setTimeout(() => setSaved(false), 1500);
-        return true;
+        onSaved?.();
+        return undefined;
       } catch (failure) {
-        setError(failureMessage(failure));
-        return false;
+        return failureMessage(failure);
       }
     },
-    [bridge],
+    [bridge, onSaved],
   );
+  const save = useCallback(
+    async (patch: SettingsPatch): Promise<boolean> => {
+      const refusal = await store(patch);
+      setError(refusal);
+      return refusal === undefined;
+    },
+    [store],
+  );
+  // The alerts section shows a refusal beside the rule it is about, not at the top of the page.
+  const saveAlerts = useCallback((alerts: unknown[]) => store({ alerts }), [store]);
 
   if (view === undefined) return <main className="placeholder">{error ?? "Loading the settings…"}</main>;
   return (
@@ -73,6 +87,7 @@ export function SettingsPage({ bridge, onClose }: { bridge: SettingsBridge; onCl
       )}
       <GeneralSection view={view} onSave={save} />
       <NotificationsSection view={view} onSave={save} />
+      <AlertsSection view={view} onSave={saveAlerts} />
       {/* Keyed by the stored chains, so that the drafts start again from what was saved after each change. */}
       <ChainsSection key={JSON.stringify(view.settings.chains ?? view.defaultChains)} view={view} onSave={(chains) => save({ chains })} />
       <ApiKeysSection view={view} bridge={bridge} onView={setView} onError={setError} />
@@ -200,6 +215,10 @@ function NotificationsSection({ view, onSave }: { view: SettingsView; onSave: (p
         />
         Tell me when a chain gets busy (its base fee above its busy threshold) and when it calms down
       </label>
+      <p className="settings-hint" data-testid="notifications-built-in-hint">
+        These two are built-in alert rules of every chain (busy: above its busy threshold, calm: back at or below it), with the hysteresis below. Add rules of
+        your own under Alerts.
+      </p>
       <div className="settings-chain-toggles">
         {chains.map((chain) => (
           <label className="settings-check" key={chain.chainId}>
