@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
+import { AlertToasts } from "./AlertToasts.tsx";
 import { ApiPanel } from "./ApiPanel.tsx";
 import { ChainSwitcher } from "./ChainSwitcher.tsx";
 import { ChainView, LastContact } from "./ChainView.tsx";
@@ -29,7 +30,7 @@ function chainFromHash(): number | undefined {
 }
 
 function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: string) => void }) {
-  const { link, feed, panelKey } = useLiveConnection(client);
+  const { link, feed, panelKey, alerts, refreshAlerts } = useLiveConnection(client);
   // The history's answers (baseFeeStats), shared by the chart, the heatmap and the chain tiles.
   const stats = useMemo(() => new StatsStore((chainId, request, signal) => client.baseFeeStats(chainId, request, signal)), [client]);
   useEffect(() => () => stats.cancel(), [stats]);
@@ -56,6 +57,11 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   // The desktop app's settings page (stored by its main process); a browser edits settings.json instead.
   const settings = desktopSettings();
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const closeSettings = useCallback(() => {
+    setSettingsOpen(false);
+    // The settings may have changed the alert rules: the chart and the list show them at once, not with the next block.
+    refreshAlerts();
+  }, [refreshAlerts]);
 
   if (link.kind === "rejected") return <TokenScreen rejected={link.reason} onToken={onToken} />;
   return (
@@ -72,7 +78,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
         )}
       </header>
       {settingsOpen && settings ? (
-        <SettingsPage bridge={settings} onClose={() => setSettingsOpen(false)} />
+        <SettingsPage bridge={settings} onClose={closeSettings} onSaved={refreshAlerts} />
       ) : chain === undefined ? (
         <main className="placeholder" data-testid="no-chains">
           {link.kind === "unreachable" ? (
@@ -88,11 +94,12 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
           {offline ? <ServiceBanner link={link} hasData /> : null}
           <ChainSwitcher chains={feed.chains} selected={chainId} serviceAnswering={live} stats={stats} onSelect={select} />
           <main>
-            <ChainView chain={chain} offline={offline} stats={stats} range={range} onRange={setRange} />
+            <ChainView chain={chain} offline={offline} stats={stats} range={range} onRange={setRange} alerts={alerts.state} desktop={settings !== undefined} />
           </main>
           <ApiPanel baseUrl={client.baseUrl} panelKey={panelKey} chainId={chain.status.chainId} />
         </>
       )}
+      <AlertToasts fired={alerts.fired} />
     </div>
   );
 }

@@ -1,8 +1,11 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import { congestionOf } from "../../shared/wire/congestion.ts";
+import type { AlertsState } from "./alertsFeed.ts";
+import { AlertsPanel } from "./AlertsPanel.tsx";
 import { BackfillProgress } from "./BackfillProgress.tsx";
+import { type AlertLine, alertLinesOf } from "./chartAlertLines.ts";
 import { ChartLegend } from "./ChartLegend.tsx";
 import { chartRange, type ChartRangeId } from "./chartRange.ts";
 import { CheapestHours } from "./CheapestHours.tsx";
@@ -31,12 +34,16 @@ interface Props {
   /** The chart's range, the same for every chain. */
   readonly range: ChartRangeId;
   readonly onRange: (range: ChartRangeId) => void;
+  /** The alert rules' state (`GET /alerts`): the chain's enabled rules are drawn on the live chart and listed. */
+  readonly alerts: AlertsState;
+  /** In the desktop app (rules are edited on its settings page), not a browser. */
+  readonly desktop: boolean;
 }
 
 /** Why the time ranges cannot be drawn for a chain whose service holds no history of it. */
 const NO_HISTORY = `The service holds no history for this chain yet: only the newest ${HISTORY_BLOCKS} blocks.`;
 
-export function ChainView({ chain, offline, stats, range, onRange }: Props) {
+export function ChainView({ chain, offline, stats, range, onRange, alerts, desktop }: Props) {
   const { status, points, receivedAt } = chain;
   const newest = points[points.length - 1];
   const hasData = newest !== undefined && status.baseFeePercentile !== null && status.busyThreshold !== null;
@@ -47,6 +54,9 @@ export function ChainView({ chain, offline, stats, range, onRange }: Props) {
   const shownRange = chartRange(hasHistory ? range : "blocks");
   const windowName = statsWindowWords(status.statsWindow, status.history);
   usePrefetchedRanges(stats, status.chainId, askHistory);
+  // The same array while the lines stay the same (each answer of GET /alerts is a new object), so that the chart's memo holds.
+  const alertLinesKey = JSON.stringify(alertLinesOf(alerts.kind === "known" ? alerts.body : undefined, status.chainId));
+  const alertLines = useMemo(() => JSON.parse(alertLinesKey) as AlertLine[], [alertLinesKey]);
   return (
     <section className={`chain-view${offline ? " chain-view-offline" : ""}`} aria-labelledby="chain-title" data-testid="chain-view" data-chain={status.chainId}>
       <div className="chain-head">
@@ -82,17 +92,25 @@ export function ChainView({ chain, offline, stats, range, onRange }: Props) {
               baseFeePercentile={status.baseFeePercentile}
               busyThreshold={status.busyThreshold}
               windowName={windowName}
+              alertLines={shownRange.kind === "blocks" ? alertLines.length : 0}
             />
           </div>
           {shownRange.kind === "blocks" ? (
             <>
               <div className="chart-frame" data-testid="fee-chart" aria-label={`Base fee of the newest ${points.length} blocks, in Gwei`}>
-                <FeeChart points={points} baseFeePercentile={status.baseFeePercentile} busyThreshold={status.busyThreshold} windowName={windowName} />
+                <FeeChart
+                  points={points}
+                  baseFeePercentile={status.baseFeePercentile}
+                  busyThreshold={status.busyThreshold}
+                  windowName={windowName}
+                  alertLines={alertLines}
+                />
               </div>
               <p className="chart-note">
                 Base fee in Gwei of blocks {blockNumber(points[0]!.block)} to {blockNumber(newest.block)}, one point per block. Dashed: the 50th percentile
                 (p50) and the busy threshold (90th percentile) over {windowName}
                 {status.statsWindowBlocks !== points.length ? ` (${blockNumber(status.statsWindowBlocks)} blocks)` : ""}.
+                {alertLines.length > 0 ? " Dotted: the thresholds of your alert rules for this chain." : ""}
               </p>
             </>
           ) : (
@@ -108,6 +126,7 @@ export function ChainView({ chain, offline, stats, range, onRange }: Props) {
               history={status.history}
             />
           )}
+          <AlertsPanel alerts={alerts} chainId={status.chainId} chainName={status.name} desktop={desktop} />
           {hasHistory && status.history.newestTime !== null ? (
             <CheapestHours
               store={stats}

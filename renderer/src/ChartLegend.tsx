@@ -9,10 +9,12 @@ interface Props {
   readonly busyThreshold: string;
   /** The statistics window in words (statsWindowWords). */
   readonly windowName: string;
+  /** How many alert rules' thresholds the chart draws (dotted). */
+  readonly alertLines: number;
 }
 
 /** What each mark on the chart is, with the statistics lines named by their window and value. */
-export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, busyThreshold, windowName }: Props) {
+export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, busyThreshold, windowName, alertLines }: Props) {
   const names = statsLineNames(windowName);
   return (
     <ul className="chart-legend" data-testid="chart-legend">
@@ -45,6 +47,12 @@ export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, 
         <span className="swatch swatch-busy" aria-hidden="true" />
         {names.busy} <strong>{shortGwei(busyThreshold)}</strong>
       </li>
+      {alertLines > 0 ? (
+        <li data-testid="legend-alerts">
+          <span className="swatch swatch-alert" aria-hidden="true" />
+          {alertLines === 1 ? "alert rule" : "alert rules"}
+        </li>
+      ) : null}
     </ul>
   );
 });

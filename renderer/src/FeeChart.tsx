@@ -1,6 +1,8 @@
 import { memo, useEffect, useMemo, useState } from "react";
 import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, ZIndexLayer } from "recharts";
+import { AlertLines } from "./AlertLines.tsx";
 import type { FeePoint } from "./chainData.ts";
+import { type AlertLine, thresholdsInView } from "./chartAlertLines.ts";
 import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX } from "./chartFrame.ts";
 import { ChartHoverLayer } from "./ChartHoverLayer.tsx";
 import { feeYAxis } from "./feeYAxis.tsx";
@@ -16,10 +18,12 @@ export interface FeeChartProps {
   readonly busyThreshold: string;
   /** The statistics window the two are computed over, in words (statsWindowWords). */
   readonly windowName: string;
+  /** The chain's enabled alert rules' thresholds, drawn dotted (the same array while they hold, so that memo holds). */
+  readonly alertLines: readonly AlertLine[];
 }
 
 /**
- * The newest blocks' base fees with the 50th percentile and the busy threshold. Memoised, so that nothing but a new
+ * The newest blocks' base fees with the 50th percentile, the busy threshold and the alert rules' thresholds. Memoised, so that nothing but a new
  * block (not the data age ticking) redraws it.
  *
  * Recharts draws the frame (axes with given domains, the y ticks, grid) and gives the scales; the line (one path), the
@@ -29,7 +33,7 @@ export interface FeeChartProps {
  * costs well under 1 ms. Its `<ReferenceLine>` reports itself to recharts' store on every render, so a line that moved
  * made recharts lay the whole chart out again, axes included: the slowest live updates (~20 ms) were those.
  */
-export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busyThreshold, windowName }: FeeChartProps) {
+export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busyThreshold, windowName, alertLines }: FeeChartProps) {
   const p50 = Number(baseFeePercentile);
   const busy = Number(busyThreshold);
   let low = Math.min(p50, busy);
@@ -37,6 +41,15 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
   for (const point of points) {
     if (point.gwei < low) low = point.gwei;
     if (point.gwei > high) high = point.gwei;
+  }
+  // Alert thresholds near the fees widen the axis to show where they are; one far off is marked at the edge instead.
+  for (const threshold of thresholdsInView(
+    low,
+    high,
+    alertLines.map((line) => Number(line.threshold)),
+  )) {
+    low = Math.min(low, threshold);
+    high = Math.max(high, threshold);
   }
   // The same arrays while the round ticks stay (most blocks): new arrays would be a new y-axis setting to recharts.
   const tickKey = feeTicks(low, high).join(" ");
@@ -78,6 +91,7 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
       {grid}
       {axes}
       <StatsLines baseFeePercentile={baseFeePercentile} busyThreshold={busyThreshold} windowName={windowName} marginRightPx={CHART_MARGIN.right} />
+      <AlertLines lines={alertLines} />
       <BlockTicks points={points} />
       <FeeLine points={points} />
       <HoverLayer points={points} />

@@ -1,5 +1,6 @@
 // The one way the dashboard talks to the service: typed calls over fetch, and one Server-Sent Event stream for every
 // chain. It only asks and reports; when to ask again is liveConnection.ts's business.
+import { ALERT_EVENT_NAME, type AlertEvent, type AlertsBody, alertEventSchema, alertsBodySchema } from "../../shared/wire/alerts.ts";
 import type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { NETWORK_EVENT_NAME } from "../../shared/wire/eventNames.ts";
@@ -9,6 +10,7 @@ import { ApiCallError } from "./apiCallError.ts";
 import type { Connection } from "./connection.ts";
 import { statsQueryString, type StatsRequest } from "./statsRequest.ts";
 
+export type { AlertEvent, AlertRuleProblem, AlertRuleStatus, AlertsBody } from "../../shared/wire/alerts.ts";
 export type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
 export type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 export type { BlockRun, NetworkEvent } from "../../shared/wire/networkEvent.ts";
@@ -32,6 +34,8 @@ export interface EventHandlers {
   /** The stream is open: the full state of every chain follows at once. */
   onOpen(): void;
   onEvent(event: NetworkEvent): void;
+  /** An alert rule fired (`event: alert`), parsed with the wire schema. */
+  onAlert(event: AlertEvent): void;
   /** The stream failed and was closed; `wasOpen` says whether it had been open (the service was there until now). */
   onError(wasOpen: boolean): void;
 }
@@ -49,6 +53,11 @@ export interface DataClient {
    * when the service refuses (with its code: NO_DATA while the chain has no data, INVALID_QUERY, …), or a network error.
    */
   baseFeeStats(chainId: number, request: StatsRequest, signal: AbortSignal): Promise<readonly BaseFeeStatsBucket[]>;
+  /**
+   * `GET /alerts`: every alert rule with its state, parsed with the wire schema. Throws ApiCallError when the service
+   * refuses (404 from a service without alerts), or an error naming what does not match the schema.
+   */
+  alerts(signal: AbortSignal): Promise<AlertsBody>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
@@ -98,6 +107,18 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
       return body as BaseFeeStatsBucket[];
     },
 
+    async alerts(signal) {
+      const response = await get("/alerts", signal);
+      const body = await readJson(response);
+      if (!response.ok) {
+        const error = body as { code?: string } | undefined;
+        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+      }
+      const parsed = alertsBodySchema.safeParse(body);
+      if (!parsed.success) throw new Error(`GET /alerts answered something this page cannot read: ${parsed.error.message}`);
+      return parsed.data;
+    },
+
     openEvents(handlers) {
       // EventSource cannot send an Authorization header, so the stream uses the key-in-path form.
       const source = new EventSource(`${baseUrl}/v3/${encodeURIComponent(token)}/events`);
@@ -110,6 +131,11 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
         const event = JSON.parse((message as MessageEvent<string>).data) as NetworkEvent;
         if (event.blocks !== null && performance.getEntriesByName("gasfees:first-data").length === 0) performance.mark("gasfees:first-data");
         handlers.onEvent(event);
+      });
+      source.addEventListener(ALERT_EVENT_NAME, (message) => {
+        // An event this page cannot read is left out: the alerts list, read again after it, still shows the firing.
+        const parsed = alertEventSchema.safeParse(readJsonText((message as MessageEvent<string>).data));
+        if (parsed.success) handlers.onAlert(parsed.data);
       });
       source.addEventListener("error", () => {
         // The browser would retry by itself, blind to why it failed; the caller checks the token first instead.
@@ -125,6 +151,14 @@ async function readJson(response: Response): Promise<unknown> {
   try {
     const text = await response.text();
     return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

@@ -1,8 +1,11 @@
 // The page's one connection to the service: the token checked with a plain request, then one event stream for every
 // chain; on any failure the stream is closed and the token checked again, which tells a service that is gone from one
 // that refuses the token. Everything the page shows live comes from the snapshot kept here.
+import { ApiCallError } from "./apiCallError.ts";
+import { type AlertsFeed, type AlertsState, EMPTY_ALERTS, withAlertsState, withFiredAlert } from "./alertsFeed.ts";
+import { AlertsRefresh } from "./alertsRefresh.ts";
 import { applyNetworkEvent, type DashboardFeed, EMPTY_FEED, keepChains } from "./dashboardFeed.ts";
-import type { DataClient } from "./dataClient.ts";
+import type { AlertEvent, DataClient } from "./dataClient.ts";
 import { type PanelKey, panelKeyOf } from "./panelKey.ts";
 
 /**
@@ -25,6 +28,8 @@ export interface LiveSnapshot {
   readonly link: LinkState;
   readonly feed: DashboardFeed;
   readonly panelKey: PanelKey;
+  /** The alert rules' state (`GET /alerts`) and the alerts fired while the page is open. */
+  readonly alerts: AlertsFeed;
 }
 
 /** How soon to ask again after a failure, growing to the last value while failures go on. */
@@ -34,12 +39,19 @@ const RETRY_DELAYS_MS = [0, 500, 1_000, 2_000, 3_000];
  * request checks that the service is still there (a hung service keeps the socket open and sends nothing).
  */
 const QUIET_CHECK_MS = 30_000;
+/**
+ * `GET /alerts` is asked when the stream opens and at once when an alert fires; and, while the user has rules of their
+ * own (a percentile rule's threshold moves with its window, and a rule re-arms without an event), with the chains'
+ * events, at most this often. Without rules of the user's own, nothing is asked per block.
+ */
+const ALERTS_REFRESH_MS = 2_000;
 
 export class LiveConnection {
   readonly #client: DataClient;
-  #snapshot: LiveSnapshot = { link: { kind: "connecting" }, feed: EMPTY_FEED, panelKey: { kind: "loading" } };
+  #snapshot: LiveSnapshot = { link: { kind: "connecting" }, feed: EMPTY_FEED, panelKey: { kind: "loading" }, alerts: EMPTY_ALERTS };
   readonly #listeners = new Set<() => void>();
   #lastContactAt: number | undefined;
+  #run: ConnectionRun | undefined;
 
   constructor(client: DataClient) {
     this.#client = client;
@@ -51,6 +63,9 @@ export class LiveConnection {
   };
 
   readonly getSnapshot = (): LiveSnapshot => this.#snapshot;
+
+  /** Asks for the alert rules' state again now (after the settings changed them). */
+  readonly refreshAlerts = (): void => this.#run?.askAlertsNow();
 
   /** Connects, and keeps connecting until stopped or the token is rejected. Returns the function that stops it. */
   start(): () => void {
@@ -65,9 +80,15 @@ export class LiveConnection {
         const known = this.#snapshot.panelKey.kind === "key" || this.#snapshot.panelKey.kind === "none";
         if (!(panelKey.kind === "unavailable" && known)) this.#update({ panelKey });
       },
+      alertsState: (state) => this.#update({ alerts: withAlertsState(this.#snapshot.alerts, state) }),
+      alertFired: (event) => this.#update({ alerts: withFiredAlert(this.#snapshot.alerts, event, Date.now()) }),
     });
+    this.#run = run;
     run.check();
-    return () => run.stop();
+    return () => {
+      run.stop();
+      if (this.#run === run) this.#run = undefined;
+    };
   }
 
   #setLink(kind: "live" | "reconnecting" | "unreachable" | "rejected", reason = ""): void {
@@ -102,6 +123,8 @@ interface RunReports {
   link(kind: "live" | "reconnecting" | "unreachable" | "rejected", reason?: string): void;
   feed(update: (feed: DashboardFeed) => DashboardFeed): void;
   panelKey(panelKey: PanelKey): void;
+  alertsState(state: AlertsState): void;
+  alertFired(event: AlertEvent): void;
 }
 
 /** One start-to-stop of the connection: its timers, its stream and its requests, all ended by `stop()`. */
@@ -115,14 +138,21 @@ class ConnectionRun {
   #failures = 0;
   #lastEventAt = 0;
   #checking = false;
+  readonly #alerts: AlertsRefresh;
+  /** The service has no `GET /alerts` (404): not asked again. */
+  #alertsUnavailable = false;
+  /** The service's last answer listed enabled rules of the user's own: their state is followed block by block. */
+  #followsUserRules = false;
 
   constructor(client: DataClient, report: RunReports) {
     this.#client = client;
     this.#report = report;
+    this.#alerts = new AlertsRefresh(() => this.#askAlerts(), ALERTS_REFRESH_MS);
   }
 
   stop(): void {
     this.#abort.abort();
+    this.#alerts.stop();
     this.#closeStream?.();
     this.#closeStream = undefined;
     window.clearTimeout(this.#retryTimer);
@@ -179,6 +209,7 @@ class ConnectionRun {
         this.#lastEventAt = performance.now();
         this.#report.link("live");
         this.#watchQuiet();
+        this.askAlertsNow();
       },
       onEvent: (event) => {
         this.#failures = 0;
@@ -186,6 +217,13 @@ class ConnectionRun {
         this.#report.contact();
         const receivedAt = performance.now();
         this.#report.feed((feed) => applyNetworkEvent(feed, event, receivedAt));
+        if (this.#followsUserRules) this.#alerts.soon();
+      },
+      onAlert: (event) => {
+        this.#lastEventAt = performance.now();
+        this.#report.contact();
+        this.#report.alertFired(event);
+        this.askAlertsNow();
       },
       onError: (wasOpen) => {
         // The connection was there until this moment.
@@ -219,6 +257,25 @@ class ConnectionRun {
         this.check();
       }
     }, QUIET_CHECK_MS / 2);
+  }
+
+  askAlertsNow(): void {
+    if (!this.#alertsUnavailable) this.#alerts.now();
+  }
+
+  /** One `GET /alerts`; a failure keeps what was known (the token check tells a gone service from a refusing one). */
+  async #askAlerts(): Promise<void> {
+    try {
+      const body = await this.#client.alerts(this.#abort.signal);
+      if (this.#stopped) return;
+      this.#followsUserRules = body.rules.some((rule) => rule.builtIn === null && rule.enabled);
+      this.#report.alertsState({ kind: "known", body });
+    } catch (error) {
+      if (this.#stopped || !(error instanceof ApiCallError) || error.status !== 404) return;
+      this.#alertsUnavailable = true;
+      this.#followsUserRules = false;
+      this.#report.alertsState({ kind: "unavailable", reason: "this gasfees service has no alert rules (GET /alerts answered 404): update it" });
+    }
   }
 
   #askPanelKey(): void {
