@@ -1,9 +1,13 @@
 // One measurement of historyBench.ts, in a fresh process: prints one JSON line.
 //   block <arbitrum-week|500-blocks>   CPU per new block through the service's path (record, statistics, answers)
+//   block arbitrum-week-alert          the same with a second window of 2.4 M blocks asked a percentile per block (an
+//                                      alert's), and that window's first ask (its tracker built) beside one exact pass
 //   memory <seven-chains|empty>        resident memory with 7 chains' full 7-day histories held, or none
 import { BlockWindow } from "../../shared/core/fees/blockWindow.ts";
 import { snapshotOf } from "../../shared/core/fees/feeSnapshot.ts";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
+import { parseWindowSpec } from "../../shared/core/history/duration.ts";
+import { FeeOrderStatisticsScratch } from "../../shared/core/history/feeOrderStatistics.ts";
 import { createLogger } from "../../shared/log/logger.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { publish } from "../../shared/service/chainPublication.ts";
@@ -54,8 +58,12 @@ function filledRecord(plan: ChainPlan, seconds: number, spacing: number, seed: n
   return { record, newest: blocks - 1, fillMsPer1024: (performance.now() - started) / pages };
 }
 
+/** The window an alert asks about in the alert variant: as long as the statistics window, another tracker. */
+const ALERT_WINDOW = parseWindowSpec("2400000 blocks")!;
+
 function measureBlocks(): void {
-  const week = variant === "arbitrum-week";
+  const alert = variant === "arbitrum-week-alert";
+  const week = alert || variant === "arbitrum-week";
   const spacing = 0.25;
   const plan: ChainPlan = {
     chainId: 42_161,
@@ -69,12 +77,21 @@ function measureBlocks(): void {
   const next = feeWalk(11);
   let block = newest + 1;
   let previous = publish(plan, report(undefined), undefined, record.part());
+  let firstAskMs = 0;
+  let onePassMs = 0;
+  if (alert) {
+    onePassMs = onePassPercentileMs(record);
+    const started = performance.now();
+    record.history.percentileOver(ALERT_WINDOW, 20);
+    firstAskMs = performance.now() - started;
+  }
   const step = (): void => {
     feedWindow.write(BigInt(block), [next()]);
     const snapshot = snapshotOf(plan.chainId, feedWindow, undefined, { blockTimeMs: 250 })!;
     const timestamp = Math.floor(START_SECONDS + block * spacing);
     record.takeFeedSnapshot(snapshot, block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : [], timestamp * 1_000);
     previous = publish(plan, report(snapshot), previous, record.part());
+    if (alert && record.history.percentileOver(ALERT_WINDOW, 20) === undefined) throw new Error("the alert's window holds blocks");
     block++;
   };
   for (let i = 0; i < HISTORY_BLOCKS; i++) step(); // the feed's window full, the code warm
@@ -95,7 +112,23 @@ function measureBlocks(): void {
     fillMsPer1024,
     parseMsPer1024: parseMsPer1024(),
     blocksHeld: previous.status.history.blocks,
+    firstAskMs,
+    onePassMs,
   });
+}
+
+/** What answering the alert's window without a tracker costs: its fees copied out of the history and selected once. */
+function onePassPercentileMs(record: ChainRecord): number {
+  const newest = record.history.newest!.block;
+  const started = performance.now();
+  const fees = new BigUint64Array(ALERT_WINDOW.kind === "blocks" ? ALERT_WINDOW.blocks : 0);
+  let count = 0;
+  for (const run of record.history.runsBetweenBlocks(newest - BigInt(fees.length) + 1n, newest)) {
+    fees.set(run.baseFeesWei, count);
+    count += run.baseFeesWei.length;
+  }
+  new FeeOrderStatisticsScratch([20]).of(fees.subarray(0, count));
+  return performance.now() - started;
 }
 
 /** What merely reading a 1,024-block eth_feeHistory answer costs: its JSON parsed and its hex fees made bigints. */
@@ -151,7 +184,7 @@ function measureMemory(): void {
 
 function answer(values: Partial<Record<string, number>>): void {
   process.stdout.write(
-    `${JSON.stringify({ cpuMsPerBlock: 0, wallMsPerBlockP99: 0, fillMsPer1024: 0, parseMsPer1024: 0, rssMb: 0, heapMb: 0, blocksHeld: 0, ...values })}\n`,
+    `${JSON.stringify({ cpuMsPerBlock: 0, wallMsPerBlockP99: 0, fillMsPer1024: 0, parseMsPer1024: 0, rssMb: 0, heapMb: 0, blocksHeld: 0, firstAskMs: 0, onePassMs: 0, ...values })}\n`,
   );
 }
 
