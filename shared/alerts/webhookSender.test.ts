@@ -249,6 +249,18 @@ test("a 404 is not retried, and its outcome says why, with what the receiver sai
   assert.equal(receiver.requests.length, 2);
 });
 
+test("a receiver's answer that quotes the webhook's secret path is shown with the secret hidden", async (t) => {
+  const receiver = await Receiver.start(t, (response, request) => answerWith(410, `no webhook at ${request.path} any more`)(response, request, 0));
+  const { sender, logLines, outcomeNumber } = startSender(t);
+  sender.send({ ruleId: "r", url: receiver.url(), event: EVENT });
+  const outcome = await outcomeNumber(1);
+  assert.equal(
+    outcome.detail,
+    'answered 410 Gone: "no webhook at /hooks/T0AAA0AAA/B0BBB0BBB/*** any more" (not retried: the receiver refuses this request: check the webhook URL)',
+  );
+  assertNoSecret([...logLines, outcome.detail]);
+});
+
 test("a redirect is not followed, nor retried", async (t) => {
   const target = await Receiver.start(t, answerWith(200));
   const redirecting = await Receiver.start(t, answerWith(307, "", { location: `${target.url()}?again=1` }));
