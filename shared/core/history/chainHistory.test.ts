@@ -214,3 +214,16 @@ test("blocks beyond the horizon go, a chunk at a time; the statistics window sta
   // An hour is 301 of these blocks: fewer than the newest 500 the window never goes below.
   assert.equal(history.windowStats()!.blocks, HISTORY_BLOCKS);
 });
+
+test("a window of more blocks than the horizon holds ends at the horizon: neither it nor an alert's keeps older blocks", () => {
+  const history = historyOf("100000 blocks", 86_400, 12_000);
+  const blocks = 30_000; // 12 s apart: 100 hours, 7,200 blocks a day
+  const anchors = Array.from({ length: blocks }, (_, i) => ({ block: BigInt(i), timestamp: i * 12 }));
+  history.write({ firstBlock: 0n, baseFeesWei: Array.from({ length: blocks }, (_, i) => BigInt(i)), anchors }, 0);
+  history.percentileOver(parseWindowSpec("200000 blocks")!, 50);
+  history.write({ firstBlock: BigInt(blocks), baseFeesWei: [1n], anchors: [{ block: BigInt(blocks), timestamp: blocks * 12 }] }, 0);
+  assert.ok(history.oldest!.timestamp > history.newest!.timestamp - 86_400 - 4_096 * 12, "no more than a chunk beyond the horizon");
+  const firstInHorizon = blocks - 7_200;
+  assert.equal(history.windowStats()!.fromBlock, BigInt(firstInHorizon));
+  assert.equal(history.percentileOver(parseWindowSpec("200000 blocks")!, 50)!.fromBlock, BigInt(firstInHorizon));
+});

@@ -70,7 +70,7 @@ export class ChainHistory implements HistoryView {
   constructor(options: ChainHistoryOptions) {
     this.#horizonSeconds = options.horizonSeconds;
     this.#spacingSeconds = options.blockTimeMs / 1_000;
-    this.#windows = new TrackedWindows(this.#columns, options.window);
+    this.#windows = new TrackedWindows(this.#columns, options.window, options.horizonSeconds);
   }
 
   get blocksHeld(): number {

@@ -26,17 +26,19 @@ function write(history: ChainHistory, model: Model, firstBlock: number, entries:
  * The percentile as the contract defines it, the slow and obvious way: the window's first block from the blocks
  * written, then every written block from there to the newest, sorted, read at ceil(q/100 × N) − 1.
  */
-function expectedPercentile(model: Model, window: WindowSpec, percentile: number): WindowPercentile {
+function expectedPercentile(model: Model, window: WindowSpec, percentile: number, horizonSeconds = Number.POSITIVE_INFINITY): WindowPercentile {
   const blocks = [...model.keys()].sort((a, b) => a - b);
   const oldest = blocks[0]!;
   const newest = blocks.at(-1)!;
+  const newestTime = model.get(newest)!.time;
+  const firstAfter = (seconds: number) => blocks.find((block) => model.get(block)!.time >= newestTime - seconds)!;
+  // No window reaches past the horizon, but the newest HISTORY_BLOCKS are always in reach.
+  const floor = Math.min(firstAfter(horizonSeconds), newest - HISTORY_BLOCKS + 1);
   let from: number;
   if (window.kind === "blocks") {
-    from = Math.max(oldest, newest - window.blocks + 1);
+    from = Math.max(oldest, floor, newest - window.blocks + 1);
   } else {
-    const newestTime = model.get(newest)!.time;
-    const firstByTime = blocks.find((block) => model.get(block)!.time >= newestTime - window.seconds)!;
-    from = Math.max(oldest, Math.min(firstByTime, newest - HISTORY_BLOCKS + 1));
+    from = Math.max(oldest, floor, Math.min(firstAfter(window.seconds), newest - HISTORY_BLOCKS + 1));
   }
   const fees = ascending(blocks.filter((block) => block >= from).map((block) => model.get(block)!.fee));
   return { wei: nearestRank(fees, percentile), blocks: fees.length, fromBlock: BigInt(from), toBlock: BigInt(newest) };
@@ -54,7 +56,8 @@ function blocksOf(count: number, firstTime: number, spacingSeconds: number, feeO
 }
 
 test("percentileOver equals the nearest rank over the window's blocks through new heads, re-mined blocks, older pages, gaps and pruning", () => {
-  // The statistics window is 2h and the horizon 1h: the longer windows asked for must keep their blocks from pruning.
+  // The statistics window is 2h and the horizon 1h: the longer windows asked for end at the horizon (beyond the newest
+  // 500 blocks), and pruning keeps what they hold.
   const windows = ["30m", "1h", "2h", "120m", "3h", "24h", "700 blocks", "5000 blocks"];
   const fee = fc.bigInt({ min: 1n, max: 200n });
   const percentile = fc.integer({ min: 1, max: 100 });
@@ -133,7 +136,11 @@ test("percentileOver equals the nearest rank over the window's blocks through ne
         // Every window asked after every write, as the alerts ask after each publication: each is tracked from its
         // first ask, so pruning must have kept every block it covers and the model's blocks are the window's.
         for (const text of asked) {
-          assert.deepEqual(history.percentileOver(spec(text), o.percentile), expectedPercentile(model, spec(text), o.percentile), `${text} p${o.percentile}`);
+          assert.deepEqual(
+            history.percentileOver(spec(text), o.percentile),
+            expectedPercentile(model, spec(text), o.percentile, 3_600),
+            `${text} p${o.percentile}`,
+          );
         }
       }
       if (pruned) runsThatPruned++;
@@ -192,7 +199,7 @@ test("the statistics window's own spec is answered from its tracker, whatever it
   );
 });
 
-test("a window unasked for IDLE_WRITES writes is dropped, its blocks pruned, and rebuilt from what is held on the next ask", () => {
+test("a window asked for ends at the horizon; unasked for IDLE_WRITES writes it is dropped, and rebuilt from what is held on the next ask", () => {
   // Horizon 1 h of 12 s blocks (300 blocks); the window asked for covers 6,000 blocks.
   const history = new ChainHistory({ window: spec("1h"), horizonSeconds: 3_600, blockTimeMs: 12_000 });
   const model: Model = new Map();
@@ -210,15 +217,14 @@ test("a window unasked for IDLE_WRITES writes is dropped, its blocks pruned, and
     time += 12 * fees.length;
   };
   head(Array.from({ length: 200 }, (_, i) => BigInt(i % 501)));
-  assert.deepEqual(history.percentileOver(window, 20), expectedPercentile(model, window, 20));
-  // Asked at every write, the window keeps its 6,000 blocks though the horizon holds only 300.
+  assert.deepEqual(history.percentileOver(window, 20), expectedPercentile(model, window, 20, 3_600));
+  // Asked at every write, the window of 6,000 blocks holds only the newest 500: the horizon (300 blocks) lets the rest go.
   while (newest < 6_000 + 2 * CHUNK_BLOCKS) {
     head(Array.from({ length: 64 }, (_, j) => BigInt((newest + j) % 977)));
-    assert.deepEqual(history.percentileOver(window, 80), expectedPercentile(model, window, 80));
+    assert.deepEqual(history.percentileOver(window, 80), expectedPercentile(model, window, 80, 3_600));
   }
-  assert.equal(history.percentileOver(window, 80)!.blocks, 6_000);
-  assert.ok(history.oldest!.block < BigInt(newest - 6_000), `held from ${history.oldest!.block}: pruning kept the window's blocks`);
-  assert.ok(history.oldest!.block > 1n, "pruning dropped what no window holds");
+  assert.equal(history.percentileOver(window, 80)!.blocks, HISTORY_BLOCKS);
+  assert.ok(history.blocksHeld < HISTORY_BLOCKS + CHUNK_BLOCKS, `held ${history.blocksHeld}: the window kept nothing the horizon let go`);
   // Unasked: kept for IDLE_WRITES - 1 writes (a re-mined block among them), dropped at the next.
   write(history, model, newest - 10, [{ fee: 123_456n, time: model.get(newest - 10)!.time }]);
   for (let i = 1; i < IDLE_WRITES - 1; i++) head([BigInt(i)]);
@@ -228,15 +234,15 @@ test("a window unasked for IDLE_WRITES writes is dropped, its blocks pruned, and
   );
   head([7n]);
   assert.deepEqual(history.trackedWindows, []);
-  assert.ok(history.blocksHeld < 300 + CHUNK_BLOCKS, `the blocks kept for the window went (held ${history.blocksHeld})`);
+  assert.ok(history.blocksHeld < HISTORY_BLOCKS + CHUNK_BLOCKS, `held ${history.blocksHeld}`);
   // Asked again: rebuilt over what is held now, re-mined block included.
   const held = heldPart(model, history);
   const again = history.percentileOver(window, 100)!;
-  assert.deepEqual(again, expectedPercentile(held, window, 100));
+  assert.deepEqual(again, expectedPercentile(held, window, 100, 3_600));
   assert.equal(again.wei, 123_456n);
-  assert.deepEqual(history.percentileOver(window, 3), expectedPercentile(held, window, 3));
+  assert.deepEqual(history.percentileOver(window, 3), expectedPercentile(held, window, 3, 3_600));
   head([1_000_000n]);
-  assert.deepEqual(history.percentileOver(window, 100), expectedPercentile(heldPart(model, history), window, 100));
+  assert.deepEqual(history.percentileOver(window, 100), expectedPercentile(heldPart(model, history), window, 100, 3_600));
 });
 
 test(`past ${MAX_ASKED_WINDOWS} tracked windows, a new one is answered exactly without being kept`, () => {

@@ -44,8 +44,11 @@ export class TrackedWindows {
   readonly #asked = new Map<string, AskedWindow>();
   #writes = 0;
 
-  constructor(columns: BlockColumns, statisticsWindow: WindowSpec) {
+  readonly #horizonSeconds: number;
+
+  constructor(columns: BlockColumns, statisticsWindow: WindowSpec, horizonSeconds: number) {
     this.#columns = columns;
+    this.#horizonSeconds = horizonSeconds;
     this.#statisticsSpec = statisticsWindow;
     this.#statisticsKey = windowKey(statisticsWindow);
     this.#statistics = new WindowTracker(columns);
@@ -124,7 +127,7 @@ export class TrackedWindows {
   }
 
   #percentileUntracked(window: WindowSpec, percentile: number): WindowPercentile | undefined {
-    const fromBlock = windowStartBlock(this.#columns, window);
+    const fromBlock = windowStartBlock(this.#columns, window, this.#horizonSeconds);
     const toBlock = this.#columns.newestBlock;
     if (fromBlock === undefined || toBlock === undefined) return undefined;
     const fees = heldFeesBetween(this.#columns, fromBlock, toBlock);
@@ -135,7 +138,7 @@ export class TrackedWindows {
 
   /** Moves `tracker` to its window's range as of the newest block. */
   #move(tracker: WindowTracker, window: WindowSpec): void {
-    const from = windowStartBlock(this.#columns, window);
+    const from = windowStartBlock(this.#columns, window, this.#horizonSeconds);
     const newest = this.#columns.newestBlock;
     if (from !== undefined && newest !== undefined) tracker.moveTo(from, newest);
   }

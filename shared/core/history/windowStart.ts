@@ -4,16 +4,21 @@ import type { WindowSpec } from "./duration.ts";
 
 /**
  * The first block of `spec`'s window as of the newest held block, where every window ends; undefined while nothing
- * is held. "N blocks" is the newest N. A duration is every block timed within it of the newest block's timestamp,
- * never fewer than the newest HISTORY_BLOCKS blocks (or all held). The block returned may lie in a gap.
+ * is held. "N blocks" is the newest N; a duration, every block timed within it of the newest block's timestamp, never
+ * fewer than the newest HISTORY_BLOCKS blocks (or all held). No window reaches back past the history horizon beyond
+ * those newest blocks, so that none holds blocks the horizon lets go. The block returned may lie in a gap.
  */
-export function windowStartBlock(columns: BlockColumns, spec: WindowSpec): number | undefined {
+export function windowStartBlock(columns: BlockColumns, spec: WindowSpec, horizonSeconds: number): number | undefined {
   const newest = columns.newestBlock;
   const oldest = columns.oldestBlock;
   if (newest === undefined || oldest === undefined) return undefined;
-  if (spec.kind === "blocks") return Math.max(oldest, newest - spec.blocks + 1);
-  const byTime = columns.firstAtOrAfter(columns.timestampAt(newest) - spec.seconds) ?? newest;
-  return Math.max(oldest, Math.min(byTime, newest - HISTORY_BLOCKS + 1));
+  const newestTime = columns.timestampAt(newest);
+  const newestBlocks = newest - HISTORY_BLOCKS + 1;
+  // How far back any window may reach: the horizon, but never into the newest HISTORY_BLOCKS blocks.
+  const floor = Math.min(columns.firstAtOrAfter(newestTime - horizonSeconds) ?? newest, newestBlocks);
+  if (spec.kind === "blocks") return Math.max(oldest, floor, newest - spec.blocks + 1);
+  const byTime = columns.firstAtOrAfter(newestTime - spec.seconds) ?? newest;
+  return Math.max(oldest, floor, Math.min(byTime, newestBlocks));
 }
 
 /** One key per distinct window, whatever its text ("24h" and "1d" are one window). */
