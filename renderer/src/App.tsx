@@ -57,11 +57,6 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   // The desktop app's settings page (stored by its main process); a browser edits settings.json instead.
   const settings = desktopSettings();
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const closeSettings = useCallback(() => {
-    setSettingsOpen(false);
-    // The settings may have changed the alert rules: the chart and the list show them at once, not with the next block.
-    refreshAlerts();
-  }, [refreshAlerts]);
 
   if (link.kind === "rejected") return <TokenScreen rejected={link.reason} onToken={onToken} />;
   return (
@@ -78,7 +73,8 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
         )}
       </header>
       {settingsOpen && settings ? (
-        <SettingsPage bridge={settings} onClose={closeSettings} onSaved={refreshAlerts} />
+        // Each change stored may change the alert rules: the chart and the list show it at once, not with the next block.
+        <SettingsPage bridge={settings} onClose={() => setSettingsOpen(false)} onSaved={refreshAlerts} />
       ) : chain === undefined ? (
         <main className="placeholder" data-testid="no-chains">
           {link.kind === "unreachable" ? (

@@ -55,10 +55,21 @@ export function AlertsSection({ view, onSave }: Props) {
   const chains = view.settings.chains ?? view.defaultChains;
   const [editing, setEditing] = useState<Editing | undefined>();
   const [listError, setListError] = useState<string | undefined>();
+  /** A switch turned while its change is on its way: shown as turned (the stored value returns if it is refused). */
+  const [switching, setSwitching] = useState<ReadonlyMap<number, boolean>>(() => new Map());
   const rows = storedRuleRows(rules, view.alertProblems);
 
   const saveList = async (next: unknown[]) => {
     setListError(await onSave(next));
+  };
+  const switchRule = async (index: number, enabled: boolean) => {
+    setSwitching((current) => new Map(current).set(index, enabled));
+    await saveList(withRuleEnabled(rules, index, enabled));
+    setSwitching((current) => {
+      const next = new Map(current);
+      next.delete(index);
+      return next;
+    });
   };
 
   return (
@@ -96,7 +107,8 @@ export function AlertsSection({ view, onSave }: Props) {
                 row={row}
                 chains={chains}
                 editing={editing?.index === row.index}
-                onEnable={(enabled) => void saveList(withRuleEnabled(rules, row.index, enabled))}
+                enabled={switching.get(row.index) ?? row.rule?.enabled ?? true}
+                onEnable={(enabled) => void switchRule(row.index, enabled)}
                 onEdit={() => setEditing({ index: row.index, draft: draftOfStoredRule(rules[row.index]) })}
                 onDelete={() => void saveList(withoutRule(rules, row.index))}
               />
@@ -157,6 +169,7 @@ function RuleRow({
   row,
   chains,
   editing,
+  enabled,
   onEnable,
   onEdit,
   onDelete,
@@ -164,6 +177,8 @@ function RuleRow({
   row: StoredRuleRow;
   chains: readonly ChainSettings[];
   editing: boolean;
+  /** The switch as shown: the stored value, or the one on its way. */
+  enabled: boolean;
   onEnable: (enabled: boolean) => void;
   onEdit: () => void;
   onDelete: () => void;
@@ -204,13 +219,13 @@ function RuleRow({
       data-rule={rule.id}
       data-valid={String(refused === null)}
       data-enabled={String(rule.enabled)}
-      className={rule.enabled ? undefined : "settings-off"}
+      className={enabled ? undefined : "settings-off"}
     >
       <td>
         <input
           type="checkbox"
-          checked={rule.enabled}
-          aria-label={`${rule.enabled ? "Turn off" : "Turn on"} ${rule.label ?? rule.id}`}
+          checked={enabled}
+          aria-label={`${enabled ? "Turn off" : "Turn on"} ${rule.label ?? rule.id}`}
           onChange={(event) => onEnable(event.target.checked)}
           data-testid="alert-enabled"
         />
@@ -280,7 +295,7 @@ function RuleForm({
       }}
     >
       <h4>{isNew ? "New alert rule" : `Edit the rule ${draft.id}`}</h4>
-      <div className="settings-actions">
+      <div className="settings-alert-fields">
         <Field label="Chain" field="chainId" problems={problems}>
           {(describedBy) => (
             <select value={draft.chainId} onChange={(event) => set("chainId", event.target.value)} aria-describedby={describedBy} data-testid="alert-chain">
@@ -366,7 +381,7 @@ function RuleForm({
           </>
         )}
       </div>
-      <div className="settings-actions">
+      <div className="settings-alert-fields">
         <Field label="Holds for (blocks in a row)" field="forBlocks" problems={problems}>
           {(describedBy) => (
             <input
@@ -419,19 +434,19 @@ function RuleForm({
             />
           )}
         </Field>
-        {isNew ? (
-          <label className="settings-check">
-            <input type="checkbox" checked={draft.enabled} onChange={(event) => set("enabled", event.target.checked)} data-testid="alert-form-enabled" />
-            On
-          </label>
-        ) : null}
       </div>
       {problems.rule ? (
         <p className="banner settings-error" role="alert" data-testid="alert-form-error">
           {problems.rule}
         </p>
       ) : null}
-      <div className="settings-actions">
+      <div className="settings-actions settings-alert-buttons">
+        {isNew ? (
+          <label className="settings-check">
+            <input type="checkbox" checked={draft.enabled} onChange={(event) => set("enabled", event.target.checked)} data-testid="alert-form-enabled" />
+            On from the start
+          </label>
+        ) : null}
         <button type="submit" className="settings-primary" disabled={saving} data-testid="alert-save">
           {isNew ? "Add the rule" : "Save the rule"}
         </button>
