@@ -1,0 +1,278 @@
+import assert from "node:assert/strict";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { test, type TestContext } from "node:test";
+import { ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
+import { recordingLogger, waitFor } from "../../test/support/feedHarness.ts";
+import type { AlertRule } from "../core/alerts/alertRule.ts";
+import { parseWindowSpec } from "../core/history/duration.ts";
+import { TestFeeSource } from "../service/testFeeSource.ts";
+import { type AlertEvent, alertsBodySchema, type AlertRuleProblem } from "../wire/alerts.ts";
+import { AlertService } from "./alertService.ts";
+import { WebhookSender } from "./webhookSender.ts";
+
+const ETHEREUM = 1;
+const BASE = 8453;
+const GWEI = 1_000_000_000n;
+const T0 = Date.UTC(2026, 0, 1);
+const MINUTE = 60_000;
+
+/** A user rule as loadAlertRules makes it, defaults filled in: below 8 gwei on Ethereum unless `overrides` say otherwise. */
+function ruleOf(overrides: Partial<AlertRule> = {}): AlertRule {
+  return {
+    id: "cheap-eth",
+    chainId: ETHEREUM,
+    when: "below",
+    threshold: { kind: "fixed", wei: 8n * GWEI },
+    forBlocks: 1,
+    rearmAfterBlocks: 1,
+    cooldownMs: 15 * MINUTE,
+    cooldownGroup: overrides.id ?? "cheap-eth",
+    enabled: true,
+    ...overrides,
+  };
+}
+
+/** The real service on a TestFeeSource (real publications), with a clock the test moves and every alert kept. */
+function setup(t: TestContext, rules: readonly AlertRule[], webhooks?: WebhookSender) {
+  const source = new TestFeeSource([
+    { chainId: ETHEREUM, name: "Ethereum" },
+    { chainId: BASE, name: "Base", blockTimeMs: 2000 },
+  ]);
+  const clock = { nowMs: T0 };
+  const logger = recordingLogger();
+  const alerts = new AlertService({ source, logger, now: () => clock.nowMs, ...(webhooks ? { webhooks } : {}) });
+  t.after(() => alerts.stop());
+  alerts.configure(rules, []);
+  const events: AlertEvent[] = [];
+  alerts.subscribe((event) => events.push(event));
+  let nextBlock = 100n;
+  /** Publishes the chain's next block, whose current base fee is `gwei`, at `atMs` (default: the clock as it is). */
+  const block = async (gwei: number | bigint, chainId = ETHEREUM) => {
+    const wei = typeof gwei === "bigint" ? gwei : BigInt(Math.round(gwei * 1e9));
+    source.write(chainId, nextBlock++, [wei], clock.nowMs);
+    // The channels are told once the publication has reached every reader: a turn later.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { source, clock, logger, alerts, events, block, blockNumber: () => nextBlock - 1n };
+}
+
+const alertLines = (lines: readonly string[]) => lines.filter((line) => / alert \S+ fired: /.test(line));
+
+test("a rule fires once on its crossing, and every channel gets the alert: listeners, one log line, the webhook's exact body", async (t) => {
+  const received: Array<{ path: string | undefined; contentType: string | undefined; body: string }> = [];
+  const receiver = createServer((req: IncomingMessage, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      received.push({ path: req.url, contentType: req.headers["content-type"], body });
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  t.after(() => new Promise((resolve) => receiver.close(resolve)));
+  const port = (receiver.address() as AddressInfo).port;
+  const webhooks = new WebhookSender({ logger: recordingLogger() });
+  t.after(() => webhooks.stop());
+  const webhookUrl = `http://127.0.0.1:${port}/hooks/secret-token`;
+  const { events, block, logger, alerts, clock } = setup(t, [ruleOf({ webhookUrl })], webhooks);
+
+  await block(10); // learns: armed
+  await block(9);
+  clock.nowMs = T0 + 5000;
+  await block(7.9); // the crossing
+  await block(7);
+  await block(8); // at the threshold: still "below" (at or below), no new crossing
+  assert.equal(events.length, 1);
+  const expected: AlertEvent = {
+    ruleId: "cheap-eth",
+    chainId: ETHEREUM,
+    chainName: "Ethereum",
+    block: "102",
+    baseFee: "7.9",
+    threshold: "8",
+    when: "below",
+    firedAt: new Date(T0 + 5000).toISOString(),
+    text: "Ethereum base fee 7.9 gwei is below 8 gwei (cheap-eth, block 102)",
+    content: "Ethereum base fee 7.9 gwei is below 8 gwei (cheap-eth, block 102)",
+  };
+  assert.deepEqual(events[0], expected);
+
+  const lines = alertLines(logger.lines);
+  assert.equal(lines.length, 1, lines.join(""));
+  assert.match(lines[0]!, /info {2}alert cheap-eth fired: Ethereum base fee 7\.9 gwei is below 8 gwei \(cheap-eth, block 102\)/);
+  assert.match(lines[0]!, new RegExp(`"webhook":"http://127\\.0\\.0\\.1:${port}/…"`));
+  assert.ok(!logger.lines.join("").includes("secret-token"), "the webhook's path is never logged");
+
+  await waitFor(() => received.length === 1, "the webhook's POST");
+  assert.equal(received[0]!.path, "/hooks/secret-token");
+  assert.equal(received[0]!.contentType, "application/json");
+  assert.deepEqual(JSON.parse(received[0]!.body), expected);
+  await waitFor(() => alerts.status().rules[0]!.lastWebhook !== null, "the webhook's outcome in the rule's status");
+
+  const [status] = alerts.status().rules;
+  assert.equal(status!.state, "firing");
+  assert.deepEqual(status!.lastFired, { at: new Date(T0 + 5000).toISOString(), block: "102", baseFee: "7.9", threshold: "8" });
+  assert.equal(status!.lastWebhook!.ok, true);
+  assert.equal(status!.webhook, `http://127.0.0.1:${port}/…`);
+  assert.equal(received.length, 1, "one crossing, one POST");
+});
+
+test("nothing fires for a condition already true when the rule starts, nor for the same block seen again", async (t) => {
+  const { events, block, alerts, source } = setup(t, [ruleOf()]);
+  await block(5); // true at the first observation: firing, silently
+  assert.equal(alerts.status().rules[0]!.state, "firing");
+  await block(4);
+  source.setPhase(ETHEREUM, "degraded");
+  source.setPhase(ETHEREUM, "ok");
+  assert.deepEqual(events, []);
+  await block(9); // re-armed (forBlocks 1)
+  await block(7); // a crossing after the re-arm fires
+  assert.equal(events.length, 1);
+});
+
+test("a chain whose data is degraded fires nothing, and says why in the rule's status; a crossing held back is told once it is ok again", async (t) => {
+  const { events, block, alerts, source, clock } = setup(t, [ruleOf({ cooldownMs: MINUTE })]);
+  await block(20);
+  await block(5); // fires at T0
+  await block(20); // re-armed
+  clock.nowMs = T0 + 10_000;
+  await block(5); // a crossing inside the cooldown: held back
+  assert.equal(events.length, 1);
+  assert.equal(alerts.status().rules[0]!.pendingUntil, new Date(T0 + MINUTE).toISOString());
+
+  clock.nowMs = T0 + 2 * MINUTE;
+  source.setPhase(ETHEREUM, "degraded");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(events.length, 1, "the cooldown is over, but the chain's data is stale: nothing is told");
+  assert.equal(alerts.status().rules[0]!.paused, "degraded");
+
+  source.setPhase(ETHEREUM, "ok");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(alerts.status().rules[0]!.paused, null);
+  assert.equal(events.length, 2, "back to ok with the condition still true: the held-back crossing is told");
+  assert.equal(events[1]!.firedAt, new Date(T0 + 2 * MINUTE).toISOString());
+});
+
+test("configure keeps the state of a rule whose condition is unchanged, and starts a changed one again (silently)", async (t) => {
+  const twoBlocks = ruleOf({ forBlocks: 2, rearmAfterBlocks: 2 });
+  const { events, block, alerts } = setup(t, [twoBlocks, ruleOf({ id: "cheap-8", cooldownGroup: "cheap-8" })]);
+  await block(10); // both learn: armed
+  await block(5); // cheap-eth: 1 of 2; cheap-8 fires
+  assert.deepEqual(
+    events.map((event) => event.ruleId),
+    ["cheap-8"],
+  );
+  // A new label, webhook-less still, and a longer cooldown: the same condition, so the count of blocks goes on.
+  alerts.configure(
+    [
+      { ...twoBlocks, label: "Cheap ETH", cooldownMs: 30 * MINUTE },
+      ruleOf({ id: "cheap-8", cooldownGroup: "cheap-8", threshold: { kind: "fixed", wei: 9n * GWEI } }),
+    ],
+    [],
+  );
+  const [kept, changed] = alerts.status().rules;
+  assert.equal(kept!.label, "Cheap ETH");
+  assert.equal(kept!.state, "armed");
+  assert.equal(changed!.state, "firing", "the changed rule learnt the chain's state at once: 5 is at or below 9");
+  assert.equal(changed!.lastFired, null, "a changed rule starts afresh");
+  await block(5);
+  assert.deepEqual(
+    events.map((event) => [event.ruleId, event.text]),
+    [
+      ["cheap-8", "Ethereum base fee 5 gwei is below 8 gwei (cheap-8, block 101)"],
+      ["cheap-eth", "Ethereum base fee 5 gwei is below 8 gwei (Cheap ETH, block 102)"],
+    ],
+  );
+});
+
+test("a channel that throws is logged, and neither the other channels nor the feed miss anything", async (t) => {
+  const { block, alerts, logger, source } = setup(t, [ruleOf({ cooldownMs: 0 })]);
+  const after: AlertEvent[] = [];
+  alerts.subscribe(() => {
+    throw new Error("this listener is broken");
+  });
+  alerts.subscribe((event) => after.push(event));
+  const published: bigint[] = [];
+  source.subscribe((publication) => published.push(publication.snapshot!.newestBlock));
+  await block(10);
+  await block(5);
+  await block(10);
+  await block(5);
+  assert.deepEqual(
+    after.map((event) => event.block),
+    ["101", "103"],
+  );
+  assert.deepEqual(published, [100n, 101n, 102n, 103n]);
+  assert.equal(logger.lines.filter((line) => line.includes("an alert listener failed") && line.includes("this listener is broken")).length, 2);
+  assert.equal(alertLines(logger.lines).length, 2, "the log line is written all the same");
+});
+
+test("a relative rule compares with the percentile of its window (nearest rank); without history it is paused for no threshold", async (t) => {
+  const window = parseWindowSpec("5 blocks")!;
+  const { events, block, alerts, source } = setup(t, [ruleOf({ id: "p20", cooldownGroup: "p20", threshold: { kind: "percentile", percentile: 20, window } })]);
+  await block(10); // block 100, and no history to compute the percentile over
+  assert.equal(alerts.status().rules[0]!.paused, "no threshold");
+  assert.equal(alerts.status().rules[0]!.threshold, null);
+
+  // From here on the history holds every block written (12 s apart), as the service's does.
+  const heldGwei = [10];
+  const blockHeld = async (gwei: number) => {
+    heldGwei.push(gwei);
+    source.setHistory(
+      ETHEREUM,
+      ArrayHistoryView.of(
+        heldGwei.map((fee, index) => ({ block: 100n + BigInt(index), timestamp: 1_700_000_000 + 12 * index, baseFeeWei: BigInt(fee) * GWEI })),
+      ),
+    );
+    await block(gwei);
+  };
+  await blockHeld(11); // 10, 11: p20 of 2 is sorted[ceil(0.4) - 1] = 10; 11 is above: armed
+  assert.equal(alerts.status().rules[0]!.paused, null);
+  assert.equal(alerts.status().rules[0]!.threshold, "10");
+  assert.equal(alerts.status().rules[0]!.thresholdBlocks, 2);
+  assert.equal(alerts.status().rules[0]!.state, "armed");
+  for (const gwei of [12, 13, 14, 12]) await blockHeld(gwei); // block 105: window 11, 12, 13, 14, 12: p20 = 11
+  assert.equal(alerts.status().rules[0]!.threshold, "11");
+  assert.equal(alerts.status().rules[0]!.thresholdBlocks, 5);
+  assert.equal(events.length, 0);
+  await blockHeld(11); // block 106: window 12, 13, 14, 12, 11: p20 = 11, and 11 is at it ("below" is at or below)
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.threshold, "11");
+  assert.equal(events[0]!.text, "Ethereum base fee 11 gwei is at 11 gwei, its p20 over 5 blocks (p20, block 106)");
+});
+
+test("GET /alerts' body: every rule in the order configured, true to the wire schema; problems listed, and logged once", async (t) => {
+  const { alerts, block, logger } = setup(t, []);
+  const problems: AlertRuleProblem[] = [
+    { rule: "typo", field: "percentile", message: "must be a whole number from 1 to 99 (got 100)" },
+    { rule: "#3", field: "(rule)", message: "is 5, not a rule" },
+  ];
+  const rules = [
+    ruleOf({
+      id: "spike",
+      cooldownGroup: "spike",
+      chainId: BASE,
+      when: "above",
+      threshold: { kind: "percentile", percentile: 95, window: parseWindowSpec("7d")! },
+    }),
+    ruleOf({ enabled: false, webhookUrl: "https://hooks.slack.com/services/T0/B0/secret" }),
+  ];
+  alerts.configure(rules, problems);
+  alerts.configure(rules, problems);
+  await block(5);
+  const body = alertsBodySchema.parse(alerts.status());
+  assert.deepEqual(
+    body.rules.map((rule) => [rule.id, rule.chainName, rule.paused, rule.gwei, rule.percentile, rule.window, rule.webhook]),
+    [
+      ["spike", "Base", "no data", null, 95, "7d", null],
+      ["cheap-eth", "Ethereum", "disabled", "8", null, null, "https://hooks.slack.com/…"],
+    ],
+  );
+  assert.deepEqual(body.problems, problems);
+  const problemLines = logger.lines.filter((line) => line.includes("alert rule "));
+  assert.equal(problemLines.length, 2, problemLines.join(""));
+  assert.match(problemLines[0]!, /warn {2}alert rule typo: percentile: must be a whole number from 1 to 99 \(got 100\)\n$/);
+  assert.match(problemLines[1]!, /warn {2}alert rule #3: is 5, not a rule\n$/);
+});
