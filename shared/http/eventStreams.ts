@@ -3,6 +3,8 @@ import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
+import { type AlertSource, NO_ALERTS } from "../alerts/alertSource.ts";
+import { ALERT_EVENT_NAME, type AlertEvent } from "../wire/alerts.ts";
 import { NETWORK_EVENT_NAME } from "../wire/eventNames.ts";
 import type { BlockRun, NetworkEvent } from "../wire/networkEvent.ts";
 import { ApiError } from "./apiErrors.ts";
@@ -46,18 +48,22 @@ export interface OpenStream {
 /**
  * The open Server-Sent Event streams of one server. Each new publication of a chain is one event to each stream that
  * follows it: the chain's status and the blocks that changed since that stream's previous event (a publication that only
- * confirms the data sends nothing). Subscribed to the source only while a stream is open.
+ * confirms the data sends nothing). Each alert that fires is an `event: alert` to each stream that follows its chain.
+ * Subscribed to the sources only while a stream is open.
  */
 export class EventStreams {
   readonly #source: FeeSource;
+  readonly #alerts: AlertSource;
   readonly #limits: EventStreamLimits;
   readonly #now: () => number;
   readonly #streams = new Set<Stream>();
   #unsubscribe: (() => void) | undefined;
+  #unsubscribeAlerts: (() => void) | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(source: FeeSource, limits: EventStreamLimits, now: () => number) {
+  constructor(source: FeeSource, limits: EventStreamLimits, now: () => number, alerts: AlertSource = NO_ALERTS) {
     this.#source = source;
+    this.#alerts = alerts;
     this.#limits = limits;
     this.#now = now;
   }
@@ -101,6 +107,7 @@ export class EventStreams {
     const chains = request.scope === "all" ? this.#source.list() : [this.#source.get(request.scope.chainId)];
     for (const publication of chains) if (publication !== undefined) this.#send(stream, publication);
     this.#unsubscribe ??= this.#source.subscribe((publication) => this.#published(publication));
+    this.#unsubscribeAlerts ??= this.#alerts.subscribe((event) => this.#alerted(event));
     if (this.#heartbeat === undefined) {
       this.#heartbeat = setInterval(() => this.#beat(), this.#limits.heartbeatMs);
       this.#heartbeat.unref();
@@ -120,6 +127,13 @@ export class EventStreams {
     if (!publication.changed.blocks && !publication.changed.health && !publication.changed.history) return;
     for (const stream of this.#streams) {
       if (stream.scope === "all" || stream.scope.chainId === publication.chainId) this.#send(stream, publication);
+    }
+  }
+
+  #alerted(event: AlertEvent): void {
+    const text = `event: ${ALERT_EVENT_NAME}\ndata: ${JSON.stringify(event)}\n\n`;
+    for (const stream of this.#streams) {
+      if (stream.scope === "all" || stream.scope.chainId === event.chainId) this.#write(stream, text);
     }
   }
 
@@ -151,6 +165,8 @@ export class EventStreams {
     if (this.#streams.size > 0) return;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
+    this.#unsubscribeAlerts?.();
+    this.#unsubscribeAlerts = undefined;
     clearInterval(this.#heartbeat);
     this.#heartbeat = undefined;
   }

@@ -8,7 +8,7 @@ import { ROUTES } from "./routes.ts";
 const match = createRouteMatcher(ROUTES);
 const nameOf = (target: string) => match(target)?.route.name;
 
-test("the route list: the specification's three endpoints, /networks, the history, the event streams, /metrics, the network lists and /healthz, and the key-in-path forms", () => {
+test("the route list: the specification's three endpoints, /networks, the history, the event streams, /alerts, /metrics, the network lists and /healthz, and the key-in-path forms", () => {
   assert.deepEqual(
     ROUTES.map((route) => `${route.auth} ${route.path}`),
     [
@@ -24,6 +24,7 @@ test("the route list: the specification's three endpoints, /networks, the histor
       "key /networks/{chainId}/events",
       "key /dashboard/credentials",
       "key /events",
+      "key /alerts",
       "key /metrics",
       "none /v1/supportedNetworks",
       "none /v1/supportedChainNames",
@@ -39,6 +40,7 @@ test("the route list: the specification's three endpoints, /networks, the histor
       "key /v3/{apiKey}/networks/{chainId}/events",
       "key /v3/{apiKey}/dashboard/credentials",
       "key /v3/{apiKey}/events",
+      "key /v3/{apiKey}/alerts",
       "key /v3/{apiKey}/metrics",
     ],
   );

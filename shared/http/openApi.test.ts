@@ -133,6 +133,8 @@ function schemaChecker(doc: OpenApiDocument): Ajv2020 {
   const ajv = new Ajv2020({ strictSchema: true, strictNumbers: true, strictTypes: false, strictTuples: false, strictRequired: false, allErrors: true });
   // The document's own fields are not JSON Schema keywords: declared, so that strict mode accepts the document.
   ajv.addVocabulary(["openapi", "info", "servers", "paths", "components"]);
+  // The one standard format the document uses (ajv knows none by itself): an RFC 3339 date-time, as toISOString writes it.
+  ajv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/);
   ajv.addSchema({ ...doc, $id: DOCUMENT_ID });
   return ajv;
 }

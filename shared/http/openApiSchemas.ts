@@ -8,6 +8,7 @@ import {
   healthSchema,
   suggestedGasFeesSchema,
 } from "../wire/apiBodies.ts";
+import { alertEventSchema, alertsBodySchema } from "../wire/alerts.ts";
 import { baseFeeStatsSchema } from "../wire/baseFeeStats.ts";
 import { endpointStatusSchema, networksSchema, networkStatusSchema } from "../wire/networkStatus.ts";
 import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supportedNetworks.ts";
@@ -31,6 +32,9 @@ const WIRE_SCHEMAS = {
   SupportedNetworks: supportedNetworksSchema,
   SupportedChainNames: supportedChainNamesSchema,
   BaseFeeStats: baseFeeStatsSchema,
+  Alerts: alertsBodySchema,
+  /** Not a response of its own: the data of an event stream's `event: alert`, and a webhook's POST body. */
+  AlertEvent: alertEventSchema,
 } as const;
 
 /** The names of `components.schemas`. */

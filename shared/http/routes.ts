@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AlertSource } from "../alerts/alertSource.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
@@ -27,6 +28,7 @@ export interface DashboardAccess {
 /** What the server holds for its routes: made once per server, never per request. */
 export interface ServerResources {
   readonly source: FeeSource;
+  readonly alerts: AlertSource;
   readonly dashboardAccess: DashboardAccess;
   readonly streams: EventStreams;
   readonly dashboard: DashboardFiles;
@@ -166,7 +168,8 @@ const BASE_ROUTES: readonly Route[] = [
   {
     kind: "stream",
     name: "getNetworkEvents",
-    summary: "Server-Sent Events: the chain's full state at once, then one event per change (new blocks, status).",
+    summary:
+      "Server-Sent Events: the chain's full state at once, then one event per change (`event: network`: new blocks, status), and `event: alert` (an AlertEvent) when one of the chain's alert rules fires.",
     path: "/networks/{chainId}/events",
     auth: "key",
     open: (context) => {
@@ -196,10 +199,21 @@ const BASE_ROUTES: readonly Route[] = [
   {
     kind: "stream",
     name: "getEvents",
-    summary: "Server-Sent Events for every chain: each chain's full state at once, then one event per change of any chain.",
+    summary:
+      "Server-Sent Events for every chain: each chain's full state at once, then one event per change of any chain (`event: network`), and `event: alert` (an AlertEvent) when any alert rule fires.",
     path: "/events",
     auth: "key",
     open: (context) => openStream(context, "all"),
+  },
+  {
+    kind: "json",
+    name: "getAlerts",
+    summary:
+      "The alert rules of the settings (the built-in busy/calm pair of each chain included), each with its state: armed or firing, why it is paused, its threshold now, its last firing and webhook outcome; and the rules that were refused, with the field at fault. Read-only: rules are changed in the settings.",
+    path: "/alerts",
+    auth: "key",
+    reply: ({ resources }) => ({ body: Buffer.from(JSON.stringify(resources.alerts.status())) }),
+    response: { schema: "Alerts" },
   },
   {
     kind: "stream",

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { type AlertSource, NO_ALERTS } from "../alerts/alertSource.ts";
 import { apiKeyIdOf } from "../keys/apiKeyId.ts";
 import type { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { Logger } from "../log/logger.ts";
@@ -24,6 +25,8 @@ import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
 
 export interface ApiServerOptions {
   readonly source: FeeSource;
+  /** The alert rules and their firings (GET /alerts, `event: alert`); without it, no rules. */
+  readonly alerts?: AlertSource;
   readonly keyring: ApiKeyring;
   readonly logger: Logger;
   /** Interface to bind; default 127.0.0.1. */
@@ -101,10 +104,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // The throughput goal (>= 0.85 of a bare node:http server, npm run bench -- server) needs it: see connectionAuth.ts.
   const verifyAuthorization = createConnectionAuth(keyring);
   const notFound = { endpoints: servedEndpoints(ROUTES) };
-  const streams = new EventStreams(source, { ...DEFAULT_EVENT_STREAM_LIMITS, ...options.eventStreamLimits }, now);
+  const alerts = options.alerts ?? NO_ALERTS;
+  const streams = new EventStreams(source, { ...DEFAULT_EVENT_STREAM_LIMITS, ...options.eventStreamLimits }, now, alerts);
   const requestCounts = new RequestCounts();
   const resources: ServerResources = {
     source,
+    alerts,
     streams,
     dashboard: new DashboardFiles(options.dashboardDir ?? DEFAULT_DASHBOARD_DIR),
     dashboardAccess: {
