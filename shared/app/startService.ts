@@ -1,4 +1,8 @@
-import type { ApiKeySettings, Settings } from "../config/settings.ts";
+import { AlertService } from "../alerts/alertService.ts";
+import { WebhookSender, type WebhookSenderOptions } from "../alerts/webhookSender.ts";
+import { loadAlertRules } from "../config/alertRuleSettings.ts";
+import { type ApiKeySettings, type NotificationSettings, notificationSettingsSchema, type Settings } from "../config/settings.ts";
+import type { AlertEvent } from "../wire/alerts.ts";
 import { createApiServer } from "../http/server.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
@@ -19,7 +23,21 @@ export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "c
   readonly historyFile?: string;
   /** Fetch each chain's older blocks back to its horizon (default true); tests of other things may turn it off. */
   readonly backfill?: boolean | ChainBackfillOptions["runner"];
+  /** The alert rules: the settings' `alerts` and `notifications`; without them, each chain's built-in busy/calm pair alone. */
+  readonly alerts?: AlertSettings;
+  /** Called with every alert that fires (the desktop app shows a notification), besides the other channels. */
+  readonly onAlert?: (event: AlertEvent) => void;
+  /** How the rules' webhooks are posted (tests shorten the timeout and the backoff); the contract's defaults otherwise. */
+  readonly webhook?: Omit<WebhookSenderOptions, "logger" | "onOutcome">;
 };
+
+/** The settings the alert rules are read from. */
+export interface AlertSettings {
+  /** The settings' `alerts`, as the file holds them: each one is checked on its own (loadAlertRules). */
+  readonly rules: readonly unknown[];
+  /** The built-in busy/calm rules' settings. */
+  readonly notifications: NotificationSettings;
+}
 
 export interface RunningService {
   /** Base URL of the API, with the port actually bound. */
@@ -31,6 +49,10 @@ export interface RunningService {
   readonly dashboardToken: string;
   /** The dashboard's address with the session token: `<url>/?token=<token>`. */
   readonly dashboardUrl: string;
+  /** The alert rules running (GET /alerts reads them). */
+  readonly alerts: AlertService;
+  /** Reads changed alert settings against the chains followed and runs them (alerts.configure); refused rules are logged. */
+  configureAlerts(settings: AlertSettings): void;
   stop(): Promise<void>;
 }
 
@@ -54,11 +76,20 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
           },
         }),
   });
+  const webhooks = new WebhookSender({ logger, ...config.webhook });
+  const alerts = new AlertService({ source: service, logger, webhooks });
+  const configureAlerts = (settings: AlertSettings) => {
+    const { rules, problems } = loadAlertRules(settings.rules, config.chains, settings.notifications);
+    alerts.configure(rules, problems);
+  };
+  configureAlerts(config.alerts ?? { rules: [], notifications: notificationSettingsSchema.parse({}) });
+  if (config.onAlert) alerts.subscribe(config.onAlert);
   const keyring = new ApiKeyring(config.apiKeys);
   const dashboardToken = config.dashboardToken ?? generateApiKey();
   keyring.add(dashboardToken);
   const server = createApiServer({
     source: service,
+    alerts,
     keyring,
     logger,
     host: config.host,
@@ -68,7 +99,11 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     rateLimit: config.rateLimit,
     dashboard: { token: dashboardToken, apiKey: config.dashboardApiKey ?? (() => config.apiKeys[0]) },
   });
-  const { port, url } = await server.listen();
+  const { port, url } = await server.listen().catch(async (error: unknown) => {
+    alerts.stop();
+    await webhooks.stop();
+    throw error;
+  });
   service.start();
   let stopping: Promise<void> | undefined;
   return {
@@ -78,6 +113,11 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     keyring,
     dashboardToken,
     dashboardUrl: `${url}/?token=${dashboardToken}`,
-    stop: () => (stopping ??= Promise.all([server.close(), service.stop()]).then(() => store?.close())),
+    alerts,
+    configureAlerts,
+    stop: () => {
+      alerts.stop();
+      return (stopping ??= Promise.all([server.close(), service.stop(), webhooks.stop()]).then(() => store?.close()));
+    },
   };
 }

@@ -56,7 +56,8 @@ async function serve(argv: readonly string[]): Promise<void> {
   }
   let running: RunningService;
   try {
-    running = await startService({ ...settings, host, port, chains, apiKeys, dashboardToken, historyFile: historyPath(userConfigDir()) }, logger);
+    const alerts = { rules: settings.alerts, notifications: settings.notifications };
+    running = await startService({ ...settings, host, port, chains, apiKeys, dashboardToken, historyFile: historyPath(userConfigDir()), alerts }, logger);
   } catch (error) {
     await Promise.all(cleanups.map((cleanup) => cleanup()));
     // Taken since the check (another program was quicker): said the same way.
