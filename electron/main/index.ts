@@ -3,13 +3,13 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { app, BrowserWindow, dialog, nativeTheme, Notification, session } from "electron";
-import { alertText, type BusyAlert } from "../../shared/alerts/busyAlerts.ts";
 import { settingsPath, userConfigDir } from "../../shared/config/configDir.ts";
 import { historyPath } from "../../shared/app/openHistoryStore.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { createLogger, type LogLevel } from "../../shared/log/logger.ts";
 import { BRIDGE_CALLS } from "../bridge/bridgeCalls.ts";
+import type { AlertNotification } from "./alertNotification.ts";
 import { registerAppScheme, serveRendererFiles } from "./appProtocol.ts";
 import { registerIpc } from "./ipc.ts";
 import { setStartAtLogin, startedAtLogin } from "./loginItem.ts";
@@ -60,10 +60,11 @@ async function main(): Promise<void> {
   if (store.notice) logger.warn(store.notice.message);
   nativeTheme.themeSource = store.current.theme;
 
-  const showNotification = (alert: BusyAlert) => {
-    const text = alertText(alert);
-    logNotificationShown(logger, alert, text);
-    if (Notification.isSupported()) new Notification(text).show();
+  // Every alert the service fires (user rules, and the built-in busy/calm pair unless notifications are off or the
+  // chain is muted) as a notification.
+  const showNotification = (notification: AlertNotification) => {
+    logNotificationShown(logger, notification);
+    if (Notification.isSupported()) new Notification({ title: notification.title, body: notification.body }).show();
     else logger.info("notifications are not supported on this system: the one above was logged only");
   };
   const logTrayChange = trayChangeLogger(logger);

@@ -10,6 +10,9 @@ import { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { plaintextCipher } from "../../shared/keys/secretCipher.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { startService } from "../../shared/app/startService.ts";
+import type { AlertRuleStatus } from "../../shared/wire/alerts.ts";
+import { startTestChain } from "../../test/support/feedHarness.ts";
+import type { AlertNotification } from "./alertNotification.ts";
 import { findFreePort, ServiceHost } from "./serviceHost.ts";
 
 async function storeWith(settings: Record<string, unknown>): Promise<SettingsStore> {
@@ -274,4 +277,100 @@ test("the dashboard's API panel shows a key the app holds now: one created after
   assert.deepEqual(await credentials(), { apiKey: created.key });
   await host.revokeApiKey(created.id);
   assert.deepEqual(await credentials(), { apiKey: null }, "a revoked key is never shown");
+});
+
+const GWEI = 1_000_000_000n;
+
+/** Polls `condition` until it holds (generous: the machine may be loaded), else fails naming `what`. */
+async function until(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`${what} did not happen within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A host following a real Hardhat chain, with its notifications collected. */
+async function hostOnChain(t: { after: (done: () => unknown) => void }, settings: Record<string, unknown>) {
+  const chain = await startTestChain(0);
+  t.after(() => chain.node.stop());
+  for (let i = 0; i < 3; i++) await chain.mineFee(20n * GWEI);
+  const store = await storeWith({
+    port: await findFreePort(),
+    chains: [{ chainId: 31337, name: "Local", rpcUrls: [chain.node.url], blockTimeMs: 200 }],
+    ...settings,
+  });
+  const shown: AlertNotification[] = [];
+  const host = new ServiceHost({ store, cipher: plaintextCipher, logger: silentLogger, onAlert: (notification) => shown.push(notification) });
+  t.after(() => host.stop());
+  await host.start();
+  const rule = (id: string): AlertRuleStatus | undefined => host.running?.alerts.status().rules.find((status) => status.id === id);
+  /** Waits until the rule runs, follows the chain and waits for its condition. */
+  const armed = (id: string) => until(`rule ${id} armed`, () => rule(id)?.paused === null && rule(id)?.state === "armed");
+  return { chain, store, host, shown, rule, armed };
+}
+
+test("a user rule's alert reaches onAlert as a notification: its label as the title, the alert's sentence as the body", { timeout: 180_000 }, async (t) => {
+  const cheap = { id: "cheap", chainId: 31337, when: "below", gwei: "8", cooldownMinutes: 0, label: "Cheap on Local" };
+  const { chain, shown, armed } = await hostOnChain(t, { alerts: [cheap], notifications: { enabled: false } });
+  await armed("cheap");
+  assert.equal(shown.length, 0, "nothing fires while the fee stays above 8 gwei");
+
+  await chain.mineFee(5n * GWEI);
+  await until("the cheap rule's notification", () => shown.length > 0);
+  assert.equal(shown.length, 1);
+  const [notification] = shown;
+  assert.equal(notification!.title, "Cheap on Local");
+  assert.equal(notification!.body, notification!.event.text);
+  assert.match(notification!.body, /^Local base fee \S+ gwei is below 8 gwei \(Cheap on Local, block 4\)/);
+  assert.deepEqual(
+    { ruleId: notification!.event.ruleId, chainId: notification!.event.chainId, block: notification!.event.block },
+    {
+      ruleId: "cheap",
+      chainId: 31337,
+      block: "4",
+    },
+  );
+});
+
+test("rules added, changed or turned off in the settings run at once, without a restart", { timeout: 180_000 }, async (t) => {
+  const cheap = { id: "cheap", chainId: 31337, when: "below", gwei: "8", cooldownMinutes: 0 };
+  const { chain, store, host, shown, rule, armed } = await hostOnChain(t, { alerts: [cheap], notifications: { enabled: false } });
+  await armed("cheap");
+  const running = host.running;
+
+  // Added: a rule without a label is named by its chain and threshold.
+  const dear = { id: "dear", chainId: 31337, when: "above", gwei: "100", cooldownMinutes: 0 };
+  await store.update((settings) => ({ ...settings, alerts: [cheap, dear] }));
+  await armed("dear");
+  await chain.mineFee(150n * GWEI);
+  await until("the dear rule's notification", () => shown.length > 0);
+  assert.deepEqual(
+    shown.map(({ title, event }) => [event.ruleId, title]),
+    [["dear", "Local above 100 gwei"]],
+  );
+
+  // Turned off: a fee that crosses both cheap rules tells only of the one still on (both would fire at the same block).
+  const cheapToo = { ...cheap, id: "cheap-too", gwei: "9" };
+  await store.update((settings) => ({ ...settings, alerts: [{ ...cheap, enabled: false }, dear, cheapToo] }));
+  await until("cheap turned off", () => rule("cheap")?.enabled === false);
+  await armed("cheap-too");
+  await chain.mineFee(5n * GWEI);
+  await until("the cheap-too rule's notification", () => shown.length > 1);
+  assert.deepEqual(
+    shown.map(({ event }) => event.ruleId),
+    ["dear", "cheap-too"],
+  );
+  assert.equal(host.running, running, "the service was not restarted");
+});
+
+test("the notifications switch reaches the built-in busy/calm rules of the running service", { timeout: 180_000 }, async (t) => {
+  const { store, rule } = await hostOnChain(t, {});
+  await until("the built-in rules run", () => rule("busy:31337")?.enabled === true && rule("calm:31337")?.enabled === true);
+  await store.update((settings) => ({ ...settings, notifications: { ...settings.notifications, enabled: false } }));
+  await until("the built-in rules turned off", () => rule("busy:31337")?.enabled === false && rule("calm:31337")?.enabled === false);
+  await store.update((settings) => ({ ...settings, notifications: { ...settings.notifications, enabled: true, mutedChainIds: [31337] } }));
+  await until("the muted chain's built-in rules stay off", () => rule("busy:31337")?.enabled === false);
+  await store.update((settings) => ({ ...settings, notifications: { ...settings.notifications, mutedChainIds: [] } }));
+  await until("the built-in rules on again", () => rule("busy:31337")?.enabled === true);
 });

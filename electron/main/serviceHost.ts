@@ -1,8 +1,6 @@
 // The service inside the desktop app: the same startService as `npm run serve`, started from the settings file and
 // restarted when the settings that shape it change. Imports no Electron, so plain Node tests drive it.
 import { createServer } from "node:net";
-import { watchBusyAlerts, type BusyAlertWatch } from "../../shared/alerts/watchBusyAlerts.ts";
-import type { BusyAlert } from "../../shared/alerts/busyAlerts.ts";
 import { withDashboardToken, withRotatedDashboardToken } from "../../shared/config/dashboardToken.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import type { SettingsStore } from "../../shared/config/settingsStore.ts";
@@ -10,8 +8,10 @@ import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
 import { addNewApiKey, apiKeyIdOf, type NewApiKeyOptions, removeApiKey, revealApiKey, usableApiKeys } from "../../shared/config/storedApiKeys.ts";
 import { chainPlansFrom } from "../../shared/service/chainPlan.ts";
 import type { Logger } from "../../shared/log/logger.ts";
-import { type RunningService, startService } from "../../shared/app/startService.ts";
+import { type AlertSettings, type RunningService, startService } from "../../shared/app/startService.ts";
+import type { AlertEvent } from "../../shared/wire/alerts.ts";
 import type { ServiceState } from "../bridge/bridgeTypes.ts";
+import { type AlertNotification, alertNotificationOf } from "./alertNotification.ts";
 
 export interface ServiceHostOptions {
   readonly store: SettingsStore;
@@ -19,8 +19,11 @@ export interface ServiceHostOptions {
   readonly logger: Logger;
   /** Origins besides the settings' own that may call the API from a browser context: the app's window. */
   readonly extraCorsOrigins?: readonly string[];
-  /** Called for each busy/calm alert that passes the hysteresis and cooldown. */
-  readonly onAlert?: (alert: BusyAlert) => void;
+  /**
+   * Called with each alert the service fires (a user rule, or a built-in busy/calm rule; the settings' notifications
+   * switch and muted chains turn the built-ins off), in words for a desktop notification.
+   */
+  readonly onAlert?: (notification: AlertNotification) => void;
   /** Called whenever the state changes (started, stopped, paused, failed) and on every chain update while running. */
   readonly onChange?: () => void;
   /** How the service is started: `startService` unless a test holds a start half-way to change keys meanwhile. */
@@ -33,6 +36,11 @@ export interface ServiceHostOptions {
 function serviceShapeOf(settings: Settings): string {
   const { port, host, allowedHosts, corsOrigins, chains, rateLimit } = settings;
   return JSON.stringify({ port, host, allowedHosts, corsOrigins, chains, rateLimit });
+}
+
+/** The settings the alert rules are read from: changing them reconfigures the running rules without a restart. */
+function alertSettingsOf(settings: Settings): AlertSettings {
+  return { rules: settings.alerts, notifications: settings.notifications };
 }
 
 export function portInUseMessage(port: number): string {
@@ -57,7 +65,6 @@ export function findFreePort(host = "127.0.0.1"): Promise<number> {
 export class ServiceHost {
   #state: ServiceState = { state: "stopped" };
   #running: RunningService | undefined;
-  #alerts: BusyAlertWatch | undefined;
   #unsubscribeChains: (() => void) | undefined;
   #shape: string;
   /** Keys added to the live keyring, by id, so that a revoked sealed key can be removed without opening it again. */
@@ -70,12 +77,16 @@ export class ServiceHost {
   constructor(private readonly options: ServiceHostOptions) {
     this.#shape = serviceShapeOf(options.store.current);
     options.store.subscribe((settings, previous) => {
-      this.#alerts?.configure(settings.notifications);
       const shape = serviceShapeOf(settings);
       if (shape !== this.#shape && !this.#paused) {
+        // The restart reads the alert settings with the rest.
         this.#shape = shape;
         void this.restart();
-      } else if (settings.trayChainId !== previous.trayChainId) {
+        return;
+      }
+      // Every update parses the settings anew, so the rules are compared by content.
+      if (JSON.stringify(alertSettingsOf(settings)) !== JSON.stringify(alertSettingsOf(previous))) this.#configureAlerts();
+      if (settings.trayChainId !== previous.trayChainId) {
         this.options.onChange?.();
       }
     });
@@ -223,6 +234,8 @@ export class ServiceHost {
           dashboardToken: settings.dashboardToken,
           // Read when the page asks: keys are created and revoked while the service runs.
           dashboardApiKey: () => usableApiKeys(store.current, cipher).keys[0],
+          alerts: alertSettingsOf(settings),
+          onAlert: (event) => this.#alerted(event),
           ...(this.options.historyFile === undefined ? {} : { historyFile: this.options.historyFile }),
         },
         logger,
@@ -231,7 +244,6 @@ export class ServiceHost {
       this.#liveKeys.clear();
       for (const { key } of keys) this.#liveKeys.set(apiKeyIdOf(key), key);
       this.#running = running;
-      this.#alerts = watchBusyAlerts(running.service, store.current.notifications, (alert) => this.options.onAlert?.(alert));
       this.#unsubscribeChains = running.service.subscribe(() => this.options.onChange?.());
       this.#setState({ state: "running", url: running.url, port: running.port });
     } catch (error) {
@@ -243,12 +255,24 @@ export class ServiceHost {
     return this.#state;
   }
 
+  /**
+   * Hands the running rules the alert settings as they are now, in turn behind any start in progress (which may have
+   * read the settings before the change). A refused rule does not stop the others: the service logs it, GET /alerts
+   * lists it, and the settings page shows it.
+   */
+  #configureAlerts(): void {
+    void this.#serially(() => Promise.resolve(this.#running?.configureAlerts(alertSettingsOf(this.options.store.current))));
+  }
+
+  #alerted(event: AlertEvent): void {
+    const rule = this.#running?.alerts.status().rules.find((status) => status.id === event.ruleId);
+    this.options.onAlert?.(alertNotificationOf(event, rule));
+  }
+
   async #stop(): Promise<void> {
     const running = this.#running;
     if (!running) return;
     this.#running = undefined;
-    this.#alerts?.stop();
-    this.#alerts = undefined;
     this.#unsubscribeChains?.();
     this.#unsubscribeChains = undefined;
     await running.stop();

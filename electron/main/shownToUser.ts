@@ -1,16 +1,19 @@
 // What the app shows the user outside its window (notifications, the tray), written to its log as it happens: one
 // line each, so that a person reading the log, and the Electron end-to-end tests reading the app's stderr, see the
 // same record. No keys or tokens are ever in these lines.
-import type { BusyAlert } from "../../shared/alerts/busyAlerts.ts";
 import type { Logger } from "../../shared/log/logger.ts";
+import type { AlertNotification } from "./alertNotification.ts";
 import type { TrayModel } from "./trayModel.ts";
 
 export const NOTIFICATION_SHOWN = "notification shown";
 export const TRAY_CHANGED = "tray changed";
 
-/** At info: a notification is rare (at most one per chain per cooldown) and worth finding in the log. */
-export function logNotificationShown(logger: Logger, alert: BusyAlert, text: { readonly title: string; readonly body: string }): void {
-  logger.info(NOTIFICATION_SHOWN, { chainId: alert.chainId, kind: alert.kind, title: text.title, body: text.body });
+/**
+ * At info: a notification is rare (at most one per rule per cooldown) and worth finding in the log. `ruleId` names the
+ * rule (`busy:<chainId>` and `calm:<chainId>` for the built-in pair), `block` the block that completed the crossing.
+ */
+export function logNotificationShown(logger: Logger, { event, title, body }: AlertNotification): void {
+  logger.info(NOTIFICATION_SHOWN, { chainId: event.chainId, ruleId: event.ruleId, when: event.when, block: event.block, title, body });
 }
 
 /**
