@@ -176,8 +176,59 @@ test("a busy crossing raises one notification, not one per block", async () => {
   await expect.poll(() => log.events(NOTIFICATION_SHOWN).length, { timeout: 20_000 }).toBe(1);
   await chain.mine([210n * GWEI, 220n * GWEI]);
   await expect.poll(() => trayNow()?.tooltip, { timeout: 15_000 }).toMatch(/base fee 2[12]\d(\.\d+)? gwei/);
-  expect(log.events(NOTIFICATION_SHOWN)).toEqual([expect.objectContaining({ kind: "busy", chainId: CHAIN_ID, title: "Local test chain is busy" })]);
+  expect(log.events(NOTIFICATION_SHOWN)).toEqual([
+    expect.objectContaining({
+      ruleId: `busy:${CHAIN_ID}`,
+      chainId: CHAIN_ID,
+      title: "Local test chain is busy",
+      body: expect.stringMatching(/^Local test chain is busy: base fee .* gwei, above the busy threshold of 1[89] gwei/),
+    }),
+  ]);
   expect(trayNow()?.congestion).toBe("busy");
+});
+
+test("a rule added in the settings page fires one notification when the fee crosses it", async () => {
+  await page.getByTestId("open-settings").click();
+  const section = page.getByTestId("settings-alerts");
+  await expect(section).toBeVisible();
+  await section.getByTestId("alert-add").click();
+  const form = section.getByTestId("alert-form");
+  await expect(form.getByTestId("alert-chain")).toHaveValue(String(CHAIN_ID));
+  await form.getByTestId("alert-when").selectOption("below");
+  await form.getByTestId("alert-gwei").fill("50");
+  await form.getByTestId("alert-cooldown").fill("0");
+  await form.getByTestId("alert-label").fill("Cheap on the local chain");
+  await form.getByTestId("alert-save").click();
+  await expect(section.getByTestId("alert-rule")).toHaveCount(1);
+  await page.getByTestId("settings-close").click();
+
+  const stored = (JSON.parse(await readFile(join(configDir, "settings.json"), "utf8")) as { alerts?: Array<Record<string, unknown>> }).alerts ?? [];
+  expect(stored).toEqual([expect.objectContaining({ chainId: CHAIN_ID, when: "below", gwei: "50", label: "Cheap on the local chain" })]);
+  const ruleId = stored[0]!.id as string;
+  // The running service took the rule without a restart, and learnt the chain's fee (about 190 gwei): armed.
+  const token = (await storedDashboardToken())!;
+  const ruleNow = async () =>
+    (
+      (await (await fetch(`http://127.0.0.1:${port}/alerts`, { headers: basic(token) })).json()) as {
+        rules: Array<{ id: string; state: string; paused: string | null }>;
+      }
+    ).rules.find((rule) => rule.id === ruleId);
+  await expect.poll(ruleNow, { timeout: 20_000 }).toEqual(expect.objectContaining({ state: "armed", paused: null }));
+
+  const ofTheRule = () => log.events(NOTIFICATION_SHOWN).filter((event) => event.ruleId === ruleId);
+  expect(ofTheRule()).toEqual([]);
+  await chain.mine([30n * GWEI]);
+  await expect.poll(() => ofTheRule().length, { timeout: 20_000 }).toBe(1);
+  await chain.mine([28n * GWEI, 27n * GWEI]);
+  await expect.poll(() => trayNow()?.tooltip, { timeout: 15_000 }).toMatch(/base fee 27 gwei/);
+  expect(ofTheRule()).toEqual([
+    expect.objectContaining({
+      chainId: CHAIN_ID,
+      when: "below",
+      title: "Cheap on the local chain",
+      body: expect.stringMatching(/^Local test chain base fee .* gwei is below 50 gwei \(Cheap on the local chain, block \d+\)/),
+    }),
+  ]);
 });
 
 test("rotating the dashboard token refuses the old one at once and reloads the window with the new one", async () => {
