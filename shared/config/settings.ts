@@ -90,7 +90,7 @@ export const sealedApiKeySchema = z.strictObject({
   createdAt: z.iso.datetime().optional(),
 });
 
-/** When a chain counts as busy or calm again for a desktop notification (see shared/alerts/busyAlerts.ts). */
+/** The built-in busy and calm alert rules of every chain (shared/config/alertRuleSettings.ts makes them from these). */
 export const notificationSettingsSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Per-chain off switch: chains listed here never notify. */

@@ -1,14 +1,14 @@
 // The demo's history and live pace, replayed through the real core exactly as the service follows the demo chain: the
 // chain's history (ChainHistory) with the demo plan's statistics window, the busy state as the service publishes it
 // (the current base fee above the window's nearest-rank p90: the badge and the tray colour), and the desktop's
-// busy/calm hysteresis with its default settings (BusyAlerts). The demo node reports each block's own base fee as the
+// built-in busy/calm alert rules with the default notification settings (the rule engine). The demo node reports each block's own base fee as the
 // next one (its blocks use exactly their gas target; test/integration/demoReplay.test.ts checks that on the real
 // node), so that is the current base fee here too.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { alertPolicyOf } from "../alerts/watchBusyAlerts.ts";
-import { BusyAlerts } from "../alerts/busyAlerts.ts";
+import { loadAlertRules } from "../config/alertRuleSettings.ts";
 import { notificationSettingsSchema } from "../config/settings.ts";
+import { STARTING, stepRule, type RuleState } from "../core/alerts/ruleEngine.ts";
 import { ChainHistory } from "../core/history/chainHistory.ts";
 import { parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
 import { statsWindowOf } from "../service/chainPlan.ts";
@@ -27,18 +27,21 @@ const timed = loadTimedMainnetBlocks();
 const series = demoReplaySeries(timed);
 const history = demoHistory(timed, START_SECONDS);
 /** The statistics window the demo chain is followed with, as the service resolves it from the demo's plan. */
-const DEMO_WINDOW = statsWindowOf({
+const DEMO_PLAN = {
   chainId: 31337,
   name: "demo",
   rpcUrls: [],
   blockTimeMs: DEMO_REPLAY.blockIntervalMs,
   statsWindowBlocks: DEMO_REPLAY.statsWindowBlocks,
-});
+};
+const DEMO_WINDOW = statsWindowOf(DEMO_PLAN);
+/** The demo chain's built-in busy and calm rules, as the service makes them from the default notification settings. */
+const BUILT_IN_RULES = loadAlertRules([], [DEMO_PLAN], notificationSettingsSchema.parse({})).rules;
 
 interface DemoTimeline {
   /** Per head (the history's newest, then one per live block): demo time in ms, the badge, the hysteresis' state. */
   readonly steps: ReadonlyArray<{ atMs: number; busy: boolean; hysteresis: "busy" | "normal" }>;
-  /** Demo times of the notifications BusyAlerts would show (its cooldown included). */
+  /** Demo times of the notifications the built-in busy/calm rules would show (their cooldown included). */
   readonly alertsAtMs: readonly number[];
 }
 
@@ -48,7 +51,8 @@ interface DemoTimeline {
  */
 function replayThroughCore(liveBlocks: number, options: { window?: WindowSpec; heldBlocks?: number } = {}): DemoTimeline {
   const chain = new ChainHistory({ window: options.window ?? DEMO_WINDOW, horizonSeconds: 7 * 86_400, blockTimeMs: DEMO_REPLAY.blockIntervalMs });
-  const alerts = new BusyAlerts(alertPolicyOf(notificationSettingsSchema.parse({})));
+  const states = new Map<string, RuleState>(BUILT_IN_RULES.map((rule) => [rule.id, STARTING]));
+  let lastDeliveredAtMs: number | undefined;
   const steps: Array<DemoTimeline["steps"][number]> = [];
   const alertsAtMs: number[] = [];
   const head = history.baseFeesWei.length - 1;
@@ -73,9 +77,17 @@ function replayThroughCore(liveBlocks: number, options: { window?: WindowSpec; h
     }
     const currentBaseFeeWei = chain.baseFeeAt(block)!;
     const { busyThresholdWei } = chain.windowStats()!;
-    const alert = alerts.observe({ chainId: 31337, name: "demo", blockNumber: block, currentBaseFeeWei, busyThresholdWei, atMs });
-    if (alert) alertsAtMs.push(atMs);
-    steps.push({ atMs, busy: currentBaseFeeWei > busyThresholdWei, hysteresis: alerts.stateOf(31337) });
+    for (const rule of BUILT_IN_RULES) {
+      const observation = { block, baseFeeWei: currentBaseFeeWei, thresholdWei: busyThresholdWei, atMs, paused: false };
+      const step = stepRule(rule, states.get(rule.id)!, observation, lastDeliveredAtMs);
+      states.set(rule.id, step.state);
+      if (step.deliver) {
+        lastDeliveredAtMs = atMs;
+        alertsAtMs.push(atMs);
+      }
+    }
+    const busyRule = BUILT_IN_RULES.find((rule) => rule.builtIn === "busy")!;
+    steps.push({ atMs, busy: currentBaseFeeWei > busyThresholdWei, hysteresis: states.get(busyRule.id)!.phase === "firing" ? "busy" : "normal" });
   }
   return { steps, alertsAtMs };
 }
