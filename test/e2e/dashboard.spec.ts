@@ -331,9 +331,15 @@ test("one event stream for every chain: no polling, and switching chains opens n
   await page.getByTestId(`chain-${LIVE_CHAIN_ID}`).click();
   await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
   // The live state: one stream, no polling. The history views (tiles, heatmap, ranges) ask baseFeeStats once per query:
-  // their answers are cached until half a bucket old, never asked again per block or per switch.
+  // their answers are cached until half a bucket old, never asked again per block or per switch. The alert rules'
+  // state is asked once as the stream opens (again per block only while the user has rules of their own: none here).
   const history = requests.filter((request) => request.includes("/baseFeeStats"));
-  expect(requests.filter((request) => !history.includes(request)).sort()).toEqual(["GET /dashboard/credentials", "GET /networks", "GET /v3/KEY/events"]);
+  expect(requests.filter((request) => !history.includes(request)).sort()).toEqual([
+    "GET /alerts",
+    "GET /dashboard/credentials",
+    "GET /networks",
+    "GET /v3/KEY/events",
+  ]);
   expect(history.length).toBeGreaterThan(0);
   expect(new Set(history).size, history.join("\n")).toBe(history.length);
 });
