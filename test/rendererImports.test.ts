@@ -1,8 +1,9 @@
 // What the page may take from the rest of the project. It runs in a browser (and in Electron's sandboxed window), so:
 // - from shared/, values only from shared/core/** and shared/wire/** (pure modules), types from anywhere;
 // - nothing from Node (`node:`) or Electron, ever;
-// - and what those value imports pull in at run time stays pure: no `node:`, no zod (the page checks nothing with
-//   the wire's schemas, and zod would only make the bundle larger), nothing of shared/ outside core and wire.
+// - and what those value imports pull in at run time stays pure: no `node:`, nothing of shared/ outside core and wire.
+//   Zod is the one package of shared/ the page takes: it checks an edited alert rule with the schema the main process
+//   checks it with (shared/wire/alertRuleSchema.ts), so that the two never disagree about what a rule may be.
 // shared/core and shared/wire keep to themselves: no `node:`, no other folder of shared/; wire may use core, and core
 // takes nothing from outside core but types.
 import assert from "node:assert/strict";
@@ -96,7 +97,7 @@ test("the renderer takes values from shared/core and shared/wire only, types fro
   assert.deepEqual(rendererViolations(rendererFiles()), []);
 });
 
-test("what the renderer takes from shared/ brings no node: module, no zod and nothing of shared/ outside core and wire into the page", () => {
+test("what the renderer takes from shared/ brings no node: module and nothing of shared/ outside core and wire into the page", () => {
   const files = rendererFiles();
   const entries = [...files].flatMap(([file, text]) =>
     importsOf(text).flatMap(({ specifier, typeOnly }) => {
@@ -109,7 +110,7 @@ test("what the renderer takes from shared/ brings no node: module, no zod and no
   const closure = runtimeClosure(entries, (path) => readFileSync(path, "utf8"));
   const offending = [...closure].flatMap(([file, packages]) => [
     ...(inFolder(file, "shared/core") || inFolder(file, "shared/wire") ? [] : [`${file} (outside shared/core and shared/wire)`]),
-    ...packages.filter((name) => NODE_OR_ELECTRON.test(name) || /^zod(\/|$)/.test(name)).map((name) => `${file} imports ${name}`),
+    ...packages.filter((name) => NODE_OR_ELECTRON.test(name)).map((name) => `${file} imports ${name}`),
   ]);
   assert.deepEqual(offending, []);
 });

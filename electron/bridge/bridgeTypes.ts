@@ -5,7 +5,7 @@ import type { ApiKeyView } from "../../shared/config/apiKeyView.ts";
 import type { AlertRuleProblem } from "../../shared/wire/alerts.ts";
 
 export type { ApiKeyView } from "../../shared/config/apiKeyView.ts";
-export type { AlertRuleSettingsInput } from "../../shared/config/alertRuleSchema.ts";
+export type { AlertRuleSettingsInput } from "../../shared/wire/alertRuleSchema.ts";
 export type { ChainSettings, NotificationSettings } from "../../shared/config/settings.ts";
 export type { AlertRuleProblem } from "../../shared/wire/alerts.ts";
 

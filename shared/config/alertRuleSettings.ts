@@ -5,13 +5,13 @@ import { parseWindowSpec } from "../core/history/duration.ts";
 import { type ChainPlan, historyHorizonOf, statsWindowOf } from "../service/chainPlan.ts";
 import type { AlertRuleProblem } from "../wire/alerts.ts";
 import type { NotificationSettings } from "./settings.ts";
-import { ALERT_RULE_FIELDS, ALERT_RULE_ID_PATTERN, alertRuleSettingsSchema, type AlertRuleSettings, shownValue } from "./alertRuleSchema.ts";
+import { ALERT_RULE_FIELDS, ALERT_RULE_ID_PATTERN, alertRuleSettingsSchema, type AlertRuleSettings, shownValue } from "../wire/alertRuleSchema.ts";
 
-export { alertRuleSettingsSchema, type AlertRuleSettings, type AlertRuleSettingsInput } from "./alertRuleSchema.ts";
+export { alertRuleSettingsSchema, type AlertRuleSettings, type AlertRuleSettingsInput } from "../wire/alertRuleSchema.ts";
 
 /**
  * The user's alert rules in the settings file (`alerts`, CONTRACT.md "Alerts"): the reading of the file's list into the
- * rules the engine runs (the schema of one rule is alertRuleSchema.ts's, exported here too). A bad rule is refused on its own, with a problem naming
+ * rules the engine runs (the schema of one rule is shared/wire/alertRuleSchema.ts's, exported here too). A bad rule is refused on its own, with a problem naming
  * it and the field at fault; it never stops the file from loading or the other rules from running.
  */
 

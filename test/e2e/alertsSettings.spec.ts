@@ -10,7 +10,7 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, type Locator, type Page, test as base } from "@playwright/test";
-import { alertRuleSettingsSchema } from "../../shared/config/alertRuleSchema.ts";
+import { alertRuleSettingsSchema } from "../../shared/wire/alertRuleSchema.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { AlertsBody } from "../../shared/wire/alerts.ts";
 import { installDesktopBridge, type InstalledBridge } from "./support/desktopBridgePage.ts";

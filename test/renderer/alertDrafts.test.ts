@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { alertRuleSettingsSchema } from "../../shared/config/alertRuleSchema.ts";
+import { alertRuleSettingsSchema } from "../../shared/wire/alertRuleSchema.ts";
 import {
   checkDraft,
   draftOfStoredRule,

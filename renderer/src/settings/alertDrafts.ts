@@ -1,7 +1,7 @@
 // The settings page's alert rules (settings' `alerts`) as it lists and edits them: pure functions from the stored list
 // to rows and drafts, and from a draft back to a rule checked with the settings file's own schema of one rule, so that
 // each field's problem is shown beside it before anything is sent (the main process checks the whole again).
-import { ALERT_RULE_ID_PATTERN, alertRuleSettingsSchema, type AlertRuleSettings, type AlertRuleSettingsInput } from "../../../shared/config/alertRuleSchema.ts";
+import { ALERT_RULE_ID_PATTERN, alertRuleSettingsSchema, type AlertRuleSettings, type AlertRuleSettingsInput } from "../../../shared/wire/alertRuleSchema.ts";
 
 /** The fields of the rule form, each shown with its own problem. */
 export const ALERT_DRAFT_FIELDS = ["chainId", "when", "gwei", "percentile", "window", "forBlocks", "cooldownMinutes", "webhookUrl", "label"] as const;

@@ -3,9 +3,9 @@ import { webhookUrlProblem } from "../core/alerts/webhookUrl.ts";
 import { parseGweiAmount } from "../core/fees/parseGweiAmount.ts";
 import { parseWindowSpec } from "../core/history/duration.ts";
 
-// The schema of one alert rule as the settings file holds it (CONTRACT.md "Alerts"). Apart from loadAlertRules
-// (alertRuleSettings.ts, which checks the rules against the followed chains), so that the settings page can check an
-// edited rule with it without taking in the service's chain plans: it needs zod and shared/core only.
+// The schema of one alert rule as the settings file holds it (CONTRACT.md "Alerts"): the contract between the settings
+// page, which checks an edited rule with it before sending, and the main process, which checks it again
+// (shared/config/alertRuleSettings.ts adds what needs the followed chains). It needs zod and shared/core only.
 
 /** The fields of a rule, in the order a problem list and the settings page name them. */
 export const ALERT_RULE_FIELDS = [
