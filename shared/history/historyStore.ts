@@ -1,5 +1,6 @@
 import { closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import { AlertFiringStore } from "./alertFiringStore.ts";
 import type { BlocksToWrite, HeldRange, StoredRun } from "./historyStoreTypes.ts";
 import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreInputError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
 import { prepareChainStatements, type ChainStatements, type ChunkRow } from "./storeChainStatements.ts";
@@ -38,6 +39,8 @@ const PRIVATE_FILE_MODE = 0o600;
  *
  * Every failure is a HistoryStoreError (see historyStoreErrors.ts) naming the file and what to do: the caller logs it
  * and runs on without persistence.
+ *
+ * The same file keeps the alert rules' last firings (`alertFirings`), so that their cooldowns outlive a restart.
  */
 export class HistoryStore {
   /** The working chunk of writes and prunes (loads have their own: a load may be paused while a write runs). */
@@ -49,6 +52,8 @@ export class HistoryStore {
     /** The database file, as given to open (for logs). */
     readonly file: string,
     private readonly db: DatabaseSync,
+    /** Each alert rule's last firing, in this file (read when the alert service starts, written when a rule fires). */
+    readonly alertFirings: AlertFiringStore,
   ) {
     this.slots = new ChunkSlots();
   }
@@ -82,9 +87,11 @@ export class HistoryStore {
     try {
       db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       prepareSchema(db, file);
+      // On every open, not only with a new file's schema: a file from before alert firings were kept gets the table too.
+      const alertFirings = AlertFiringStore.open(file, db);
       // NORMAL in WAL mode: a commit survives the process being killed (not a power cut, which may lose the last ones).
       db.exec(`PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-      return new HistoryStore(file, db);
+      return new HistoryStore(file, db, alertFirings);
     } catch (error) {
       db.close();
       throw openErrorFrom(file, error);
