@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
 import { recordingLogger, waitFor } from "../../test/support/feedHarness.ts";
 import type { AlertRule } from "../core/alerts/alertRule.ts";
 import { parseWindowSpec } from "../core/history/duration.ts";
+import { HistoryStore } from "../history/historyStore.ts";
 import { TestFeeSource } from "../service/testFeeSource.ts";
 import { type AlertEvent, alertsBodySchema, type AlertRuleProblem } from "../wire/alerts.ts";
+import type { AlertFiringLog } from "./alertFiringLog.ts";
 import { AlertService } from "./alertService.ts";
 import { WebhookSender } from "./webhookSender.ts";
 
@@ -33,20 +38,30 @@ function ruleOf(overrides: Partial<AlertRule> = {}): AlertRule {
   };
 }
 
+interface SetupOptions {
+  readonly webhooks?: WebhookSender;
+  /** Where the rules' last firings are kept (a history store's). */
+  readonly firings?: AlertFiringLog;
+  /** The clock at the start (default T0). */
+  readonly startMs?: number;
+  /** The first block written (default 100). */
+  readonly firstBlock?: bigint;
+}
+
 /** The real service on a TestFeeSource (real publications), with a clock the test moves and every alert kept. */
-function setup(t: TestContext, rules: readonly AlertRule[], webhooks?: WebhookSender) {
+function setup(t: TestContext, rules: readonly AlertRule[], { webhooks, firings, startMs = T0, firstBlock = 100n }: SetupOptions = {}) {
   const source = new TestFeeSource([
     { chainId: ETHEREUM, name: "Ethereum" },
     { chainId: BASE, name: "Base", blockTimeMs: 2000 },
   ]);
-  const clock = { nowMs: T0 };
+  const clock = { nowMs: startMs };
   const logger = recordingLogger();
-  const alerts = new AlertService({ source, logger, now: () => clock.nowMs, ...(webhooks ? { webhooks } : {}) });
+  const alerts = new AlertService({ source, logger, now: () => clock.nowMs, ...(webhooks ? { webhooks } : {}), ...(firings ? { firings } : {}) });
   t.after(() => alerts.stop());
   alerts.configure(rules, []);
   const events: AlertEvent[] = [];
   alerts.subscribe((event) => events.push(event));
-  let nextBlock = 100n;
+  let nextBlock = firstBlock;
   /** Publishes the chain's next block, whose current base fee is `gwei`, at `atMs` (default: the clock as it is). */
   const block = async (gwei: number | bigint, chainId = ETHEREUM) => {
     const wei = typeof gwei === "bigint" ? gwei : BigInt(Math.round(gwei * 1e9));
@@ -58,6 +73,13 @@ function setup(t: TestContext, rules: readonly AlertRule[], webhooks?: WebhookSe
 }
 
 const alertLines = (lines: readonly string[]) => lines.filter((line) => / alert \S+ fired: /.test(line));
+
+/** A history file in a folder of its own, removed after the test. */
+function historyFile(t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), "gasfees-alert-firings-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, "history.sqlite");
+}
 
 test("a rule fires once on its crossing, and every channel gets the alert: listeners, one log line, the webhook's exact body", async (t) => {
   const received: Array<{ path: string | undefined; contentType: string | undefined; body: string }> = [];
@@ -76,7 +98,7 @@ test("a rule fires once on its crossing, and every channel gets the alert: liste
   const webhooks = new WebhookSender({ logger: recordingLogger() });
   t.after(() => webhooks.stop());
   const webhookUrl = `http://127.0.0.1:${port}/hooks/secret-token`;
-  const { events, block, logger, alerts, clock } = setup(t, [ruleOf({ webhookUrl })], webhooks);
+  const { events, block, logger, alerts, clock } = setup(t, [ruleOf({ webhookUrl })], { webhooks });
 
   await block(10); // learns: armed
   await block(9);
@@ -275,4 +297,72 @@ test("GET /alerts' body: every rule in the order configured, true to the wire sc
   assert.equal(problemLines.length, 2, problemLines.join(""));
   assert.match(problemLines[0]!, /warn {2}alert rule typo: percentile: must be a whole number from 1 to 99 \(got 100\)\n$/);
   assert.match(problemLines[1]!, /warn {2}alert rule #3: is 5, not a rule\n$/);
+});
+
+test("a restart on the same history file keeps each rule's cooldown and last firing: a crossing inside the cooldown waits for its end", async (t) => {
+  const file = historyFile(t);
+  const rules = [ruleOf(), ruleOf({ id: "very-cheap", cooldownGroup: "very-cheap", threshold: { kind: "fixed", wei: 1n * GWEI } })];
+
+  const firstStore = HistoryStore.open(file);
+  const first = setup(t, rules, { firings: firstStore.alertFirings });
+  await first.block(10); // block 100: learns, armed
+  await first.block(5); // block 101: fires at T0
+  assert.deepEqual(
+    first.events.map((event) => [event.ruleId, event.block]),
+    [["cheap-eth", "101"]],
+  );
+  first.alerts.stop();
+  firstStore.close();
+
+  // The service starts again a minute later, on the same file, and the chain goes on from block 102.
+  const store = HistoryStore.open(file);
+  t.after(() => store.close());
+  const second = setup(t, rules, { firings: store.alertFirings, startMs: T0 + MINUTE, firstBlock: 102n });
+  const statusOf = (id: string) => second.alerts.status().rules.find((rule) => rule.id === id)!;
+  assert.deepEqual(statusOf("cheap-eth").lastFired, { at: new Date(T0).toISOString(), block: "101", baseFee: "5", threshold: "8" });
+  assert.equal(statusOf("very-cheap").lastFired, null, "a rule that never fired has no firing from before");
+
+  await second.block(10); // block 102: learns, armed
+  await second.block(6); // block 103: a crossing one minute after the last delivery, inside the 15-minute cooldown
+  assert.deepEqual(
+    second.events.map((event) => event.block),
+    [],
+    "the crossing is held back by the cooldown from before the restart",
+  );
+  assert.equal(statusOf("cheap-eth").state, "firing");
+  assert.equal(statusOf("cheap-eth").pendingUntil, new Date(T0 + 15 * MINUTE).toISOString());
+  assert.equal(statusOf("cheap-eth").lastFired?.block, "101");
+
+  second.clock.nowMs = T0 + 15 * MINUTE;
+  await second.block(6); // block 104: the cooldown is over and the condition still holds: told now
+  assert.deepEqual(
+    second.events.map((event) => [event.ruleId, event.block, event.firedAt]),
+    [["cheap-eth", "104", new Date(T0 + 15 * MINUTE).toISOString()]],
+  );
+  assert.deepEqual(statusOf("cheap-eth").lastFired, { at: new Date(T0 + 15 * MINUTE).toISOString(), block: "104", baseFee: "6", threshold: "8" });
+  assert.deepEqual(store.alertFirings.load(), [
+    { ruleId: "cheap-eth", cooldownGroup: "cheap-eth", atMs: T0 + 15 * MINUTE, block: 104n, baseFeeWei: 6n * GWEI, thresholdWei: 8n * GWEI },
+  ]);
+});
+
+test("a history file that cannot be read or written is logged, and the alerts go out all the same", async (t) => {
+  const store = HistoryStore.open(historyFile(t));
+  const { events, block, logger } = setup(t, [ruleOf({ cooldownMs: 0 })], { firings: store.alertFirings });
+  store.close(); // from here on, each firing fails to be kept
+  await block(10);
+  await block(5);
+  assert.deepEqual(
+    events.map((event) => event.block),
+    ["101"],
+  );
+  assert.equal(alertLines(logger.lines).length, 1, "the log line is written all the same");
+  const notKept = logger.lines.filter((line) => line.includes("the alert's firing could not be kept") && line.includes("is closed: open it again"));
+  assert.equal(notKept.length, 1, logger.lines.join(""));
+
+  // A log that cannot be read at start: the rules start without their firings, and fire.
+  const unread = setup(t, [ruleOf({ cooldownMs: 0 })], { firings: store.alertFirings });
+  assert.equal(unread.logger.lines.filter((line) => line.includes("the alert rules' last firings could not be read")).length, 1, unread.logger.lines.join(""));
+  await unread.block(10);
+  await unread.block(5);
+  assert.equal(unread.events.length, 1);
 });

@@ -6,8 +6,9 @@ import type { Logger } from "../log/logger.ts";
 import type { ChainPublication } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import type { AlertEvent, AlertRuleProblem, AlertsBody } from "../wire/alerts.ts";
+import type { AlertFiringLog, StoredFiring } from "./alertFiringLog.ts";
 import type { AlertSource } from "./alertSource.ts";
-import { type RuleMemory, ruleStatusOf } from "./alertStatus.ts";
+import { type RuleFiring, type RuleMemory, ruleStatusOf } from "./alertStatus.ts";
 import { alertSentence } from "./alertText.ts";
 import { chainPause } from "./chainPause.ts";
 import { thresholdNow } from "./ruleThreshold.ts";
@@ -27,14 +28,20 @@ export interface AlertServiceOptions {
   readonly webhooks?: WebhookChannel;
   /** Epoch ms: when an alert fires, for the cooldowns and `firedAt`. */
   readonly now?: () => number;
+  /**
+   * Where each rule's last firing is kept across restarts (the history file's): read once here, so that the cooldowns
+   * go on and GET /alerts shows the last firings from before; written at each firing. Without it, a start knows none.
+   */
+  readonly firings?: AlertFiringLog;
 }
 
 type Memory = { -readonly [K in keyof RuleMemory]: RuleMemory[K] };
 
-/** An alert to hand to the channels, with the rule it is of. */
+/** An alert to hand to the channels, with the rule it is of and the firing to keep. */
 interface Firing {
   readonly rule: AlertRule;
   readonly event: AlertEvent;
+  readonly fired: RuleFiring;
 }
 
 /**
@@ -50,6 +57,9 @@ export class AlertService implements AlertSource {
   readonly #logger: Logger;
   readonly #webhooks: WebhookChannel | undefined;
   readonly #now: () => number;
+  readonly #firings: AlertFiringLog | undefined;
+  /** The rules' last firings from before this start, by rule id, until the first configure gives them to its rules. */
+  #restoredFirings: ReadonlyMap<string, RuleFiring> | undefined;
   /** Every rule by its id, in the order configured. */
   #rules = new Map<string, Memory>();
   #problems: readonly AlertRuleProblem[] = [];
@@ -64,6 +74,8 @@ export class AlertService implements AlertSource {
     this.#logger = options.logger;
     this.#webhooks = options.webhooks;
     this.#now = options.now ?? Date.now;
+    this.#firings = options.firings;
+    this.#restoredFirings = this.#restore();
     this.#unsubscribe.push(this.#source.subscribe((publication) => this.#published(publication)));
     if (this.#webhooks) {
       this.#unsubscribe.push(
@@ -78,10 +90,13 @@ export class AlertService implements AlertSource {
   /**
    * Replaces the rules (loadAlertRules' answer). A rule whose condition is unchanged keeps its state (a change of its
    * label, webhook, cooldown or enabled alone keeps it); a new or changed one starts again, learning its chain's state
-   * without an alert. Problems not told before are logged, one line each.
+   * without an alert. The first call gives each rule its last firing from before this start (by rule id). Problems not
+   * told before are logged, one line each.
    */
   configure(rules: readonly AlertRule[], problems: readonly AlertRuleProblem[]): void {
     const previous = this.#rules;
+    const restored = this.#restoredFirings ?? new Map<string, RuleFiring>();
+    this.#restoredFirings = undefined;
     const next = new Map<string, Memory>();
     for (const rule of rules) {
       if (next.has(rule.id)) {
@@ -93,7 +108,7 @@ export class AlertService implements AlertSource {
         rule.id,
         kept !== undefined && sameCondition(kept.rule, rule)
           ? { ...kept, rule }
-          : { rule, state: STARTING, threshold: undefined, lastFired: undefined, lastWebhook: undefined },
+          : { rule, state: STARTING, threshold: undefined, lastFired: restored.get(rule.id), lastWebhook: undefined },
       );
     }
     this.#rules = next;
@@ -174,7 +189,8 @@ export class AlertService implements AlertSource {
       memory.state = step.state;
       if (!step.deliver || thresholdWei === undefined) continue;
       this.#lastDeliveredAtMs.set(rule.cooldownGroup, atMs);
-      memory.lastFired = { atMs, block: snapshot.newestBlock, baseFeeWei: snapshot.currentBaseFeeWei, thresholdWei };
+      const fired: RuleFiring = { atMs, block: snapshot.newestBlock, baseFeeWei: snapshot.currentBaseFeeWei, thresholdWei };
+      memory.lastFired = fired;
       const text = alertSentence({ rule, chainName: publication.name, block: snapshot.newestBlock, baseFeeWei: snapshot.currentBaseFeeWei, thresholdWei });
       const event: AlertEvent = {
         ruleId: rule.id,
@@ -188,7 +204,7 @@ export class AlertService implements AlertSource {
         text,
         content: text,
       };
-      firings.push({ rule, event });
+      firings.push({ rule, event, fired });
     }
     // Told after the publication has reached every reader of the feed, so that an event stream carries the block
     // (`event: network`) before the alert about it.
@@ -197,7 +213,7 @@ export class AlertService implements AlertSource {
 
   #tell(firings: readonly Firing[]): void {
     if (this.#stopped) return;
-    for (const { rule, event } of firings) {
+    for (const { rule, event, fired } of firings) {
       for (const listener of this.#listeners) {
         this.#guarded("an alert listener failed; the other channels still get the alert", rule, () => listener(event));
       }
@@ -209,7 +225,42 @@ export class AlertService implements AlertSource {
       if (webhookUrl !== undefined && webhooks !== undefined) {
         this.#guarded("the alert could not be handed to the webhook sender", rule, () => webhooks.send({ ruleId: rule.id, url: webhookUrl, event }));
       }
+      // Kept last, once every channel has the alert: a slow or failing store delays none of them.
+      const log = this.#firings;
+      if (log !== undefined) {
+        this.#guarded("the alert's firing could not be kept; after a restart, its cooldown starts afresh", rule, () =>
+          log.record({ ruleId: rule.id, cooldownGroup: rule.cooldownGroup, ...fired }),
+        );
+      }
     }
+  }
+
+  /**
+   * Reads the firings kept before this start: each cooldown group's newest becomes its last delivery (so that a crossing
+   * right after a restart waits for the cooldown, as without the restart), and each rule's is returned for configure.
+   * A log that cannot be read is logged, and the rules start without their firings.
+   */
+  #restore(): ReadonlyMap<string, RuleFiring> | undefined {
+    if (this.#firings === undefined) return undefined;
+    let stored: readonly StoredFiring[];
+    try {
+      stored = this.#firings.load();
+    } catch (error) {
+      this.#logger.warn("the alert rules' last firings could not be read; their cooldowns start afresh", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return undefined;
+    }
+    // A firing kept with a clock that was ahead (since set back) counts as now: it never holds a rule back longer.
+    const nowMs = this.#now();
+    const byRule = new Map<string, RuleFiring>();
+    for (const { ruleId, cooldownGroup, ...fired } of stored) {
+      byRule.set(ruleId, fired);
+      const deliveredAtMs = Math.min(fired.atMs, nowMs);
+      const known = this.#lastDeliveredAtMs.get(cooldownGroup);
+      if (known === undefined || deliveredAtMs > known) this.#lastDeliveredAtMs.set(cooldownGroup, deliveredAtMs);
+    }
+    return byRule;
   }
 
   #guarded(what: string, rule: AlertRule, channel: () => void): void {

@@ -77,7 +77,8 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
         }),
   });
   const webhooks = new WebhookSender({ logger, ...config.webhook });
-  const alerts = new AlertService({ source: service, logger, webhooks });
+  // With a history file, the rules' last firings are kept in it: their cooldowns and GET /alerts' lastFired outlive a restart.
+  const alerts = new AlertService({ source: service, logger, webhooks, ...(store ? { firings: store.alertFirings } : {}) });
   const configureAlerts = (settings: AlertSettings) => {
     const { rules, problems } = loadAlertRules(settings.rules, config.chains, settings.notifications);
     alerts.configure(rules, problems);

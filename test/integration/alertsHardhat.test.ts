@@ -38,6 +38,8 @@ const RULES = [
   { id: "cheap", chainId: 1, when: "below", gwei: CHEAP_GWEI, cooldownMinutes: 0 },
   { id: "spike", chainId: 1, when: "above", gwei: SPIKE_GWEI, forBlocks: 3, cooldownMinutes: 0 },
   { id: "spike-quiet", chainId: 1, when: "above", gwei: SPIKE_GWEI, forBlocks: 3, cooldownMinutes: 60 },
+  // Fires with cheap's first crossing (before the restart); its hour of cooldown outlives the restart.
+  { id: "cheap-quiet", chainId: 1, when: "below", gwei: CHEAP_GWEI, cooldownMinutes: 60 },
   { id: "low-p10", chainId: 1, when: "below", percentile: RELATIVE.percentile, window: `${RELATIVE.windowBlocks} blocks`, cooldownMinutes: 0 },
   { id: "far-away", chainId: 6001, when: "below", gwei: "8" },
   { id: "typo", chainId: 1, when: "below", percentile: 100 },
@@ -140,13 +142,10 @@ describe("alert rules on a replayed mainnet chain", () => {
   });
 
   const plan: ChainPlan = { chainId: 1, name: "Mainnet replay", rpcUrls: [], blockTimeMs: 12_000, pollIntervalMs: 100 };
-  const rules = () => [
-    { ...RULES[0], webhookUrl: receivers.ok.url },
-    { ...RULES[1], webhookUrl: receivers.hang.url },
-    RULES[2],
-    { ...RULES[3], webhookUrl: receivers.fail.url },
-    ...RULES.slice(4),
-  ];
+  const rules = () => {
+    const webhookUrls: Record<string, string> = { cheap: receivers.ok.url, spike: receivers.hang.url, "low-p10": receivers.fail.url };
+    return RULES.map((rule) => (webhookUrls[rule.id] === undefined ? rule : { ...rule, webhookUrl: webhookUrls[rule.id] }));
+  };
 
   /** The service on the chain, its history in `dir`, and a client on GET /events once the head is followed. */
   async function start(): Promise<{ service: RunningService; stream: SseClient; logger: ReturnType<typeof recordingLogger> }> {
@@ -211,7 +210,7 @@ describe("alert rules on a replayed mainnet chain", () => {
   };
 
   test(
-    "one alert per crossing per rule, none within the cooldown nor at a restart, re-armed after forBlocks; webhooks that hang or fail delay nothing",
+    "one alert per crossing per rule, none within the cooldown (one begun before a restart included) nor at a restart, re-armed after forBlocks; webhooks that hang or fail delay nothing",
     { timeout: 300_000 },
     async (t) => {
       const received: AlertEvent[] = [];
@@ -222,6 +221,9 @@ describe("alert rules on a replayed mainnet chain", () => {
       });
       const logLines: string[] = [];
       let restarted = false;
+      /** The block the service restarted at (its rules learnt the chain's state there). */
+      let restartBlock = -1n;
+      let heldBackChecked = false;
       let hangingChecked = false;
       for (let live = 1; live <= LIVE_BLOCKS; live++) {
         const seen = await mineNext(stream);
@@ -232,12 +234,31 @@ describe("alert rules on a replayed mainnet chain", () => {
           received.push(...alertEvents(stream));
           assert.deepEqual(received.map(alertKey), expectedAlerts().map(expectedKey), "the alerts before the restart");
           logLines.push(...logger.lines);
+          const cheapBefore = expectedFirings(observed, conditions.cheap!.holds, 1);
+          assert.ok(cheapBefore.length > 0, "the cheap rule (and its quiet twin) fired before the restart");
           stream.close();
           await service.stop();
+          restartBlock = seen.block;
           ({ service, stream, logger } = await start());
-          const cheap = (await callApi<AlertsBody>(service.url, "/alerts", KEY)).body.rules.find((rule) => rule.id === "cheap")!;
+          const afterRestart = (await callApi<AlertsBody>(service.url, "/alerts", KEY)).body.rules;
+          const cheap = afterRestart.find((rule) => rule.id === "cheap")!;
           assert.equal(cheap.state, "firing", "after the restart, the cheap rule learnt that its condition holds");
           assert.equal(cheap.paused, null);
+          // The history file kept each rule's last firing: GET /alerts shows it, and the quiet twin's cooldown goes on.
+          assert.equal(cheap.lastFired?.block, String(cheapBefore.at(-1)));
+          assert.equal(afterRestart.find((rule) => rule.id === "cheap-quiet")!.lastFired?.block, String(cheapBefore[0]));
+          assert.equal(afterRestart.find((rule) => rule.id === "spike")!.lastFired, null, "a rule that never fired has no firing from before");
+        }
+        // The first crossing after the restart: cheap fires (no cooldown), and its quiet twin holds it back for the rest of
+        // the hour that began before the restart.
+        if (restarted && !heldBackChecked && expectedFirings(observed, conditions.cheap!.holds, 1).some((block) => block > restartBlock)) {
+          heldBackChecked = true;
+          await stream.until(() => alertEvents(stream).some((event) => event.ruleId === "cheap"), "the cheap alert after the restart");
+          const quiet = (await callApi<AlertsBody>(service.url, "/alerts", KEY)).body.rules.find((rule) => rule.id === "cheap-quiet")!;
+          assert.equal(quiet.state, "firing");
+          assert.notEqual(quiet.lastFired, null);
+          const cooledAtMs = Date.parse(quiet.lastFired!.at) + 60 * 60_000;
+          assert.equal(quiet.pendingUntil, new Date(cooledAtMs).toISOString(), "the crossing waits for the cooldown from before the restart");
         }
         // The first alert whose webhook hangs: the SSE event is there and the API answers while the receiver still hangs.
         if (!hangingChecked && expectedFirings(observed, conditions.spike!.holds, 3).length > 0) {
@@ -250,6 +271,7 @@ describe("alert rules on a replayed mainnet chain", () => {
         }
       }
       assert.ok(restarted, "the replay has a block where the cheap rule holds, to restart at");
+      assert.ok(heldBackChecked, "the cheap rule crossed again after the restart, inside its quiet twin's cooldown");
       assert.ok(hangingChecked, "the spike rule fired during the replay");
       // Bounded: the comparison below says what differs when the count is never reached.
       await stream.until(() => received.length + alertEvents(stream).length >= alertsSoFar(), "every alert expected").catch(() => {});
@@ -267,6 +289,9 @@ describe("alert rules on a replayed mainnet chain", () => {
       assert.ok(byRule("low-p10").length >= 2, "the relative rule crossed its threshold more than once");
       // Within its hour of cooldown, the quiet twin of spike told only the first of spike's crossings, and holds the next.
       assert.deepEqual(byRule("spike-quiet"), byRule("spike").slice(0, 1));
+      // Across the restart too: the cheap rule's quiet twin told only its first crossing, from before the restart.
+      assert.deepEqual(byRule("cheap-quiet"), byRule("cheap").slice(0, 1));
+      assert.ok(byRule("cheap")[0]! < restartBlock && byRule("cheap").some((block) => block > restartBlock));
       const quiet = status.rules.find((rule) => rule.id === "spike-quiet")!;
       assert.equal(quiet.lastFired?.block, String(byRule("spike")[0]));
       assert.notEqual(quiet.pendingUntil, null, "the later crossing is held back by the cooldown");
@@ -302,7 +327,7 @@ describe("alert rules on a replayed mainnet chain", () => {
       );
       assert.equal(logLines.filter((line) => line.includes("alert rule far-away: chainId: 6001 is not a followed chain")).length, 2);
       // The headless channel: one log line per alert, naming the webhook by its origin only.
-      assert.equal(logLines.filter((line) => / alert (cheap|spike|spike-quiet|low-p10) fired: /.test(line)).length, expected.length);
+      assert.equal(logLines.filter((line) => / alert (cheap|cheap-quiet|spike|spike-quiet|low-p10) fired: /.test(line)).length, expected.length);
       assert.ok(!logLines.join("").includes("secret-path"), "a webhook's path is never logged");
       await service.stop();
       stream.close();
@@ -331,10 +356,12 @@ describe("alert rules on a replayed mainnet chain", () => {
   function expectedAlerts() {
     const alerts: Array<{ ruleId: string; block: bigint; currentWei: bigint; thresholdWei: bigint; when: string }> = [];
     const spikeFirings = expectedFirings(observed, conditions.spike!.holds, 3);
+    const cheapFirings = expectedFirings(observed, conditions.cheap!.holds, 1);
     const firings: Record<string, bigint[]> = {
-      cheap: expectedFirings(observed, conditions.cheap!.holds, 1),
+      cheap: cheapFirings,
       spike: spikeFirings,
       "spike-quiet": spikeFirings.slice(0, 1),
+      "cheap-quiet": cheapFirings.slice(0, 1),
       "low-p10": expectedFirings(observed, conditions["low-p10"]!.holds, 1),
     };
     for (const seen of observed) {
@@ -342,7 +369,8 @@ describe("alert rules on a replayed mainnet chain", () => {
       if (seen.firstAfterStart) continue;
       for (const [ruleId, blocks] of Object.entries(firings)) {
         if (!blocks.includes(seen.block)) continue;
-        const condition = conditions[ruleId === "spike-quiet" ? "spike" : ruleId]!;
+        // A quiet twin has its twin's condition.
+        const condition = conditions[ruleId.replace(/-quiet$/, "")]!;
         alerts.push({
           ruleId,
           block: seen.block,
