@@ -2,21 +2,20 @@
 // tsx (Playwright's loader does not reach the Hardhat child that startEvmNode forks), a real Hardhat node replaying
 // real mainnet base fees, a settings file in a temporary config folder, and the main process's own settings logic on
 // it: SettingsStore, ServiceHost (the real service, started from that file) and the bridge's handlers built from its
-// one declaration (electron/bridge/bridgeCalls.ts, with each call's argument schema) answering the calls as
-// electron/main/ipc.ts does. The Playwright side carries the page's calls here (desktopHarness.ts); this process
+// one declaration (electron/bridge/bridgeCalls.ts, with each call's argument schema) around the main process's own
+// answers (electron/main/settingsCalls.ts, which electron/main/ipc.ts registers). The Playwright side carries the page's calls here (desktopHarness.ts); this process
 // answers them and tells of each settings change as the main process tells the window.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BRIDGE_CALLS, type BridgeImplementation } from "../../../electron/bridge/bridgeCalls.ts";
-import type { BridgeResult, SettingsView } from "../../../electron/bridge/bridgeTypes.ts";
+import { BRIDGE_CALLS } from "../../../electron/bridge/bridgeCalls.ts";
+import type { SettingsView } from "../../../electron/bridge/bridgeTypes.ts";
 import { bridgeHandlers } from "../../../electron/main/bridgeHandlers.ts";
-import { findFreePort, ServiceHost } from "../../../electron/main/serviceHost.ts";
-import { applySettingsPatch, SettingsPatchError, settingsViewOf } from "../../../electron/main/settingsView.ts";
+import { ServiceHost } from "../../../electron/main/serviceHost.ts";
+import { settingsCalls } from "../../../electron/main/settingsCalls.ts";
+import { SettingsPatchError, settingsViewOf } from "../../../electron/main/settingsView.ts";
 import { settingsPath } from "../../../shared/config/configDir.ts";
-import { SettingsError } from "../../../shared/config/settings.ts";
 import { SettingsStore } from "../../../shared/config/settingsStore.ts";
-import { ApiKeyNotFoundError } from "../../../shared/config/storedApiKeys.ts";
 import { plaintextCipher } from "../../../shared/keys/secretCipher.ts";
 import { createLogger, silentLogger } from "../../../shared/log/logger.ts";
 import { startTestChain } from "../../support/feedHarness.ts";
@@ -67,47 +66,19 @@ async function main(): Promise<void> {
   store.subscribe(tellWindow);
   const viewNow = (): SettingsView => settingsViewOf(store.current, plaintextCipher, host.state, store.notice?.message, store.path);
 
-  // electron/main/ipc.ts's implementation, less what needs Electron (the clipboard, reloading the window, the browser).
-  const result = async <T>(run: () => Promise<T>): Promise<BridgeResult<T>> => {
-    try {
-      return { ok: true, value: await run() };
-    } catch (error) {
-      if (error instanceof SettingsError || error instanceof SettingsPatchError || error instanceof ApiKeyNotFoundError) {
-        return { ok: false, error: error.message };
-      }
-      return { ok: false, error: `Something went wrong: ${(error as Error).message}` };
-    }
-  };
-  const implementation: BridgeImplementation = {
-    settings: {
-      get: () => viewNow(),
-      update: (patch) =>
-        result(async () => {
-          await store.update((settings) => applySettingsPatch(settings, patch));
-          return viewNow();
-        }),
-      createApiKey: (options) => result(() => host.createApiKey(options)),
-      revokeApiKey: (id) =>
-        result(async () => {
-          await host.revokeApiKey(id);
-          return viewNow();
-        }),
-      copyApiKey: () => result(() => Promise.reject(new SettingsPatchError("this test's main process has no clipboard"))),
-      useFreePort: () =>
-        result(async () => {
-          const port = await findFreePort();
-          await store.update((settings) => ({ ...settings, port }));
-          await host.restart();
-          return viewNow();
-        }),
-      rotateDashboardToken: () =>
-        result(async () => {
-          await host.rotateDashboardToken();
-          return true as const;
-        }),
+  // The main process's own answers (electron/main/settingsCalls.ts, as ipc.ts registers them), with no clipboard, window
+  // or browser behind what needs Electron.
+  const implementation = settingsCalls({
+    store,
+    host,
+    logger,
+    viewNow,
+    writeClipboard: () => {
+      throw new SettingsPatchError("this test's main process has no clipboard");
     },
+    reloadWindow: () => undefined,
     openExternal: () => false,
-  };
+  });
   // Every call comes from the page under test: the sender check (trustedSender.ts) has no Electron frame to look at.
   const handlers = new Map(
     bridgeHandlers(BRIDGE_CALLS, implementation, { untrustedSenderReason: () => undefined }).map((handler) => [handler.channel, handler]),
