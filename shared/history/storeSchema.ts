@@ -8,6 +8,8 @@ import { HistoryStoreCorruptError, HistoryStoreForeignFileError, HistoryStoreNew
  *   chunks_<chainId>   (chunk INTEGER PRIMARY KEY, held INTEGER, record INTEGER): per 64-block chunk, which blocks
  *                      it holds (a 64-bit mask) and where its record is; small, so held ranges are read from it alone
  *   records_<chainId>  (record INTEGER PRIMARY KEY, data BLOB): the chunks' packed fields (storeChunkCodec.ts)
+ *   alert_firings      each alert rule's last firing, so that its cooldown outlives a restart (alertFiringStore.ts;
+ *                      made on every open, so an older file gets it without a new version)
  *
  * Records are keyed by an id that only grows, not by block: SQLite's B-trees fill pages well only when keys arrive in
  * ascending order, and a backfill writes newest first, while the live head writes oldest first. Keyed by id, both
