@@ -76,18 +76,23 @@ export interface PlacedThreshold {
 
 /**
  * The top of each line's plate (in the order given), `plateHeightPx` high, inside the plot from `top` to `bottom`: just
- * above its line, from the lowest line up; a plate that would cover the one below it goes just below its own line
- * instead, as does the plate of a threshold beyond the bottom edge.
+ * above its line (a threshold beyond an edge: at that edge), and never over another plate: from the lowest line up, a
+ * plate that would cover the one under it is stacked just above that one; plates pushed past the top are then stacked
+ * down from it.
  */
 export function alertPlateTops(placed: readonly PlacedThreshold[], top: number, bottom: number, plateHeightPx: number): number[] {
   const tops = new Array<number>(placed.length);
-  const lowestFirst = placed.map((entry, index) => ({ ...entry, index })).sort((a, b) => b.y - a.y);
-  let previousTop = Number.POSITIVE_INFINITY;
+  const lowestFirst = placed.map((entry, index) => ({ ...entry, index })).sort((a, b) => b.y - a.y || a.index - b.index);
+  let ceiling = bottom;
   for (const { y, edge, index } of lowestFirst) {
-    let plateTop = edge === "top" ? top + 1 : y - plateHeightPx - 1;
-    if (edge === "bottom" || plateTop + plateHeightPx > previousTop - 1) plateTop = Math.min(y + 1, bottom - plateHeightPx - 1);
-    tops[index] = plateTop;
-    previousTop = plateTop;
+    const wanted = edge === "top" ? top + 1 : edge === "bottom" ? bottom - plateHeightPx - 1 : y - plateHeightPx - 1;
+    tops[index] = Math.min(wanted, ceiling - plateHeightPx - 1);
+    ceiling = tops[index];
+  }
+  let floor = top + 1;
+  for (const { index } of lowestFirst.reverse()) {
+    tops[index] = Math.max(tops[index]!, floor);
+    floor = tops[index] + plateHeightPx + 1;
   }
   return tops;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import fc from "fast-check";
 import { alertLinesOf, alertPlateTops, MAX_AXIS_WIDENING, thresholdsInView } from "../../renderer/src/chartAlertLines.ts";
 import { alertsBody, ruleStatus } from "./alertFixtures.ts";
 
@@ -39,9 +40,9 @@ test("a threshold widens the fee axis while the fees keep a third of it; one fur
   assert.equal(MAX_AXIS_WIDENING, 3);
 });
 
-test("each plate sits just above its line, below it when it would cover the plate under it, and inside the plot at the edges", () => {
+test("each plate sits just above its line, stacked above the plate under it when the lines are close, and inside the plot at the edges", () => {
   const height = 16;
-  // Lines at y 200 and 190 (10 px apart): the lower one's plate above it, the upper one's then below its line.
+  // Lines at y 200 and 190 (10 px apart): the lower one's plate above it, the upper one's above that plate.
   assert.deepEqual(
     alertPlateTops(
       [
@@ -52,7 +53,7 @@ test("each plate sits just above its line, below it when it would cover the plat
       300,
       height,
     ),
-    [191, 183],
+    [166, 183],
   );
   // Far apart: both above their lines.
   assert.deepEqual(
@@ -79,5 +80,38 @@ test("each plate sits just above its line, below it when it would cover the plat
       height,
     ),
     [11, 283],
+  );
+  // Close to the top: stacked down from it instead.
+  assert.deepEqual(
+    alertPlateTops(
+      [
+        { y: 20, edge: undefined },
+        { y: 24, edge: undefined },
+      ],
+      10,
+      300,
+      height,
+    ),
+    [11, 28],
+  );
+});
+
+test("no two plates overlap while the plot has room for them all, wherever the lines are", () => {
+  const height = 16;
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.oneof(
+          fc.record({ y: fc.double({ min: 10, max: 300, noNaN: true }), edge: fc.constant(undefined) }),
+          fc.constantFrom({ y: 10, edge: "top" as const }, { y: 300, edge: "bottom" as const }),
+        ),
+        { minLength: 1, maxLength: 8 },
+      ),
+      (placed) => {
+        const tops = alertPlateTops(placed, 10, 300, height).sort((a, b) => a - b);
+        for (const plateTop of tops) assert.ok(plateTop >= 10 && plateTop + height <= 300, `${plateTop} inside the plot`);
+        for (let i = 1; i < tops.length; i++) assert.ok(tops[i]! >= tops[i - 1]! + height, `plates at ${tops[i - 1]} and ${tops[i]} overlap`);
+      },
+    ),
   );
 });
