@@ -9,7 +9,8 @@
 // its calls are carried by Playwright's page.exposeBinding instead of Electron's IPC (support/desktopBridgePage.ts).
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { expect, type Locator, type Page, test as base } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { test } from "./support/failOnPageProblems.ts";
 import { alertRuleSettingsSchema } from "../../shared/wire/alertRuleSchema.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { AlertsBody } from "../../shared/wire/alerts.ts";
@@ -21,19 +22,6 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 const UPDATE_CHANNEL = "gasfees:settings:update";
 
 let stack: DesktopStack;
-
-/** Every test fails on a console error or an uncaught exception of the page. */
-const test = base.extend<{ problems: string[] }>({
-  problems: async ({ page }, use) => {
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console error: ${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    await use(problems);
-    expect(problems, "no console errors").toEqual([]);
-  },
-});
 
 test.describe.configure({ mode: "serial" });
 

@@ -1,26 +1,14 @@
 // The dashboard in Debian's Chromium against the real service, a real Hardhat node and real mainnet base fees.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { test } from "./support/failOnPageProblems.ts";
 import { DOWN_CHAIN_ID, E2E_KEY, LIVE_CHAIN_ID, startLiveStack, type LiveStack } from "./support/harness.ts";
 
 const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });
 
 let stack: LiveStack;
-
-/** Every test fails on a console error or an uncaught exception of the page. */
-const test = base.extend<{ problems: string[] }>({
-  problems: async ({ page }, use) => {
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console error: ${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    await use(problems);
-    expect(problems, "no console errors").toEqual([]);
-  },
-});
 
 test.describe.configure({ mode: "serial" });
 

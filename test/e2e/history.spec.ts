@@ -4,7 +4,8 @@
 // the reader's hours are not UTC's.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { expect, test as base, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { test } from "./support/failOnPageProblems.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS, startHistoryStack, type HistoryStack } from "./support/historyHarness.ts";
@@ -18,19 +19,6 @@ const ZONE_OFFSET_S = 5.5 * 3600;
 const HOUR_S = 3600;
 
 let stack: HistoryStack;
-
-/** Every test fails on a console error or an uncaught exception of the page. */
-const test = base.extend<{ problems: string[] }>({
-  problems: async ({ page }, use) => {
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console error: ${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    await use(problems);
-    expect(problems, "no console errors").toEqual([]);
-  },
-});
 
 test.use({ timezoneId: TIME_ZONE, locale: "en-US" });
 test.describe.configure({ mode: "serial" });
