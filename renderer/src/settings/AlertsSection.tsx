@@ -338,102 +338,64 @@ function RuleForm({
           </label>
         </fieldset>
         {draft.thresholdKind === "gwei" ? (
-          <Field label="Fee (Gwei)" field="gwei" problems={problems}>
-            {(describedBy) => (
-              <input
-                inputMode="decimal"
-                value={draft.gwei}
-                placeholder="8"
-                onChange={(event) => set("gwei", event.target.value)}
-                aria-describedby={describedBy}
-                aria-invalid={problems.gwei !== undefined}
-                data-testid="alert-gwei"
-              />
-            )}
-          </Field>
+          <TextField label="Fee (Gwei)" field="gwei" inputMode="decimal" placeholder="8" testId="alert-gwei" draft={draft} problems={problems} onChange={set} />
         ) : (
           <>
-            <Field label="Percentile (1–99)" field="percentile" problems={problems}>
-              {(describedBy) => (
-                <input
-                  inputMode="numeric"
-                  value={draft.percentile}
-                  placeholder="20"
-                  onChange={(event) => set("percentile", event.target.value)}
-                  aria-describedby={describedBy}
-                  aria-invalid={problems.percentile !== undefined}
-                  data-testid="alert-percentile"
-                />
-              )}
-            </Field>
-            <Field label="Over the window" field="window" problems={problems}>
-              {(describedBy) => (
-                <input
-                  value={draft.window}
-                  placeholder={`${chainWindow(chains, draft.chainId)} (the chain's)`}
-                  onChange={(event) => set("window", event.target.value)}
-                  aria-describedby={describedBy}
-                  aria-invalid={problems.window !== undefined}
-                  data-testid="alert-window"
-                />
-              )}
-            </Field>
+            <TextField
+              label="Percentile (1–99)"
+              field="percentile"
+              inputMode="numeric"
+              placeholder="20"
+              testId="alert-percentile"
+              draft={draft}
+              problems={problems}
+              onChange={set}
+            />
+            <TextField
+              label="Over the window"
+              field="window"
+              placeholder={`${chainWindow(chains, draft.chainId)} (the chain's)`}
+              testId="alert-window"
+              draft={draft}
+              problems={problems}
+              onChange={set}
+            />
           </>
         )}
       </div>
       <div className="settings-alert-fields">
-        <Field label="Holds for (blocks in a row)" field="forBlocks" problems={problems}>
-          {(describedBy) => (
-            <input
-              inputMode="numeric"
-              value={draft.forBlocks}
-              placeholder="1"
-              onChange={(event) => set("forBlocks", event.target.value)}
-              aria-describedby={describedBy}
-              aria-invalid={problems.forBlocks !== undefined}
-              data-testid="alert-for-blocks"
-            />
-          )}
-        </Field>
-        <Field label="Cooldown (minutes)" field="cooldownMinutes" problems={problems}>
-          {(describedBy) => (
-            <input
-              inputMode="decimal"
-              value={draft.cooldownMinutes}
-              placeholder="15"
-              onChange={(event) => set("cooldownMinutes", event.target.value)}
-              aria-describedby={describedBy}
-              aria-invalid={problems.cooldownMinutes !== undefined}
-              data-testid="alert-cooldown"
-            />
-          )}
-        </Field>
-        <Field label="Webhook URL (optional)" field="webhookUrl" problems={problems} wide>
-          {(describedBy) => (
-            <input
-              type="url"
-              spellCheck={false}
-              value={draft.webhookUrl}
-              placeholder="https://hooks.slack.com/services/…"
-              onChange={(event) => set("webhookUrl", event.target.value)}
-              aria-describedby={describedBy}
-              aria-invalid={problems.webhookUrl !== undefined}
-              data-testid="alert-webhook-url"
-            />
-          )}
-        </Field>
-        <Field label="Label (optional)" field="label" problems={problems}>
-          {(describedBy) => (
-            <input
-              value={draft.label}
-              placeholder="Cheap ETH"
-              onChange={(event) => set("label", event.target.value)}
-              aria-describedby={describedBy}
-              aria-invalid={problems.label !== undefined}
-              data-testid="alert-label"
-            />
-          )}
-        </Field>
+        <TextField
+          label="Holds for (blocks in a row)"
+          field="forBlocks"
+          inputMode="numeric"
+          placeholder="1"
+          testId="alert-for-blocks"
+          draft={draft}
+          problems={problems}
+          onChange={set}
+        />
+        <TextField
+          label="Cooldown (minutes)"
+          field="cooldownMinutes"
+          inputMode="decimal"
+          placeholder="15"
+          testId="alert-cooldown"
+          draft={draft}
+          problems={problems}
+          onChange={set}
+        />
+        <TextField
+          label="Webhook URL (optional)"
+          field="webhookUrl"
+          type="url"
+          placeholder="https://hooks.slack.com/services/…"
+          testId="alert-webhook-url"
+          wide
+          draft={draft}
+          problems={problems}
+          onChange={set}
+        />
+        <TextField label="Label (optional)" field="label" placeholder="Cheap ETH" testId="alert-label" draft={draft} problems={problems} onChange={set} />
       </div>
       {problems.rule ? (
         <p className="banner settings-error" role="alert" data-testid="alert-form-error">
@@ -455,6 +417,52 @@ function RuleForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** The draft's fields typed as text. */
+type TextDraftField = "gwei" | "percentile" | "window" | "forBlocks" | "cooldownMinutes" | "webhookUrl" | "label";
+
+/** A text field of the draft, in a Field. */
+function TextField({
+  label,
+  field,
+  inputMode,
+  type,
+  placeholder,
+  testId,
+  wide = false,
+  draft,
+  problems,
+  onChange,
+}: {
+  label: string;
+  field: TextDraftField;
+  inputMode?: "decimal" | "numeric";
+  type?: "url";
+  placeholder: string;
+  testId: string;
+  wide?: boolean;
+  draft: AlertDraft;
+  problems: DraftProblems;
+  onChange: (field: TextDraftField, value: string) => void;
+}) {
+  return (
+    <Field label={label} field={field} problems={problems} wide={wide}>
+      {(describedBy) => (
+        <input
+          type={type}
+          inputMode={inputMode}
+          spellCheck={type === "url" ? false : undefined}
+          value={draft[field]}
+          placeholder={placeholder}
+          onChange={(event) => onChange(field, event.target.value)}
+          aria-describedby={describedBy}
+          aria-invalid={problems[field] !== undefined}
+          data-testid={testId}
+        />
+      )}
+    </Field>
   );
 }
 
