@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { AlertEvent, AlertRuleStatus } from "../../shared/wire/alerts.ts";
+import type { AlertEvent } from "../../shared/wire/alerts.ts";
 import { alertNotificationOf } from "./alertNotification.ts";
+import { ruleStatus } from "../../test/support/alertFixtures.ts";
 
 const EVENT: AlertEvent = {
   ruleId: "cheap-eth",
@@ -16,28 +17,7 @@ const EVENT: AlertEvent = {
   content: "Ethereum base fee 7.9 gwei is below 8 gwei (cheap-eth, block 19000000)",
 };
 
-const STATUS: AlertRuleStatus = {
-  id: "cheap-eth",
-  label: null,
-  builtIn: null,
-  chainId: 1,
-  chainName: "Ethereum",
-  when: "below",
-  gwei: "8",
-  percentile: null,
-  window: null,
-  forBlocks: 1,
-  cooldownMinutes: 15,
-  enabled: true,
-  webhook: null,
-  state: "firing",
-  paused: null,
-  threshold: "8",
-  thresholdBlocks: null,
-  pendingUntil: null,
-  lastFired: null,
-  lastWebhook: null,
-};
+const STATUS = ruleStatus({ id: "cheap-eth", state: "firing" });
 
 test("the title is the rule's label; the body is the alert's sentence", () => {
   const notification = alertNotificationOf(EVENT, { ...STATUS, label: "Cheap ETH" });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { chainAlertsOf } from "../../renderer/src/alertRows.ts";
 import { compactWindowWords, conditionWords, cooldownWords } from "../../renderer/src/alertWords.ts";
-import { alertsBody, ruleStatus } from "./alertFixtures.ts";
+import { alertsBody, ruleStatus } from "../support/alertFixtures.ts";
 
 test("a condition in words: a fixed fee, a percentile over a duration or over blocks, or over the chain's window", () => {
   assert.equal(conditionWords({ when: "below", gwei: "8" }, "24h"), "below 8 Gwei");

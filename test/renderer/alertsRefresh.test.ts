@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { EMPTY_ALERTS, FIRED_KEPT, withAlertsState, withFiredAlert } from "../../renderer/src/alertsFeed.ts";
 import { AlertsRefresh } from "../../renderer/src/alertsRefresh.ts";
 import type { AlertEvent } from "../../shared/wire/alerts.ts";
-import { alertsBody } from "./alertFixtures.ts";
+import { alertsBody } from "../support/alertFixtures.ts";
 
 /** An ask the test answers when it likes. */
 function controlledAsks(): { asks: number; answer: () => void; ask: () => Promise<void>; waitForAsks: (count: number) => Promise<void> } {

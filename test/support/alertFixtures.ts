@@ -1,4 +1,4 @@
-// A rule of `GET /alerts` for the renderer's tests, with the fields each test does not care about filled in.
+// A rule of `GET /alerts` for tests (the dashboard's, the desktop notifications'), with the fields each test does not care about filled in.
 import type { AlertRuleStatus, AlertsBody } from "../../shared/wire/alerts.ts";
 
 export function ruleStatus(change: Partial<AlertRuleStatus> & Pick<AlertRuleStatus, "id">): AlertRuleStatus {
