@@ -7,18 +7,15 @@
 // bridge's handlers built from its one declaration, validating each call's arguments), in a Node child process
 // (support/desktopSettingsService.ts); `window.gasfeesDesktop` is installed before the page loads (addInitScript) and
 // its calls are carried by Playwright's page.exposeBinding instead of Electron's IPC (support/desktopBridgePage.ts).
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { test } from "./support/failOnPageProblems.ts";
+import { SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
 import { alertRuleSettingsSchema } from "../../shared/wire/alertRuleSchema.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { AlertsBody } from "../../shared/wire/alerts.ts";
 import { installDesktopBridge, type InstalledBridge } from "./support/desktopBridgePage.ts";
 import { DESKTOP_CHAIN_ID, type DesktopStack, startDesktopStack } from "./support/desktopHarness.ts";
 
-const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
-mkdirSync(SCREENSHOTS, { recursive: true });
 const UPDATE_CHANNEL = "gasfees:settings:update";
 
 let stack: DesktopStack;
@@ -116,22 +113,6 @@ function schemaMessage(rule: Record<string, unknown>, field: string): string {
   return issue!.message;
 }
 
-async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  for (const [size, viewport] of [
-    ["1280x800", { width: 1280, height: 800 }],
-    ["800x600", { width: 800, height: 600 }],
-  ] as const) {
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      await target.screenshot({ path: `${SCREENSHOTS}${name}-${size}-${colorScheme}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
 /** A fee near the middle of the chart, as a whole number of Gwei: the 50th percentile, rounded down. */
 async function feeNearTheMiddle(): Promise<string> {
   const { baseFeePercentile } = await api<{ baseFeePercentile: string }>(`/networks/${DESKTOP_CHAIN_ID}/baseFeePercentile`);
@@ -210,7 +191,7 @@ test("a bad rule shows the schema's message beside each field at fault and is no
     await expect(form.locator("label", { has: page.getByTestId(inputId) })).toContainText((await error.textContent())!);
   }
   await expect(form.getByTestId("alert-error-gwei")).toHaveCount(0);
-  await shoot(page, "alerts-settings-errors", section);
+  await shootEverySize(page, "alerts-settings-errors", { target: section });
   // Refused by the page itself: nothing was sent to the main process, nothing stored.
   expect(bridge.calls.filter((channel) => channel === UPDATE_CHANNEL)).toEqual([]);
   expect(await storedAlerts()).toEqual(before);
@@ -304,7 +285,7 @@ test("a percentile rule is drawn at the threshold GET /alerts gives, which follo
   await expect(spikeRow.getByTestId("alert-condition")).toContainText("above the p95 of the last 500 blocks");
   // Only the webhook's origin is shown: its path holds the receiver's secret.
   await expect(spikeRow.getByTestId("alert-webhook")).toHaveText("https://hooks.example.com/…");
-  await shoot(page, "alerts-settings", section);
+  await shootEverySize(page, "alerts-settings", { target: section });
   await closeSettings(page);
 
   // The threshold is the 95th percentile (nearest rank) of the newest 500 blocks' fees, as computed here.
@@ -317,7 +298,7 @@ test("a percentile rule is drawn at the threshold GET /alerts gives, which follo
   await expect(spikeLine).toHaveAttribute("data-value", String((await api<AlertsBody>("/alerts")).rules.find((rule) => rule.id === "replay-spike")!.threshold));
   expect(Number(await spikeLine.getAttribute("data-value"))).toBe(expected);
   await expect(page.getByTestId("alert-line")).toHaveCount(2);
-  await shoot(page, "alerts-chart", page.getByTestId("chain-view"));
+  await shootEverySize(page, "alerts-chart", { target: page.getByTestId("chain-view") });
 
   // Blocks far above it move the window's 95th percentile up: the line follows, with no reload.
   let newest = 0n;

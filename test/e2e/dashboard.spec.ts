@@ -1,12 +1,8 @@
 // The dashboard in Debian's Chromium against the real service, a real Hardhat node and real mainnet base fees.
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { expect, type Page } from "@playwright/test";
 import { test } from "./support/failOnPageProblems.ts";
+import { SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
 import { DOWN_CHAIN_ID, E2E_KEY, LIVE_CHAIN_ID, startLiveStack, type LiveStack } from "./support/harness.ts";
-
-const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
-mkdirSync(SCREENSHOTS, { recursive: true });
 
 let stack: LiveStack;
 
@@ -72,22 +68,6 @@ async function openDashboard(page: Page, chainId = LIVE_CHAIN_ID): Promise<void>
   await page.goto(`${stack.dashboardUrl}#chain=${chainId}`);
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ["1280x800", { width: 1280, height: 800 }],
-    ["800x600", { width: 800, height: 600 }],
-  ] as const) {
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      await page.screenshot({ path: `${SCREENSHOTS}${name}-${size}-${colorScheme}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
 test("the chart has the 500 newest blocks, its two lines at the API's values, and the cards say the same numbers", async ({ page, problems }) => {
   void problems;
   await openDashboard(page);
@@ -128,7 +108,7 @@ test("the chart has the 500 newest blocks, its two lines at the API's values, an
   await expect(page.getByTestId("congestion")).toHaveAttribute("data-state", network!.busy ? "busy" : "normal");
   await expect(page.getByTestId("congestion")).toContainText(network!.busy ? "Busy" : "Normal");
   await expect(page.getByTestId("rpc-health")).toHaveAttribute("data-state", "ok");
-  await shoot(page, "normal");
+  await shootEverySize(page, "normal");
 });
 
 test("the tooltip shows the block number and the exact Gwei value", async ({ page, problems }) => {
@@ -192,7 +172,7 @@ test("a base-fee spike flips the congestion badge to busy", async ({ page, probl
   const [network] = await api<Array<{ busy: boolean; currentBaseFee: string }>>("/networks");
   expect(network!.busy).toBe(true);
   await expect(page.getByTestId("next-base-fee")).toHaveAttribute("data-value", network!.currentBaseFee);
-  await shoot(page, "busy");
+  await shootEverySize(page, "busy");
   // Ordinary blocks again: the badge calms down by itself.
   await stack.mine(2);
   await expect(page.getByTestId("congestion")).toHaveAttribute("data-state", "normal");
@@ -211,7 +191,7 @@ test("a failing RPC shows the degraded state with the last data, then recovers",
     await expect(page.getByTestId(`chain-${LIVE_CHAIN_ID}`)).toHaveAttribute("data-state", "degraded");
     // The last data is still drawn.
     expect(await linePoints(page)).toHaveLength(500);
-    await shoot(page, "degraded");
+    await shootEverySize(page, "degraded");
   } finally {
     await stack.setRpc("pass");
   }
@@ -237,7 +217,7 @@ test("a chain without data shows the empty state, reached from the switcher by k
   await expect(page.getByTestId("congestion")).toContainText("No data");
   await expect(page.getByTestId("fee-chart")).toHaveCount(0);
   await page.keyboard.press("Enter");
-  await shoot(page, "empty");
+  await shootEverySize(page, "empty");
 });
 
 test("the token leaves the address bar for sessionStorage; the API panel shows the user's key, masked, and its curl lines work", async ({
@@ -372,7 +352,7 @@ test("the service stopped: every live indicator turns grey with the last contact
     expect(dots).toHaveLength(4);
     expect(new Set(dots)).toEqual(new Set(["rgb(138, 146, 156)"]));
     expect(await colourOf(page, '[data-testid="congestion"]', "color")).toBe("rgb(91, 100, 112)");
-    await shoot(page, "unreachable");
+    await shootEverySize(page, "unreachable");
   } finally {
     await stack.startService();
   }
@@ -402,7 +382,7 @@ test("a wrong token gets the rejected-token screen, which says how to get the cu
   await expect(page.getByTestId("link-state")).toHaveCount(0);
   // A refused token is not kept for the next visit.
   expect(await page.evaluate(() => sessionStorage.getItem("gasfees.token"))).toBeNull();
-  await shoot(page, "rejected");
+  await shootEverySize(page, "rejected");
   // The current token, pasted there, opens the dashboard.
   await screen.getByLabel("API key or dashboard token").fill(stack.token);
   await screen.getByRole("button", { name: "Open the dashboard" }).click();

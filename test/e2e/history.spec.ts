@@ -2,16 +2,12 @@
 // replayed 40 hours of real mainnet blocks (3-5 May 2023) with their real timestamps: the service starts with only
 // the newest blocks and backfills the rest, as on a first start. The page runs in India's time (UTC+5:30), so that
 // the reader's hours are not UTC's.
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { test } from "./support/failOnPageProblems.ts";
+import { shootEverySize } from "./support/screenshots.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS, startHistoryStack, type HistoryStack } from "./support/historyHarness.ts";
-
-const SCREENSHOTS = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
-mkdirSync(SCREENSHOTS, { recursive: true });
 
 const TIME_ZONE = "Asia/Kolkata";
 /** India's offset from UTC, all year (no daylight saving). */
@@ -56,22 +52,6 @@ function recordStatsRequests(page: Page): string[] {
   return queries;
 }
 
-async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
-  for (const [size, viewport] of [
-    ["1280x800", { width: 1280, height: 800 }],
-    ["800x600", { width: 800, height: 600 }],
-  ] as const) {
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      await page.screenshot({ path: `${SCREENSHOTS}${name}-${size}-${colorScheme}.png`, fullPage });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
 /** The subpaths of an SVG path, each as its points. */
 function subpaths(d: string): Array<Array<{ x: number; y: number }>> {
   return d
@@ -110,7 +90,7 @@ test("while the service backfills, a bar says how much of the 7 days it holds; i
   expect(progress).toBeLessThan(1);
   await expect(bar.getByTestId("backfill-held")).toHaveText(`${Math.floor(progress * 70) / 10} of 7 days held`);
   await expect(bar.getByRole("progressbar")).toHaveAttribute("aria-valuenow", String(Math.floor(progress * 100)));
-  await shoot(page, "history-backfill");
+  await shootEverySize(page, "history-backfill");
 
   // The replay reaches back to the chain's first block, well inside the 7 days: then the backfill is done.
   await expect(bar).toHaveCount(0, { timeout: 120_000 });
@@ -172,7 +152,7 @@ test("the 24 h range draws the service's buckets: one median line, each hovered 
   await expect(page.getByTestId("legend-p50")).toContainText("p50 over 24 h");
   await expect(page.getByTestId("busy-threshold")).toHaveAttribute("data-value", status.busyThreshold!);
   await page.mouse.move(0, 0);
-  await shoot(page, "history-24h");
+  await shootEverySize(page, "history-24h");
 });
 
 test("the 7 d range: the days before the first replayed block are empty, not fees of zero", async ({ page, problems }) => {
@@ -203,7 +183,7 @@ test("the 7 d range: the days before the first replayed block are empty, not fee
   await hoverBucket(page, chart, Math.floor(firstHeld / 2), buckets.length);
   await expect(chart.getByTestId("chart-tooltip")).toContainText("no blocks held");
   await page.mouse.move(0, 0);
-  await shoot(page, "history-7d");
+  await shootEverySize(page, "history-7d");
 });
 
 test("switching to a range draws what the page holds without asking again; a new block moves the now marker, not the buckets", async ({ page, problems }) => {
@@ -301,7 +281,7 @@ test("the cheapest hours: each hour of the week held, at its weekday and hour in
   await expect(heatmap.getByTestId("cheapest-hours")).toContainText("Cheapest:");
   await expect(heatmap.getByTestId("heat-legend")).toBeVisible();
   await heatmap.scrollIntoViewIfNeeded();
-  await shoot(page, "history-heatmap", true);
+  await shootEverySize(page, "history-heatmap", { fullPage: true });
 });
 
 test("every chain at a glance: its tile compares the current base fee with the median of the last 24 h, with their sparkline", async ({ page, problems }) => {

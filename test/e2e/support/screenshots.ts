@@ -1,0 +1,29 @@
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Locator, Page } from "@playwright/test";
+
+/** Where the browser tests write their screenshots (looked at by a person, kept out of git). */
+export const SCREENSHOTS = fileURLToPath(new URL("../../../test-results/screenshots/", import.meta.url));
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+/**
+ * `<name>-<size>-<scheme>.png` at 1280x800 and 800x600, each in light and dark, of the page (whole with `fullPage`) or
+ * of `target`; the page is left at 1280x800, light.
+ */
+export async function shootEverySize(page: Page, name: string, options: { target?: Locator; fullPage?: boolean } = {}): Promise<void> {
+  for (const [size, viewport] of [
+    ["1280x800", { width: 1280, height: 800 }],
+    ["800x600", { width: 800, height: 600 }],
+  ] as const) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const path = `${SCREENSHOTS}${name}-${size}-${colorScheme}.png`;
+      if (options.target) await options.target.screenshot({ path });
+      else await page.screenshot({ path, fullPage: options.fullPage ?? false });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
