@@ -4,35 +4,14 @@ import fc from "fast-check";
 import { nearestRank } from "../fees/percentile.ts";
 import { networkCongestionOf } from "../fees/networkCongestion.ts";
 import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
-import { ChainHistory, type BlockAnchor } from "./chainHistory.ts";
+import { type HistoryModel as Model, modelWindow, writeBoth as write } from "../../../test/support/historyModel.ts";
+import { ChainHistory } from "./chainHistory.ts";
 import { parseWindowSpec } from "./duration.ts";
 
-const ascending = (values: readonly bigint[]) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const YEAR = 366 * 86_400;
 
 function historyOf(window: string, horizonSeconds = YEAR, blockTimeMs = 12_000): ChainHistory {
   return new ChainHistory({ window: parseWindowSpec(window)!, horizonSeconds, blockTimeMs });
-}
-
-/** Every held block's (fee, time), by block number: what the history must agree with. */
-type Model = Map<number, { fee: bigint; time: number }>;
-
-/** The statistics window computed the slow, obvious way from the model. */
-function expectedWindow(model: Model, windowSeconds: number) {
-  const blocks = [...model.keys()].sort((a, b) => a - b);
-  const newest = blocks.at(-1)!;
-  const newestTime = model.get(newest)!.time;
-  const firstByTime = blocks.find((block) => model.get(block)!.time >= newestTime - windowSeconds)!;
-  // Every block within the window's time of the newest, but never fewer than the newest HISTORY_BLOCKS.
-  const from = Math.max(blocks[0]!, Math.min(firstByTime, newest - HISTORY_BLOCKS + 1));
-  const inWindow = blocks.filter((block) => block >= from);
-  return { from, fees: ascending(inWindow.map((block) => model.get(block)!.fee)) };
-}
-
-function write(history: ChainHistory, model: Model, firstBlock: number, entries: readonly { fee: bigint; time: number }[]): void {
-  const anchors: BlockAnchor[] = entries.map((entry, i) => ({ block: BigInt(firstBlock + i), timestamp: entry.time }));
-  history.write({ firstBlock: BigInt(firstBlock), baseFeesWei: entries.map((entry) => entry.fee), anchors }, 0);
-  entries.forEach((entry, i) => model.set(firstBlock + i, entry));
 }
 
 test("the statistics window (24 h, never fewer than the newest 500 blocks) equals the obvious computation through new heads, re-mined blocks and older pages", () => {
@@ -103,7 +82,7 @@ test("the statistics window (24 h, never fewer than the newest 500 blocks) equal
         }
         if (model.size === 0) continue;
         const stats = history.windowStats()!;
-        const expected = expectedWindow(model, 7_200);
+        const expected = modelWindow(model, parseWindowSpec("2h")!);
         assert.equal(stats.blocks, expected.fees.length);
         assert.equal(stats.fromBlock, BigInt(expected.from));
         assert.equal(stats.toBlock, BigInt(newest));

@@ -2,45 +2,23 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { type ArrayBlock, ArrayHistoryView } from "../../../test/support/arrayHistoryView.ts";
+import { type HistoryModel as Model, modelWindow, writeBoth as write } from "../../../test/support/historyModel.ts";
 import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
 import { nearestRank } from "../fees/percentile.ts";
 import { CHUNK_BLOCKS } from "./blockColumns.ts";
-import { ChainHistory, type BlockAnchor } from "./chainHistory.ts";
+import { ChainHistory } from "./chainHistory.ts";
 import { parseWindowSpec, type WindowSpec } from "./duration.ts";
 import type { WindowPercentile } from "./historyView.ts";
 import { IDLE_WRITES, MAX_ASKED_WINDOWS } from "./trackedWindows.ts";
 
 const spec = (text: string): WindowSpec => parseWindowSpec(text)!;
-const ascending = (values: readonly bigint[]) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-
-/** Every block written, by block number, with its fee and its exact time (each block is written with its anchor). */
-type Model = Map<number, { fee: bigint; time: number }>;
-
-function write(history: ChainHistory, model: Model, firstBlock: number, entries: readonly { fee: bigint; time: number }[]): void {
-  const anchors: BlockAnchor[] = entries.map((entry, i) => ({ block: BigInt(firstBlock + i), timestamp: entry.time }));
-  history.write({ firstBlock: BigInt(firstBlock), baseFeesWei: entries.map((entry) => entry.fee), anchors }, 0);
-  entries.forEach((entry, i) => model.set(firstBlock + i, entry));
-}
 
 /**
- * The percentile as the contract defines it, the slow and obvious way: the window's first block from the blocks
- * written, then every written block from there to the newest, sorted, read at ceil(q/100 × N) − 1.
+ * The percentile as the contract defines it, the slow and obvious way: the window's blocks from the blocks written,
+ * sorted, read at ceil(q/100 × N) − 1.
  */
-function expectedPercentile(model: Model, window: WindowSpec, percentile: number, horizonSeconds = Number.POSITIVE_INFINITY): WindowPercentile {
-  const blocks = [...model.keys()].sort((a, b) => a - b);
-  const oldest = blocks[0]!;
-  const newest = blocks.at(-1)!;
-  const newestTime = model.get(newest)!.time;
-  const firstAfter = (seconds: number) => blocks.find((block) => model.get(block)!.time >= newestTime - seconds)!;
-  // No window reaches past the horizon, but the newest HISTORY_BLOCKS are always in reach.
-  const floor = Math.min(firstAfter(horizonSeconds), newest - HISTORY_BLOCKS + 1);
-  let from: number;
-  if (window.kind === "blocks") {
-    from = Math.max(oldest, floor, newest - window.blocks + 1);
-  } else {
-    from = Math.max(oldest, floor, Math.min(firstAfter(window.seconds), newest - HISTORY_BLOCKS + 1));
-  }
-  const fees = ascending(blocks.filter((block) => block >= from).map((block) => model.get(block)!.fee));
+function expectedPercentile(model: Model, window: WindowSpec, percentile: number, horizonSeconds?: number): WindowPercentile {
+  const { from, newest, fees } = modelWindow(model, window, horizonSeconds);
   return { wei: nearestRank(fees, percentile), blocks: fees.length, fromBlock: BigInt(from), toBlock: BigInt(newest) };
 }
 
