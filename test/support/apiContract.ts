@@ -33,10 +33,15 @@ export interface ApiContract {
 }
 
 /** Contract endpoints not built yet, by path (their `/v3/{apiKey}` forms follow them), with the issue that builds each. */
-export const PENDING_ROUTES: Readonly<Record<string, string>> = {};
+export const PENDING_ROUTES: Readonly<Record<string, string>> = {
+  "/networks/{chainId}/costs": "What it costs, in money (issue 24)",
+  "/networks/{chainId}/blobBaseFeeHistory": "Blob fees, first-class (issue 25)",
+  "/networks/{chainId}/blobBaseFeePercentile": "Blob fees, first-class (issue 25)",
+  "/networks/{chainId}/blobBusyThreshold": "Blob fees, first-class (issue 25)",
+};
 
 /** Contract error rows not built yet, by code, with the issue that builds each. */
-export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = {};
+export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = { NO_BLOB_FEE: "Blob fees, first-class (issue 25)" };
 
 const KEY_PATH_PREFIX = "/v3/{apiKey}";
 
@@ -144,14 +149,17 @@ function routesOf(markdown: string): ContractRoute[] {
   return [...routes.values()];
 }
 
-/** List items and table rows, each with its continuation lines joined (indented lines under a list item). */
+/**
+ * List items, table rows and paragraph lines (an endpoint may be introduced by a line of its own, "`GET /path` (same
+ * auth...):"), each list item with its continuation lines joined (indented lines under it).
+ */
 function itemsOf(markdown: string): string[] {
   const items: string[] = [];
   for (const line of markdown.split("\n")) {
     if (/^- /.test(line)) items.push(line.slice(2));
     else if (/^\|/.test(line)) items.push(line);
     else if (/^ {2,}\S/.test(line) && items.length > 0) items[items.length - 1] += ` ${line.trim()}`;
-    else items.push("");
+    else items.push(/^\S/.test(line) && !line.startsWith("#") ? line : "");
   }
   return items.filter((item) => item !== "");
 }
