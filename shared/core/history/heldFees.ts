@@ -1,13 +1,17 @@
 import type { BlockColumns } from "./blockColumns.ts";
 
-/** The base fees of the held blocks in [fromBlock, toBlock], copied run by run into one array (no BigInt per fee). */
+/**
+ * The base fees of the held blocks in [fromBlock, toBlock], copied run by run into one array (no BigInt per fee). The
+ * array is sized by the blocks held there, never by the span of numbers: a range may reach from block 0 to 2^53 - 1.
+ */
 export function heldFeesBetween(columns: BlockColumns, fromBlock: number, toBlock: number): BigUint64Array {
   if (toBlock < fromBlock) return new BigUint64Array(0);
-  const fees = new BigUint64Array(toBlock - fromBlock + 1);
+  const runs = [...columns.runsBetween(fromBlock, toBlock)];
+  const fees = new BigUint64Array(runs.reduce((held, run) => held + run.baseFeesWei.length, 0));
   let count = 0;
-  for (const run of columns.runsBetween(fromBlock, toBlock)) {
+  for (const run of runs) {
     fees.set(run.baseFeesWei, count);
     count += run.baseFeesWei.length;
   }
-  return fees.subarray(0, count);
+  return fees;
 }
