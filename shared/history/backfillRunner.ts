@@ -1,3 +1,4 @@
+import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
 import type { Logger } from "../log/logger.ts";
 import { RpcEndpointError, WrongChainError } from "../rpc/errors.ts";
 import { parseChainId } from "../rpc/parseRpcAnswers.ts";
@@ -15,8 +16,8 @@ import { BackfillStoppedError, untilAborted, waitMs } from "./backfillWait.ts";
 export const DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS = 10_000;
 /** An endpoint whose answers cannot be trusted is not asked again for this long. */
 export const DEFAULT_SET_ASIDE_MS = 10 * 60_000;
-/** A block's timestamp may be this far past the local clock (clocks drift); beyond, the endpoint lies. */
-export const DEFAULT_MAX_FUTURE_SECONDS = 15 * 60;
+/** A block's timestamp may be this far past the local clock (the feed's allowance too); beyond, the endpoint lies. */
+export const DEFAULT_MAX_FUTURE_SECONDS = MAX_HEADER_AHEAD_SECONDS;
 /** Failures in a row after which an endpoint's trouble is a warning rather than a debug line. */
 export const DEFAULT_WARN_AFTER_FAILURES = 3;
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BlockAnchors, HELD_ANCHORS, MAX_ANCHOR_FUTURE_SECONDS } from "./blockAnchors.ts";
+import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
+import { BlockAnchors, HELD_ANCHORS } from "./blockAnchors.ts";
 
 const NOW_MS = 1_700_000_000_000;
 const NOW_S = NOW_MS / 1000;
@@ -25,9 +26,9 @@ test("headers seen become anchors once, handed out frozen in the order seen, the
 
 test("a timestamp more than 15 minutes ahead of the local clock is refused; up to it is taken", () => {
   const anchors = new BlockAnchors();
-  assert.equal(anchors.offer({ block: 1n, timestamp: NOW_S + MAX_ANCHOR_FUTURE_SECONDS + 1 }, NOW_MS), "refused");
-  assert.equal(anchors.offer({ block: 1n, timestamp: NOW_S + MAX_ANCHOR_FUTURE_SECONDS }, NOW_MS), "new");
-  assert.deepEqual(anchors.takeUnreported(), [{ block: 1n, timestamp: NOW_S + MAX_ANCHOR_FUTURE_SECONDS }]);
+  assert.equal(anchors.offer({ block: 1n, timestamp: NOW_S + MAX_HEADER_AHEAD_SECONDS + 1 }, NOW_MS), "refused");
+  assert.equal(anchors.offer({ block: 1n, timestamp: NOW_S + MAX_HEADER_AHEAD_SECONDS }, NOW_MS), "new");
+  assert.deepEqual(anchors.takeUnreported(), [{ block: 1n, timestamp: NOW_S + MAX_HEADER_AHEAD_SECONDS }]);
 });
 
 test("timestamps that would decrease as block numbers grow are refused, on either side; equal ones are taken", () => {

@@ -1,7 +1,4 @@
-import type { BlockAnchor } from "../core/history/blockAnchor.ts";
-
-/** A header timestamp further ahead of the local clock than this is not believed (clocks drift; chains do not run ahead). */
-export const MAX_ANCHOR_FUTURE_SECONDS = 15 * 60;
+import { type BlockAnchor, MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
 /** Anchors kept to check new ones against: the newest, by block number. */
 export const HELD_ANCHORS = 64;
 
@@ -11,7 +8,7 @@ export type AnchorVerdict = "new" | "seen" | "refused";
 /**
  * The exact (block, timestamp) pairs a feed has seen in headers, checked against each other and the local clock, and
  * those not yet handed on in a report. An endpoint may be hostile, so a timestamp is refused when it runs more than
- * MAX_ANCHOR_FUTURE_SECONDS ahead of the local clock, or when it would make timestamps decrease as block numbers grow
+ * MAX_HEADER_AHEAD_SECONDS ahead of the local clock, or when it would make timestamps decrease as block numbers grow
  * among the anchors held. A header that gives a held block another timestamp is that block re-mined: it replaces the
  * held anchor, and the held anchors above it (of the branch it replaced) are dropped.
  */
@@ -28,7 +25,7 @@ export class BlockAnchors {
   /** Offers a header seen at `nowMs` (epoch ms): "new" when kept and to be reported, "seen" when held already, else "refused". */
   offer(header: BlockAnchor, nowMs: number): AnchorVerdict {
     const { block, timestamp } = header;
-    if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp > nowMs / 1000 + MAX_ANCHOR_FUTURE_SECONDS) return "refused";
+    if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp > nowMs / 1000 + MAX_HEADER_AHEAD_SECONDS) return "refused";
     let at = this.#held.findIndex((held) => held.block >= block);
     if (at === -1) at = this.#held.length;
     const same = this.#held[at];
