@@ -2,8 +2,9 @@ import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { BlockAnchor } from "../core/history/blockAnchor.ts";
 import type { Logger } from "../log/logger.ts";
 import { BlockAnchors } from "./blockAnchors.ts";
+import { ChainHead, DEFAULT_REORG_DEPTH_BLOCKS, type HeadVerdict } from "./chainHead.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
-import { WrongChainError } from "./errors.ts";
+import { SuspectEndpointError, WrongChainError } from "./errors.ts";
 import type { FeedPhase, FeedReport } from "./feedReport.ts";
 import { nextFeeHistoryRequest } from "./feeHistoryRequest.ts";
 import { FeeHistoryState } from "./feeHistoryState.ts";
@@ -41,12 +42,21 @@ export interface ChainFeedOptions {
   backoff?: Partial<BackoffOptions>;
   /** Recent blocks read again on each poll so that re-mined blocks are corrected; default 8. */
   overlapBlocks?: number;
+  /** How deep the chain may reorganise, in blocks: a deeper rewrite sets its endpoint aside. Default 64. */
+  reorgDepthBlocks?: number;
+  /**
+   * The newest block of the history held from before (a restart), with its timestamp (unix seconds): the first
+   * answers are judged against it as against any head the chain has shown.
+   */
+  heldHead?: { readonly block: bigint; readonly timestamp: number };
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_OVERLAP_BLOCKS = 8;
 /** An endpoint that answered a batch with one error is asked for fees alone (no header) for this long, then tried again. */
 export const BATCH_REFUSAL_MEMORY_MS = 10 * 60_000;
+/** An endpoint in use has its `eth_chainId` checked again this often (besides on connecting and on turning suspect). */
+export const CHAIN_ID_RECHECK_MS = 5 * 60_000;
 
 /**
  * Follows one chain through its RPC endpoints and publishes what it knows as one immutable FeedReport per change.
@@ -54,8 +64,10 @@ export const BATCH_REFUSAL_MEMORY_MS = 10 * 60_000;
  * This is the loop and its timers: scheduling, failover, verification, the ws subscription and background retries.
  * What the answers say is kept by a FeeHistoryState, the endpoints' health by the EndpointPool.
  *
- * Each endpoint's `eth_chainId` is checked when it connects (and again when it recovers); one reporting another
- * chain is never used. The window is backfilled with `eth_feeHistory` (one request when the endpoint allows it,
+ * Each endpoint's `eth_chainId` is checked when it connects (and again when it recovers, when its answers turn
+ * suspect, and every CHAIN_ID_RECHECK_MS); one reporting another chain is never used. No answer is taken on its word:
+ * each head and rewrite is judged against what the chain has shown (ChainHead), and an endpoint whose answer does not
+ * fit is set aside as suspect, its answer dropped, until it agrees with the chain again. The window is backfilled with `eth_feeHistory` (one request when the endpoint allows it,
  * split otherwise), then followed with one `eth_feeHistory(n, "latest")` per poll (http) or per `newHeads`
  * notification (ws) that returns the new blocks and re-reads the last few, so a re-mined block's base fee
  * replaces the old one. On errors it fails over down the list, backs off from failing endpoints, keeps the data
@@ -75,7 +87,11 @@ export class ChainFeed {
   readonly #overlapBlocks: number;
   readonly #pool: EndpointPool;
   readonly #state: FeeHistoryState;
+  readonly #head: ChainHead;
+  /** When each endpoint's chain id was last checked (epoch ms). */
+  readonly #chainIdCheckedAt = new Map<Endpoint, number>();
   #report: FeedReport;
+  /** Epoch ms when the newest new data arrived (new or re-mined blocks): an answer that only repeats is not fresh. */
   #confirmedAt: number | undefined;
   #lastSyncAt: number | undefined;
   #noBaseFee = false;
@@ -109,6 +125,8 @@ export class ChainFeed {
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     });
     this.#state = new FeeHistoryState({ chainId: options.chainId, windowBlocks: options.windowBlocks, blockTimeMs: options.blockTimeMs });
+    this.#head = new ChainHead({ blockTimeMs: options.blockTimeMs, reorgDepthBlocks: options.reorgDepthBlocks ?? DEFAULT_REORG_DEPTH_BLOCKS });
+    if (options.heldHead) this.#head.seed(options.heldHead.block, options.heldHead.timestamp * 1000);
     this.#report = withAnchors(firstFeedReport(options.chainId, this.#pool.statuses(undefined)), NO_ANCHORS);
   }
 
@@ -194,7 +212,6 @@ export class ChainFeed {
         }
         this.#setActive(endpoint);
         this.#everyEndpointFailing = false;
-        this.#confirmedAt = Date.now();
         this.#publish();
         return;
       } catch (error) {
@@ -235,6 +252,7 @@ export class ChainFeed {
     const sentAt = Date.now();
     const block = await connection.request("eth_getBlockByNumber", ["latest", false]);
     const latest = parseLatestBlock(block, connection.redactedUrl);
+    await this.#believe(endpoint, this.#head.judgeHead(latest.number, Date.now(), this.#schedule.blockTimeMs));
     this.#sawHeader(endpoint, headerAnchor(block, connection.redactedUrl), sentAt, Date.now());
     this.#pool.markVerified(endpoint);
     if (latest.baseFeePerGas === undefined && !this.#noBaseFee && !this.#stopped) {
@@ -257,12 +275,25 @@ export class ChainFeed {
   async #checkChainId(endpoint: Endpoint): Promise<void> {
     const { connection } = endpoint;
     const reported = parseChainId(await connection.request("eth_chainId", []), connection.redactedUrl);
+    this.#chainIdCheckedAt.set(endpoint, Date.now());
     this.#pool.recordChainId(endpoint, reported);
     if (reported !== this.chainId) throw new WrongChainError(connection.redactedUrl, this.chainId, reported);
   }
 
+  /**
+   * Throws SuspectEndpointError when the verdict on an answer of `endpoint` is that it does not fit the chain, after
+   * checking the endpoint's chain id (another chain's blocks are the likelier story, and a WrongChainError says so).
+   */
+  async #believe(endpoint: Endpoint, verdict: HeadVerdict): Promise<void> {
+    if (verdict.believed) return;
+    await this.#checkChainId(endpoint);
+    throw new SuspectEndpointError(endpoint.redactedUrl, verdict.reason, verdict.explanation);
+  }
+
   /** Fetches what is new (and re-reads the overlap) from one endpoint into the fee-history state. */
   async #sync(endpoint: Endpoint): Promise<void> {
+    if (Date.now() - (this.#chainIdCheckedAt.get(endpoint) ?? 0) >= CHAIN_ID_RECHECK_MS) await this.#checkChainId(endpoint);
+    if (this.#stopped) return;
     const now = Date.now();
     const request = nextFeeHistoryRequest({
       newestHeldBlock: this.#state.newestBlock,
@@ -283,13 +314,22 @@ export class ChainFeed {
     const answer = await fetchBaseFees(endpoint.connection, { ...request, withHeader }, this.#pool.feeHistoryLimit(endpoint));
     if (this.#stopped) return;
     if (answer.batchRefused) this.#refusedBatch(endpoint, now);
+    // Judged before anything of it is kept: a head the chain cannot have, or a rewrite deeper than it reorganises.
+    const answerNewest = answer.oldestBlock + BigInt(answer.baseFeesWei.length - 1);
+    const rhythmMs = this.#schedule.blockTimeMs;
+    await this.#believe(endpoint, this.#head.judgeHead(answerNewest, Date.now(), rhythmMs));
+    if (answer.header) await this.#believe(endpoint, this.#head.judgeHead(answer.header.block, Date.now(), rhythmMs));
+    const rewritten = this.#state.oldestRewrite(answer);
+    if (rewritten !== undefined) await this.#believe(endpoint, this.#head.judgeRewrite(rewritten));
+    if (this.#stopped) return;
     if (endpoint.connection.transport === "http") this.#sawHeader(endpoint, answer.header, now, Date.now());
     if (this.#state.contradicts(answer)) {
       await this.#checkChainId(endpoint);
       if (this.#stopped) return;
     }
     this.#lastSyncAt = now;
-    this.#state.apply(answer);
+    if (this.#state.apply(answer)) this.#confirmedAt = Date.now();
+    this.#head.confirm(answerNewest, Date.now());
   }
 
   /**
@@ -326,6 +366,11 @@ export class ChainFeed {
       this.#pool.markWrongChain(endpoint, error, error.reportedChainId, now);
       if (before !== "wrong-chain")
         this.#logger.error(error.message, { chainId: this.chainId, url: endpoint.redactedUrl, reportedChainId: error.reportedChainId });
+    } else if (error instanceof SuspectEndpointError) {
+      this.#pool.markSuspect(endpoint, error, now);
+      // Said once when the endpoint turns suspect; its checks while set aside say nothing more.
+      if (before !== "suspect")
+        this.#logger.warn(`chain ${this.chainId}: ${error.message}`, { chainId: this.chainId, url: endpoint.redactedUrl, reason: error.reason });
     } else {
       this.#pool.markFailing(endpoint, error, now);
       // A failure of an endpoint that was answering is a warning; its failed background checks are only debug, and so
@@ -361,7 +406,17 @@ export class ChainFeed {
         (header) => {
           if (!subscription.live) return;
           const now = Date.now();
-          this.#sawHeader(endpoint, headerAnchor(header, endpoint.redactedUrl), now, now);
+          const anchor = headerAnchor(header, endpoint.redactedUrl);
+          const verdict = anchor === undefined ? undefined : this.#head.judgeHead(anchor.block, now, this.#schedule.blockTimeMs);
+          if (verdict !== undefined && !verdict.believed) {
+            // Its chain id is checked with its head again when its wait is over (#verify).
+            subscription.live = false;
+            if (this.#subscription === subscription) this.#subscription = undefined;
+            this.#fail(endpoint, new SuspectEndpointError(endpoint.redactedUrl, verdict.reason, verdict.explanation));
+            this.#kick();
+            return;
+          }
+          this.#sawHeader(endpoint, anchor, now, now);
           this.#kick();
         },
         (error) => {

@@ -36,6 +36,11 @@ export interface EndpointCallCount {
   readonly failures: number;
 }
 
+/** States in which an endpoint is not used until a background check finds it fit again. */
+function isSetAside(state: EndpointStatus["state"]): boolean {
+  return state === "failing" || state === "wrong-chain" || state === "suspect";
+}
+
 /** The pool's own record of an endpoint: the only place its state is written. */
 class PooledEndpoint implements Endpoint {
   readonly connection: RpcConnection;
@@ -116,7 +121,7 @@ export class EndpointPool {
 
   /** Every endpoint was tried and none answers for this chain. */
   allDown(): boolean {
-    return this.#endpoints.every((endpoint) => endpoint.attempted && (endpoint.state === "failing" || endpoint.state === "wrong-chain"));
+    return this.#endpoints.every((endpoint) => endpoint.attempted && isSetAside(endpoint.state));
   }
 
   /** The endpoint's eth_feeHistory block-count limit, which fetchBaseFees lowers when the endpoint refuses or truncates. */
@@ -186,6 +191,15 @@ export class EndpointPool {
     pooled.connection.close();
   }
 
+  /**
+   * Its answers do not fit what the chain has shown (a head too far ahead or behind, a rewrite too deep): set aside
+   * and backed off like a failing endpoint, its chain id and head checked again when its wait is over.
+   */
+  markSuspect(endpoint: Endpoint, error: Error, now: number): void {
+    this.markFailing(endpoint, error, now);
+    this.#own(endpoint).state = "suspect";
+  }
+
   /** Never used while it reports another chain; checked again only after the longest wait. */
   markWrongChain(endpoint: Endpoint, error: Error, reportedChainId: number, now: number): void {
     const pooled = this.#own(endpoint);
@@ -230,7 +244,7 @@ export class EndpointPool {
   }
 
   #waiting(): PooledEndpoint[] {
-    return this.#endpoints.filter((endpoint) => (endpoint.state === "failing" || endpoint.state === "wrong-chain") && !endpoint.probing);
+    return this.#endpoints.filter((endpoint) => isSetAside(endpoint.state) && !endpoint.probing);
   }
 
   /** The pool's record behind a view it handed out; a view from another pool is a programming error. */

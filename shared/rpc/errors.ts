@@ -3,6 +3,7 @@
  * quote what an endpoint sent: the connection redacts its own secrets from them first (UrlRedactor), and each
  * constructor redacts any URL left, whoever made the error.
  */
+import type { SuspectReason } from "./chainHead.ts";
 import { redactUrlsIn } from "./redactUrl.ts";
 
 /** An endpoint failed: unreachable, an HTTP error, a timeout or a JSON-RPC error. */
@@ -68,6 +69,28 @@ export class WrongChainError extends Error {
     const shownUrl = redactUrlsIn(url);
     super(
       `${shownUrl} serves chain ${reportedChainId}, not chain ${expectedChainId}; it is never used for chain ${expectedChainId}. Fix the chain's RPC URL in the settings.`,
+    );
+    this.url = shownUrl;
+  }
+}
+
+/**
+ * An endpoint's answer does not fit what the chain has shown (rpc/chainHead.ts): its head runs ahead of what time
+ * allows, lags far behind, or it rewrites blocks deeper than the chain reorganises. It is set aside until it agrees
+ * with the chain again.
+ */
+export class SuspectEndpointError extends Error {
+  override name = "SuspectEndpointError";
+  /** The endpoint's redacted URL. */
+  readonly url: string;
+  constructor(
+    url: string,
+    readonly reason: SuspectReason,
+    explanation: string,
+  ) {
+    const shownUrl = redactUrlsIn(url);
+    super(
+      `${shownUrl} is set aside: ${redactUrlsIn(explanation)}. The chain is followed through its other endpoints meanwhile, and this one is trusted again once it agrees with the chain.`,
     );
     this.url = shownUrl;
   }

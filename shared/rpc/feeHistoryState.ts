@@ -72,18 +72,23 @@ export class FeeHistoryState {
     return changed;
   }
 
-  /** Whether the answer gives another fee for a block held. */
-  #rewritesHeld(answer: FeeHistoryAnswer): boolean {
+  /** The oldest held block to which the answer gives another fee than the one held; undefined when none. */
+  oldestRewrite(answer: FeeHistoryAnswer): bigint | undefined {
     const oldest = this.#window.oldestBlock;
     const newest = this.#window.newestBlock;
-    if (oldest === undefined || newest === undefined) return false;
+    if (oldest === undefined || newest === undefined) return undefined;
     const held = this.#window.baseFeesWei;
     for (let i = 0; i < answer.baseFeesWei.length; i++) {
       const block = answer.oldestBlock + BigInt(i);
       if (block < oldest) continue;
       if (block > newest) break;
-      if (held[Number(block - oldest)] !== answer.baseFeesWei[i]) return true;
+      if (held[Number(block - oldest)] !== answer.baseFeesWei[i]) return block;
     }
-    return false;
+    return undefined;
+  }
+
+  /** Whether the answer gives another fee for a block held. */
+  #rewritesHeld(answer: FeeHistoryAnswer): boolean {
+    return this.oldestRewrite(answer) !== undefined;
   }
 }

@@ -8,7 +8,8 @@ import type { EndpointStatus } from "../wire/networkStatus.ts";
  * - syncing: no data yet, and no endpoint has been found failing everywhere;
  * - unreachable: no data yet, and every endpoint was tried and fails (or serves another chain);
  * - ok: following the chain;
- * - degraded: data arrived once, but every endpoint is failing now: the data held is served with its age;
+ * - degraded: data arrived once, but every endpoint is failing or set aside as suspect now: the data held is served
+ *   with its age;
  * - no-base-fee: the chain has no EIP-1559 base fee, so it is not followed.
  */
 export type FeedPhase = "syncing" | "unreachable" | "ok" | "degraded" | "no-base-fee";
@@ -23,7 +24,11 @@ export interface FeedReport {
   readonly chainId: number;
   /** The statistics of the blocks held; undefined until the first blocks arrive. Replaced, never mutated. */
   readonly snapshot: FeeSnapshot | undefined;
-  /** Epoch ms when an RPC endpoint last confirmed the data (a poll or a new head, even one that brought nothing new). */
+  /**
+   * Epoch ms when the newest new data arrived: new or re-mined blocks from a believed answer. An answer that only
+   * repeats what is held, or comes from an endpoint lagging behind, does not move it: the data's age is the age of the
+   * newest new data.
+   */
   readonly confirmedAt: number | undefined;
   readonly phase: FeedPhase;
   /** Every endpoint of the chain, in the configured order (URLs redacted). */

@@ -1,5 +1,5 @@
 import { defaultChainSettings } from "../config/defaultChainSettings.ts";
-import { defaultBlockTimeMs, defaultChainName } from "../core/chains/defaultChains.ts";
+import { defaultBlockTimeMs, defaultChainName, defaultReorgDepthBlocks } from "../core/chains/defaultChains.ts";
 import { parseDurationSeconds, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
 import type { ChainSettings } from "../config/settings.ts";
 
@@ -14,6 +14,8 @@ export interface ChainPlan {
   readonly name: string;
   readonly rpcUrls: readonly string[];
   readonly blockTimeMs: number;
+  /** How deep the chain may reorganise (rpc/chainHead.ts); default 64 blocks. */
+  readonly reorgDepthBlocks?: number;
   /** The statistics window; default DEFAULT_STATS_WINDOW. */
   readonly statsWindow?: WindowSpec;
   /** Shorthand for a window of the newest N blocks (tests, older settings files); `statsWindow` wins. */
@@ -50,6 +52,7 @@ export function chainPlanFrom(chain: ChainSettings): ChainPlan {
     name: chain.name ?? defaultChainName(chain.chainId),
     rpcUrls: chain.rpcUrls,
     blockTimeMs: chain.blockTimeMs ?? defaultBlockTimeMs(chain.chainId),
+    reorgDepthBlocks: defaultReorgDepthBlocks(chain.chainId),
     ...(window ? { statsWindow: window } : {}),
     // Files written before statsWindow said 500 blocks by default; a larger count was the user's choice.
     ...(window === undefined && chain.statsWindowBlocks !== undefined && chain.statsWindowBlocks > 500 ? { statsWindowBlocks: chain.statsWindowBlocks } : {}),

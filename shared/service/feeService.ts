@@ -44,19 +44,22 @@ export class FeeService implements FeeSource {
     const createFeed = options.createFeed ?? ((feedOptions) => new ChainFeed(feedOptions));
     for (const plan of plans) {
       if (this.#publications.has(plan.chainId)) throw new Error(`chain ${plan.chainId} is configured twice`);
+      const record = new ChainRecord(plan, { store: plan.persistHistory === false ? undefined : options.store, logger: options.logger });
+      record.loadStored();
+      const held = record.history.newest;
       const feed = createFeed({
         chainId: plan.chainId,
         rpcUrls: plan.rpcUrls,
         blockTimeMs: plan.blockTimeMs,
         windowBlocks: HISTORY_BLOCKS,
+        ...(plan.reorgDepthBlocks === undefined ? {} : { reorgDepthBlocks: plan.reorgDepthBlocks }),
+        ...(held === undefined ? {} : { heldHead: { block: held.block, timestamp: held.timestamp } }),
         ...(plan.pollIntervalMs === undefined ? {} : { pollIntervalMs: plan.pollIntervalMs }),
         ...(plan.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: plan.requestTimeoutMs }),
         logger: options.logger,
         onReport: (report) => this.#publish(plan, report),
       });
       this.#feeds.push(feed);
-      const record = new ChainRecord(plan, { store: plan.persistHistory === false ? undefined : options.store, logger: options.logger });
-      record.loadStored();
       this.#records.set(plan.chainId, record);
       this.#reports.set(plan.chainId, feed.report);
       this.#publications.set(plan.chainId, publish(plan, feed.report, undefined, record.part()));

@@ -7,8 +7,11 @@ export const endpointStatusSchema = z
     url: z.string().describe("Redacted: no credentials, no path secrets."),
     transport: z.enum(["http", "ws"]),
     state: z
-      .enum(["unknown", "ok", "failing", "wrong-chain"])
-      .describe("unknown: not tried yet; ok: answering; failing: backing off until retryAt; wrong-chain: reports another chain id, never used."),
+      .enum(["unknown", "ok", "failing", "wrong-chain", "suspect"])
+      .describe(
+        "unknown: not tried yet; ok: answering; failing: backing off until retryAt; wrong-chain: reports another chain id, never used; " +
+          "suspect: its answers do not fit what the chain has shown (lastError says how), set aside until it agrees again.",
+      ),
     active: z.boolean(),
     lastError: z.string().optional(),
     reportedChainId: z.number().int().optional(),

@@ -1,7 +1,8 @@
 // A JSON-RPC endpoint that turns hostile on request: a real node:http server with a `ws` WebSocket server on the same
 // ephemeral port of 127.0.0.1. Honest, it serves a synthetic EIP-1559 chain (eth_chainId, eth_blockNumber,
 // eth_getBlockByNumber, eth_feeHistory with tips, eth_subscribe newHeads) well enough for the real service to follow
-// it. Turned hostile, it answers every request with the chosen attack, until turned honest again.
+// it. Turned hostile, it answers every request with the chosen attack, until turned honest again. It is the stand-in
+// for a public endpoint that misbehaves on purpose: no real node can be made to lie like this.
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -21,9 +22,27 @@ import { MAX_RPC_ANSWER_BYTES } from "../../shared/rpc/answerLimits.ts";
  * - ws-deflate-bomb: one compressed (RSV1) text frame of ~100 KB that inflates to `wsBombBytes`, sent whether the
  *   client negotiated compression or not.
  * HTTP modes answer ws requests honestly and ws modes answer HTTP requests honestly, except rpc-error (both).
+ * Lies, well-formed answers about a chain that is not the one it has shown (both transports):
+ * - head-ahead: its head is `lieBlocks` blocks further (default a million), with blocks made up up to it;
+ * - head-behind: its head is `lieBlocks` blocks back (default 10,000), as a backend that lost its sync;
+ * - rewound: the same head, every block with another base fee (a resync onto another branch);
+ * - other-chain: another chain's id (chainId + 1) and its blocks' fees (another base fee each).
  */
 export type HostileMode =
-  "honest" | "http-brotli-bomb" | "http-gzip-bomb" | "http-oversized" | "http-slow-drip" | "rpc-error" | "ws-oversized-frame" | "ws-deflate-bomb";
+  | "honest"
+  | "http-brotli-bomb"
+  | "http-gzip-bomb"
+  | "http-oversized"
+  | "http-slow-drip"
+  | "rpc-error"
+  | "ws-oversized-frame"
+  | "ws-deflate-bomb"
+  | "head-ahead"
+  | "head-behind"
+  | "rewound"
+  | "other-chain";
+
+const LIES: ReadonlySet<HostileMode> = new Set(["head-ahead", "head-behind", "rewound", "other-chain"]);
 
 export interface HostileRpcServerOptions {
   readonly chainId?: number;
@@ -38,6 +57,13 @@ export interface HostileRpcServerOptions {
   /** The answer cap the oversized answers exceed. Default: the service's (MAX_RPC_ANSWER_BYTES). */
   readonly capBytes?: number;
   readonly dripEveryMs?: number;
+  /**
+   * Block timestamps: "synthetic" (default) 1,700,000,000 + 12 s per block; "clock": the blocks held at start one a
+   * second up to the start, each mined block at the local clock then (at least a second after its parent).
+   */
+  readonly timestamps?: "synthetic" | "clock";
+  /** Headers' timestamps (eth_getBlockByNumber, newHeads) run this far ahead of the block's own. Default 0. */
+  readonly headerAheadSeconds?: number;
 }
 
 export interface HostileRpcServer {
@@ -49,8 +75,10 @@ export interface HostileRpcServer {
   baseFeeWei(block: bigint): bigint;
   /** Mines `count` blocks and notifies the newHeads subscribers. */
   mine(count?: number): void;
+  /** The timestamp of a block of the chain (unix seconds), as the honest chain has it. */
+  timestampOf(block: bigint): number;
   /** Resolves once the attack is ready (a bomb made) and every request from then on gets it. */
-  turn(mode: HostileMode, options?: { errorMessage?: string }): Promise<void>;
+  turn(mode: HostileMode, options?: { errorMessage?: string; lieBlocks?: bigint }): Promise<void>;
   readonly mode: HostileMode;
   /** Hostile answers sent since the last turn(). */
   readonly hostileAnswers: number;
@@ -79,6 +107,11 @@ export async function startHostileRpcServer(options: HostileRpcServerOptions = {
   let head = options.head ?? 600n;
   let mode: HostileMode = "honest";
   let errorMessage = "";
+  let lieBlocks = 0n;
+  const startHead = options.head ?? 600n;
+  const startSeconds = Math.floor(Date.now() / 1000);
+  const minedAt = new Map<bigint, number>();
+  const headerAheadSeconds = options.headerAheadSeconds ?? 0;
   let hostileAnswers = 0;
   const upgradeHeaders: IncomingHttpHeaders[] = [];
   const subscribers = new Map<WebSocket, string>();
@@ -88,22 +121,37 @@ export async function startHostileRpcServer(options: HostileRpcServerOptions = {
   const bombs = new Map<string, Promise<Buffer>>();
 
   const baseFeeWei = (block: bigint) => GWEI + (block % 1000n) * 1_000_003n;
+  const timestampOf = (block: bigint): number => {
+    if (options.timestamps !== "clock") return 1_700_000_000 + Number(block) * 12;
+    // A block made up beyond the real head (head-ahead) is dated now, as a convincing liar would.
+    if (block > head) return Math.floor(Date.now() / 1000);
+    return minedAt.get(block) ?? startSeconds - Number(startHead - block);
+  };
+  // What the endpoint claims, lying or not: its chain id, its head, and the base fee of each block.
+  const shownChainId = () => (mode === "other-chain" ? chainId + 1 : chainId);
+  const shownHead = () => (mode === "head-ahead" ? head + lieBlocks : mode === "head-behind" ? (head > lieBlocks ? head - lieBlocks : 0n) : head);
+  const shownFeeWei = (block: bigint) => baseFeeWei(block) + (mode === "rewound" || mode === "other-chain" ? 7n * GWEI : 0n);
+  const countLie = () => {
+    if (LIES.has(mode)) hostileAnswers++;
+  };
   const blockOf = (number: bigint) => ({
     number: hex(number),
     hash: `0x${number.toString(16).padStart(64, "0")}`,
     parentHash: `0x${(number > 0n ? number - 1n : 0n).toString(16).padStart(64, "0")}`,
-    timestamp: hex(1_700_000_000n + number * 12n),
+    timestamp: hex(BigInt(timestampOf(number) + headerAheadSeconds)),
     gasLimit: hex(30_000_000n),
     gasUsed: hex(15_000_000n),
-    baseFeePerGas: hex(baseFeeWei(number)),
+    baseFeePerGas: hex(shownFeeWei(number)),
     transactions: [],
   });
 
   const answer = (call: RpcCall): { result: unknown } | { error: { code: number; message: string } } => {
     const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
+    const head = shownHead();
+    countLie();
     switch (call.method) {
       case "eth_chainId":
-        return { result: hex(BigInt(chainId)) };
+        return { result: hex(BigInt(shownChainId())) };
       case "eth_blockNumber":
         return { result: hex(head) };
       case "eth_getBlockByNumber": {
@@ -122,7 +170,7 @@ export async function startHostileRpcServer(options: HostileRpcServerOptions = {
         return {
           result: {
             oldestBlock: hex(oldest),
-            baseFeePerGas: [...numbers, newest + 1n].map((block) => hex(baseFeeWei(block))),
+            baseFeePerGas: [...numbers, newest + 1n].map((block) => hex(shownFeeWei(block))),
             gasUsedRatio: numbers.map(() => 0.5),
             ...(percentiles.length > 0 ? { reward: numbers.map(() => percentiles.map(() => hex(GWEI))) } : {}),
           },
@@ -275,10 +323,16 @@ export async function startHostileRpcServer(options: HostileRpcServerOptions = {
       return head;
     },
     baseFeeWei,
+    timestampOf,
     mine(count = 1) {
-      head += BigInt(count);
+      for (let i = 0; i < count; i++) {
+        head += 1n;
+        minedAt.set(head, Math.max(timestampOf(head - 1n) + 1, Math.floor(Date.now() / 1000)));
+      }
+      const shown = shownHead();
+      countLie();
       for (const [socket, subscription] of subscribers) {
-        socket.send(JSON.stringify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription, result: blockOf(head) } }));
+        socket.send(JSON.stringify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription, result: blockOf(shown) } }));
       }
     },
     async turn(next, turnOptions = {}) {
@@ -287,6 +341,7 @@ export async function startHostileRpcServer(options: HostileRpcServerOptions = {
       if (next === "ws-deflate-bomb") deflateBomb(wsBombBytes, null);
       mode = next;
       errorMessage = turnOptions.errorMessage ?? "";
+      lieBlocks = turnOptions.lieBlocks ?? (next === "head-behind" ? 10_000n : 1_000_000n);
       hostileAnswers = 0;
     },
     get mode() {

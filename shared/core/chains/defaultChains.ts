@@ -23,6 +23,17 @@ export function defaultBlockTimeMs(chainId: number): number {
 }
 
 /**
+ * How many blocks deep a chain may reorganise, for judging an endpoint that rewrites older blocks: a few blocks on
+ * the rollups (their sequencer orders blocks; an unsafe head is rarely replaced, and never deeply), 128 on Polygon PoS
+ * (whose reorganisations have run to dozens of blocks), and two epochs (64 slots) on Ethereum and any other chain.
+ */
+export function defaultReorgDepthBlocks(chainId: number): number {
+  return REORG_DEPTH_BLOCKS[chainId] ?? 64;
+}
+
+const REORG_DEPTH_BLOCKS: Readonly<Record<number, number>> = { [base.id]: 8, [optimism.id]: 8, [arbitrum.id]: 8, [linea.id]: 8, [polygon.id]: 128 };
+
+/**
  * A chain's public RPC endpoints, in the order the feed tries them: viem's http endpoint first, then the others of
  * morePublicRpcUrls.ts (each with where it is published), then viem's WebSocket endpoint if it has one.
  */
