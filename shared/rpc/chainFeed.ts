@@ -49,6 +49,8 @@ export interface ChainFeedOptions {
    * answers are judged against it as against any head the chain has shown.
    */
   heldHead?: { readonly block: bigint; readonly timestamp: number };
+  /** How often an endpoint in use has its chain id checked again; default CHAIN_ID_RECHECK_MS. */
+  chainIdRecheckMs?: number;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -292,7 +294,8 @@ export class ChainFeed {
 
   /** Fetches what is new (and re-reads the overlap) from one endpoint into the fee-history state. */
   async #sync(endpoint: Endpoint): Promise<void> {
-    if (Date.now() - (this.#chainIdCheckedAt.get(endpoint) ?? 0) >= CHAIN_ID_RECHECK_MS) await this.#checkChainId(endpoint);
+    const recheckMs = this.#options.chainIdRecheckMs ?? CHAIN_ID_RECHECK_MS;
+    if (Date.now() - (this.#chainIdCheckedAt.get(endpoint) ?? 0) >= recheckMs) await this.#checkChainId(endpoint);
     if (this.#stopped) return;
     const now = Date.now();
     const request = nextFeeHistoryRequest({

@@ -26,7 +26,8 @@ import { MAX_RPC_ANSWER_BYTES } from "../../shared/rpc/answerLimits.ts";
  * - head-ahead: its head is `lieBlocks` blocks further (default a million), with blocks made up up to it;
  * - head-behind: its head is `lieBlocks` blocks back (default 10,000), as a backend that lost its sync;
  * - rewound: the same head, every block with another base fee (a resync onto another branch);
- * - other-chain: another chain's id (chainId + 1) and its blocks' fees (another base fee each).
+ * - other-chain: another chain's id (chainId + 1) and its blocks' fees (another base fee each);
+ * - other-chain-id: another chain's id (chainId + 1), the blocks unchanged (a node whose blocks alone say nothing).
  */
 export type HostileMode =
   | "honest"
@@ -40,9 +41,10 @@ export type HostileMode =
   | "head-ahead"
   | "head-behind"
   | "rewound"
-  | "other-chain";
+  | "other-chain"
+  | "other-chain-id";
 
-const LIES: ReadonlySet<HostileMode> = new Set(["head-ahead", "head-behind", "rewound", "other-chain"]);
+const LIES: ReadonlySet<HostileMode> = new Set(["head-ahead", "head-behind", "rewound", "other-chain", "other-chain-id"]);
 
 export interface HostileRpcServerOptions {
   readonly chainId?: number;
@@ -128,7 +130,7 @@ export async function startHostileRpcServer(options: HostileRpcServerOptions = {
     return minedAt.get(block) ?? startSeconds - Number(startHead - block);
   };
   // What the endpoint claims, lying or not: its chain id, its head, and the base fee of each block.
-  const shownChainId = () => (mode === "other-chain" ? chainId + 1 : chainId);
+  const shownChainId = () => (mode === "other-chain" || mode === "other-chain-id" ? chainId + 1 : chainId);
   const shownHead = () => (mode === "head-ahead" ? head + lieBlocks : mode === "head-behind" ? (head > lieBlocks ? head - lieBlocks : 0n) : head);
   const shownFeeWei = (block: bigint) => baseFeeWei(block) + (mode === "rewound" || mode === "other-chain" ? 7n * GWEI : 0n);
   const countLie = () => {
