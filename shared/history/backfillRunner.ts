@@ -1,4 +1,3 @@
-import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
 import type { Logger } from "../log/logger.ts";
 import { RpcEndpointError, WrongChainError } from "../rpc/errors.ts";
 import { parseChainId } from "../rpc/parseRpcAnswers.ts";
@@ -16,8 +15,11 @@ import { BackfillStoppedError, untilAborted, waitMs } from "./backfillWait.ts";
 export const DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS = 10_000;
 /** An endpoint whose answers cannot be trusted is not asked again for this long. */
 export const DEFAULT_SET_ASIDE_MS = 10 * 60_000;
-/** A block's timestamp may be this far past the local clock (the feed's allowance too); beyond, the endpoint lies. */
-export const DEFAULT_MAX_FUTURE_SECONDS = MAX_HEADER_AHEAD_SECONDS;
+/**
+ * A page whose block is dated further past the local clock than this is a lie, and its endpoint is set aside (a clock
+ * may be minutes off); the history believes no date more than MAX_HEADER_AHEAD_SECONDS ahead all the same.
+ */
+export const DEFAULT_MAX_FUTURE_SECONDS = 15 * 60;
 /** Failures in a row after which an endpoint's trouble is a warning rather than a debug line. */
 export const DEFAULT_WARN_AFTER_FAILURES = 3;
 

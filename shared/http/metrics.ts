@@ -139,7 +139,7 @@ export class ServiceMetrics {
     );
     this.#gauge(
       "gasfees_rpc_endpoint_state",
-      "1 for the RPC endpoint's state (unknown, ok, failing, wrong-chain), 0 for the others.",
+      "1 for the RPC endpoint's state (unknown, ok, failing, wrong-chain, suspect), 0 for the others.",
       [...ENDPOINT_LABELS, "state"],
       () =>
         this.#endpoints().flatMap(({ labels, endpoint }) =>
