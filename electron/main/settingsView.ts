@@ -1,5 +1,5 @@
 // The settings page's view of the settings and the changes it may make, as pure functions (ipc.ts wires them).
-import { loadAlertRules } from "../../shared/config/alertRuleSettings.ts";
+import { loadAlertRules } from "../../shared/alerts/loadAlertRules.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import { defaultChainSettings } from "../../shared/config/defaultChainSettings.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
