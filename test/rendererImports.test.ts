@@ -8,34 +8,10 @@
 // takes nothing from outside core but types.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { relative } from "node:path";
 import { test } from "node:test";
 import { filesUnder, isSourceFile } from "../scripts/filesUnder.mjs";
-
-interface ImportStatement {
-  readonly specifier: string;
-  /** `import type …`, `export type …`, or braces holding only `type` names: erased from the built code. */
-  readonly typeOnly: boolean;
-  readonly statement: string;
-}
-
-/** Every import or re-export with a `from`, every bare side-effect import and every dynamic import() of a file. */
-function importsOf(text: string): ImportStatement[] {
-  const statements = [...text.matchAll(/^(import|export)\s+(type\s+)?([^;]*?)\s*from\s*["']([^"']+)["']/gms)].map((match) => ({
-    specifier: match[4]!,
-    typeOnly: match[2] !== undefined || /^\{\s*(type\s+[^,}]+,?\s*)+\}$/.test(match[3]!.trim()),
-    statement: match[0],
-  }));
-  const bare = [...text.matchAll(/^import\s*["']([^"']+)["']/gm)].map((match) => ({ specifier: match[1]!, typeOnly: false, statement: match[0] }));
-  const dynamic = [...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((match) => ({ specifier: match[1]!, typeOnly: false, statement: match[0] }));
-  return [...statements, ...bare, ...dynamic];
-}
-
-/** The project-relative path a relative specifier of `file` names, or undefined for a package or `node:` module. */
-function resolveRelative(file: string, specifier: string): string | undefined {
-  if (!specifier.startsWith(".")) return undefined;
-  return normalize(join(dirname(file), specifier));
-}
+import { importsOf, resolveRelative } from "./support/sourceImports.ts";
 
 const inFolder = (path: string, folder: string) => !relative(folder, path).startsWith("..");
 const NODE_OR_ELECTRON = /^(node:|electron$|electron\/)/;

@@ -44,7 +44,18 @@ export interface SettingsView {
 }
 
 /** The answer of a call that can fail for a reason the user can act on (the message says what to do). */
-export type BridgeResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+export type BridgeResult<T> = { readonly ok: true; readonly value: T } | BridgeFailure;
+
+export interface BridgeFailure {
+  readonly ok: false;
+  /** What went wrong and what to do, in words. */
+  readonly error: string;
+  /**
+   * When alert rules were refused (a settings update), each rule and field at fault, so that the page shows each
+   * problem beside its field without reading `error`, which says the same in words. Empty otherwise.
+   */
+  readonly alertProblems: readonly AlertRuleProblem[];
+}
 
 export interface CreatedApiKey {
   readonly id: string;

@@ -1,6 +1,6 @@
 // A change the settings page may make: only its own settings, each validated by the settings schema's own rule.
 import { z } from "zod";
-import { MAX_ALERT_RULES } from "../../shared/config/alertRuleSettings.ts";
+import { MAX_ALERT_RULES } from "../../shared/alerts/loadAlertRules.ts";
 import { settingsSchema } from "../../shared/config/settings.ts";
 import type { EditableSettings } from "./bridgeTypes.ts";
 

@@ -6,9 +6,9 @@ import type { SettingsStore } from "../../shared/config/settingsStore.ts";
 import { ApiKeyNotFoundError } from "../../shared/config/storedApiKeys.ts";
 import type { Logger } from "../../shared/log/logger.ts";
 import type { BridgeImplementation } from "../bridge/bridgeCalls.ts";
-import type { BridgeResult, SettingsView } from "../bridge/bridgeTypes.ts";
+import type { BridgeFailure, BridgeResult, SettingsView } from "../bridge/bridgeTypes.ts";
 import { findFreePort, type ServiceHost } from "./serviceHost.ts";
-import { applySettingsPatch, SettingsPatchError } from "./settingsView.ts";
+import { AlertRulesRefusedError, applySettingsPatch, SettingsPatchError } from "./settingsView.ts";
 
 export interface SettingsCallsContext {
   readonly store: SettingsStore;
@@ -24,13 +24,17 @@ export interface SettingsCallsContext {
   readonly openExternal: (url: string) => boolean | Promise<boolean>;
 }
 
-/** Errors the user can act on are shown as they are; anything else is logged and answered in general terms. */
-function failure(error: unknown, logger: Logger): { ok: false; error: string } {
+/**
+ * Errors the user can act on are shown as they are (refused alert rules with each problem too); anything else is
+ * logged and answered in general terms.
+ */
+function failure(error: unknown, logger: Logger): BridgeFailure {
+  if (error instanceof AlertRulesRefusedError) return { ok: false, error: error.message, alertProblems: error.problems };
   if (error instanceof SettingsError || error instanceof SettingsPatchError || error instanceof ApiKeyNotFoundError) {
-    return { ok: false, error: error.message };
+    return { ok: false, error: error.message, alertProblems: [] };
   }
   logger.error("a settings call failed", { error: String(error) });
-  return { ok: false, error: `Something went wrong: ${(error as Error).message}` };
+  return { ok: false, error: `Something went wrong: ${(error as Error).message}`, alertProblems: [] };
 }
 
 export function settingsCalls(context: SettingsCallsContext): BridgeImplementation {

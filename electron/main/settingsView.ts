@@ -1,5 +1,5 @@
 // The settings page's view of the settings and the changes it may make, as pure functions (ipc.ts wires them).
-import { loadAlertRules } from "../../shared/config/alertRuleSettings.ts";
+import { loadAlertRules } from "../../shared/alerts/loadAlertRules.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import { defaultChainSettings } from "../../shared/config/defaultChainSettings.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
@@ -13,10 +13,21 @@ export class SettingsPatchError extends Error {
   override name = "SettingsPatchError";
 }
 
+/** A patch refused for its alert rules: `problems` name each rule and field at fault, `message` says the same in words. */
+export class AlertRulesRefusedError extends SettingsPatchError {
+  override name = "AlertRulesRefusedError";
+  readonly problems: readonly AlertRuleProblem[];
+
+  constructor(problems: readonly AlertRuleProblem[]) {
+    super(refusalMessage(problems));
+    this.problems = problems;
+  }
+}
+
 /**
  * Applies a patch from the page. Only the page's own settings may change: anything else (host, CORS, keys) is refused
  * by name, so that a compromised page cannot open the API to the network. Alert rules the patch adds or changes must
- * load (see refusedAlertRules). The result is validated by the store.
+ * load (see refusedAlertRules): else AlertRulesRefusedError. The result is validated by the store.
  */
 export function applySettingsPatch(settings: Settings, patch: unknown): Settings {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) throw new SettingsPatchError("a settings change is an object");
@@ -31,7 +42,7 @@ export function applySettingsPatch(settings: Settings, patch: unknown): Settings
   const patched = next as Settings;
   if (Array.isArray((patch as SettingsPatch).alerts)) {
     const refused = refusedAlertRules(settings.alerts, patched);
-    if (refused.length > 0) throw new SettingsPatchError(refusalMessage(refused));
+    if (refused.length > 0) throw new AlertRulesRefusedError(refused);
   }
   return patched;
 }

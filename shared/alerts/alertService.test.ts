@@ -12,7 +12,7 @@ import { parseWindowSpec } from "../core/history/duration.ts";
 import { HistoryStore } from "../history/historyStore.ts";
 import { TestFeeSource } from "../service/testFeeSource.ts";
 import { type AlertEvent, alertsBodySchema, type AlertRuleProblem } from "../wire/alerts.ts";
-import type { AlertFiringLog } from "./alertFiringLog.ts";
+import type { AlertFiringLog } from "../core/alerts/alertFiringLog.ts";
 import { AlertService } from "./alertService.ts";
 import { WebhookSender } from "./webhookSender.ts";
 

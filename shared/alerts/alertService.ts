@@ -6,7 +6,7 @@ import type { Logger } from "../log/logger.ts";
 import type { ChainPublication } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import type { AlertEvent, AlertRuleProblem, AlertsBody } from "../wire/alerts.ts";
-import type { AlertFiringLog, StoredFiring } from "./alertFiringLog.ts";
+import type { AlertFiringLog, StoredFiring } from "../core/alerts/alertFiringLog.ts";
 import type { AlertSource } from "./alertSource.ts";
 import { type RuleFiring, type RuleMemory, ruleStatusOf } from "./alertStatus.ts";
 import { alertSentence } from "./alertText.ts";

@@ -1,6 +1,6 @@
 import { AlertService } from "../alerts/alertService.ts";
 import { WebhookSender, type WebhookSenderOptions } from "../alerts/webhookSender.ts";
-import { loadAlertRules } from "../config/alertRuleSettings.ts";
+import { loadAlertRules } from "../alerts/loadAlertRules.ts";
 import { type ApiKeySettings, type NotificationSettings, notificationSettingsSchema, type Settings } from "../config/settings.ts";
 import type { AlertEvent } from "../wire/alerts.ts";
 import { createApiServer } from "../http/server.ts";

@@ -90,7 +90,7 @@ export const sealedApiKeySchema = z.strictObject({
   createdAt: z.iso.datetime().optional(),
 });
 
-/** The built-in busy and calm alert rules of every chain (shared/config/alertRuleSettings.ts makes them from these). */
+/** The built-in busy and calm alert rules of every chain (shared/alerts/loadAlertRules.ts makes them from these). */
 export const notificationSettingsSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Per-chain off switch: chains listed here never notify. */
@@ -140,7 +140,7 @@ export const settingsSchema = z.strictObject({
   sealedApiKeys: z.array(sealedApiKeySchema).default([]),
   notifications: notificationSettingsSchema.prefault({}),
   /**
-   * The user's alert rules (shared/config/alertRuleSettings.ts has the schema of one). Any values here: each rule is
+   * The user's alert rules (shared/wire/alertRuleSchema.ts has the schema of one). Any values here: each rule is
    * checked on its own when the rules are loaded (`loadAlertRules`), so that a bad rule is refused alone and never stops
    * the file from loading or the other rules from running; it stays in the file for the user to fix.
    */

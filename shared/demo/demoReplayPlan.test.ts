@@ -6,7 +6,7 @@
 // node), so that is the current base fee here too.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadAlertRules } from "../config/alertRuleSettings.ts";
+import { loadAlertRules } from "../alerts/loadAlertRules.ts";
 import { notificationSettingsSchema } from "../config/settings.ts";
 import { STARTING, stepRule, type RuleState } from "../core/alerts/ruleEngine.ts";
 import { ChainHistory } from "../core/history/chainHistory.ts";

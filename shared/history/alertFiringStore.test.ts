@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
-import type { StoredFiring } from "../alerts/alertFiringLog.ts";
+import type { StoredFiring } from "../core/alerts/alertFiringLog.ts";
 import { HistoryStore } from "./historyStore.ts";
 import { HistoryStoreError } from "./historyStoreErrors.ts";
 

@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { AlertFiringLog, StoredFiring } from "../alerts/alertFiringLog.ts";
+import type { AlertFiringLog, StoredFiring } from "../core/alerts/alertFiringLog.ts";
 import { HistoryStoreError } from "./historyStoreErrors.ts";
 import { storeErrorFrom } from "./storeErrorFrom.ts";
 

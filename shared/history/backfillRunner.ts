@@ -1,6 +1,6 @@
 import type { Logger } from "../log/logger.ts";
 import { RpcEndpointError, WrongChainError } from "../rpc/errors.ts";
-import { parseChainId } from "../rpc/parseRpcAnswers.ts";
+import { parseRpcChainId } from "../rpc/parseRpcAnswers.ts";
 import type { BlockAnchor } from "./backfillAnchors.ts";
 import { DEFAULT_BACKFILL_BACKOFF, type BackfillBackoffOptions } from "./backfillBackoff.ts";
 import { BackfillEndpoint } from "./backfillEndpoint.ts";
@@ -236,7 +236,7 @@ export class BackfillRunner {
   }
 
   async #verify(endpoint: BackfillEndpoint): Promise<void> {
-    const reported = parseChainId(await endpoint.connection.request("eth_chainId", []), endpoint.redactedUrl);
+    const reported = parseRpcChainId(await endpoint.connection.request("eth_chainId", []), endpoint.redactedUrl);
     if (reported !== this.#options.chainId) throw new WrongChainError(endpoint.redactedUrl, this.#options.chainId, reported);
     endpoint.markVerified();
   }

@@ -5,7 +5,7 @@ import type { BlocksToWrite, HeldRange, StoredRun } from "./historyStoreTypes.ts
 import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreInputError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
 import { prepareChainStatements, type ChainStatements, type ChunkRow } from "./storeChainStatements.ts";
 import { ChunkFormatError, decodeChunk, encodeChunk } from "./storeChunkCodec.ts";
-import { CHUNK_BLOCKS, ChunkSlots, heldCountOf } from "./storeChunkSlots.ts";
+import { STORE_CHUNK_BLOCKS, ChunkSlots, heldCountOf } from "./storeChunkSlots.ts";
 import { storeErrorFrom } from "./storeErrorFrom.ts";
 import { StoredRunBuilder } from "./storeRunBuilder.ts";
 import { chainTablesExist, createChainTables, prepareSchema, rollback } from "./storeSchema.ts";
@@ -113,8 +113,8 @@ export class HistoryStore {
     try {
       this.inWriteTransaction(() => {
         const statements = this.statementsFor(chainId, true)!;
-        const firstChunk = Math.floor(input.firstBlock / CHUNK_BLOCKS);
-        const lastChunk = Math.floor(lastBlock / CHUNK_BLOCKS);
+        const firstChunk = Math.floor(input.firstBlock / STORE_CHUNK_BLOCKS);
+        const lastChunk = Math.floor(lastBlock / STORE_CHUNK_BLOCKS);
         const held = new Map<number, ChunkRow>();
         for (const row of statements.chunksBetween.all(firstChunk, lastChunk, lastChunk - firstChunk + 1) as unknown as ChunkRow[])
           held.set(Number(row.chunk), row);
@@ -123,9 +123,9 @@ export class HistoryStore {
           const existing = held.get(chunk);
           if (existing) this.decode(chainId, existing, slots);
           else slots.clear();
-          const chunkStart = chunk * CHUNK_BLOCKS;
+          const chunkStart = chunk * STORE_CHUNK_BLOCKS;
           const fromSlot = Math.max(input.firstBlock, chunkStart) - chunkStart;
-          const toSlot = Math.min(lastBlock, chunkStart + CHUNK_BLOCKS - 1) - chunkStart;
+          const toSlot = Math.min(lastBlock, chunkStart + STORE_CHUNK_BLOCKS - 1) - chunkStart;
           for (let slot = fromSlot, i = chunkStart + fromSlot - input.firstBlock; slot <= toSlot; slot++, i++) {
             slots.hold(slot);
             slots.baseFeesWei[slot] = input.baseFeesWei[i]!;
@@ -180,18 +180,18 @@ export class HistoryStore {
         if (from >= 0) ranges.push({ fromBlock: BigInt(from), toBlock: BigInt(next - 1) });
       };
       for (const [chunk, low, high] of statements.heldHalves.iterate() as Iterable<[number, number, number]>) {
-        const chunkStart = chunk * CHUNK_BLOCKS;
+        const chunkStart = chunk * STORE_CHUNK_BLOCKS;
         if (low === 0xffff_ffff && high === 0xffff_ffff) {
           // A full chunk (the usual case): one comparison, not 64.
           if (chunkStart !== next) {
             close();
             from = chunkStart;
           }
-          next = chunkStart + CHUNK_BLOCKS;
+          next = chunkStart + STORE_CHUNK_BLOCKS;
           continue;
         }
         this.slots.setHeldHalves(low, high);
-        for (let slot = 0; slot < CHUNK_BLOCKS; slot++) {
+        for (let slot = 0; slot < STORE_CHUNK_BLOCKS; slot++) {
           if (!this.slots.isHeld(slot)) continue;
           const block = chunkStart + slot;
           if (block !== next) {
@@ -217,12 +217,12 @@ export class HistoryStore {
       return this.inWriteTransaction(() => {
         const statements = this.statementsFor(chainId, false);
         if (!statements) return 0;
-        const boundaryChunk = Math.floor(before / CHUNK_BLOCKS);
+        const boundaryChunk = Math.floor(before / STORE_CHUNK_BLOCKS);
         let dropped = 0;
         for (const row of statements.heldMasksBefore.iterate(boundaryChunk) as Iterable<{ held: bigint }>) dropped += heldCountOf(row.held);
         statements.deleteRecordsBefore.run(boundaryChunk);
         statements.deleteChunksBefore.run(boundaryChunk);
-        const boundarySlot = before % CHUNK_BLOCKS;
+        const boundarySlot = before % STORE_CHUNK_BLOCKS;
         const boundary = boundarySlot === 0 ? undefined : (statements.chunksBetween.get(boundaryChunk, boundaryChunk, 1) as ChunkRow | undefined);
         if (boundary) {
           const { slots } = this;
@@ -289,8 +289,8 @@ export class HistoryStore {
     if (from > to) return;
     const slots = new ChunkSlots();
     const builder = new StoredRunBuilder();
-    const firstChunk = Math.floor(from / CHUNK_BLOCKS);
-    const lastChunk = Math.floor(to / CHUNK_BLOCKS);
+    const firstChunk = Math.floor(from / STORE_CHUNK_BLOCKS);
+    const lastChunk = Math.floor(to / STORE_CHUNK_BLOCKS);
     let nextChunk = firstChunk;
     while (nextChunk <= lastChunk) {
       this.ensureOpen();
@@ -305,8 +305,8 @@ export class HistoryStore {
       for (const row of rows) {
         const chunk = Number(row.chunk);
         this.decode(chainId, row, slots);
-        const fromSlot = chunk === firstChunk ? from % CHUNK_BLOCKS : 0;
-        const toSlot = chunk === lastChunk ? to % CHUNK_BLOCKS : CHUNK_BLOCKS - 1;
+        const fromSlot = chunk === firstChunk ? from % STORE_CHUNK_BLOCKS : 0;
+        const toSlot = chunk === lastChunk ? to % STORE_CHUNK_BLOCKS : STORE_CHUNK_BLOCKS - 1;
         yield* builder.add(chunk, slots, fromSlot, toSlot);
       }
       if (rows.length < LOAD_PAGE_CHUNKS) break;
@@ -322,8 +322,10 @@ export class HistoryStore {
       decodeChunk(row.data, row.held, into);
     } catch (error) {
       if (!(error instanceof ChunkFormatError)) throw error;
-      const start = Number(row.chunk) * CHUNK_BLOCKS;
-      throw new HistoryStoreCorruptError(this.file, `chain ${chainId}, blocks ${start} to ${start + CHUNK_BLOCKS - 1}: ${error.message}`, { cause: error });
+      const start = Number(row.chunk) * STORE_CHUNK_BLOCKS;
+      throw new HistoryStoreCorruptError(this.file, `chain ${chainId}, blocks ${start} to ${start + STORE_CHUNK_BLOCKS - 1}: ${error.message}`, {
+        cause: error,
+      });
     }
   }
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { ChunkFormatError, decodeChunk, encodeChunk } from "./storeChunkCodec.ts";
-import { CHUNK_BLOCKS, ChunkSlots, UNKNOWN_BLOB_BASE_FEE, UNKNOWN_GAS_USED } from "./storeChunkSlots.ts";
+import { STORE_CHUNK_BLOCKS, ChunkSlots, UNKNOWN_BLOB_BASE_FEE, UNKNOWN_GAS_USED } from "./storeChunkSlots.ts";
 
 interface SlotValues {
   readonly baseFeeWei: bigint;
@@ -20,7 +20,7 @@ const slotValues: fc.Arbitrary<SlotValues> = fc.record({
   timestamp: fc.option(fc.oneof(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 1_700_000_000, max: 1_700_001_000 })), { nil: undefined }),
 });
 /** Up to 64 slots, each held (with values) or not. */
-const chunkContents = fc.array(fc.option(slotValues, { nil: undefined, freq: 3 }), { minLength: CHUNK_BLOCKS, maxLength: CHUNK_BLOCKS });
+const chunkContents = fc.array(fc.option(slotValues, { nil: undefined, freq: 3 }), { minLength: STORE_CHUNK_BLOCKS, maxLength: STORE_CHUNK_BLOCKS });
 
 function slotsOf(contents: readonly (SlotValues | undefined)[]): ChunkSlots {
   const slots = new ChunkSlots();
@@ -36,7 +36,7 @@ function slotsOf(contents: readonly (SlotValues | undefined)[]): ChunkSlots {
 }
 
 function contentsOf(slots: ChunkSlots): (SlotValues | undefined)[] {
-  return Array.from({ length: CHUNK_BLOCKS }, (_, slot) =>
+  return Array.from({ length: STORE_CHUNK_BLOCKS }, (_, slot) =>
     slots.isHeld(slot)
       ? {
           baseFeeWei: slots.baseFeesWei[slot]!,
@@ -70,25 +70,27 @@ test("every chunk decodes to exactly what was encoded: fees to the wei, unknown 
 
 test("a full chunk of mainnet-sized fees takes 6 bytes a block, and a full held mask is -1 (one byte in SQLite)", () => {
   const slots = slotsOf(
-    Array.from({ length: CHUNK_BLOCKS }, (_, slot) => ({
+    Array.from({ length: STORE_CHUNK_BLOCKS }, (_, slot) => ({
       baseFeeWei: 15_000_000_000n + BigInt(slot),
       gasUsedParts: undefined,
       blobBaseFeeWei: undefined,
       timestamp: undefined,
     })),
   );
-  assert.equal(encodeChunk(slots).length, 6 + CHUNK_BLOCKS * 5);
+  assert.equal(encodeChunk(slots).length, 6 + STORE_CHUNK_BLOCKS * 5);
   assert.equal(slots.heldMask(), -1n);
   // Fees up to 281,474 Gwei fit 6 bytes; a ratio adds 2 bytes a block and an anchor 1 + its delta's width.
   slots.baseFeesWei[0] = 281_474_976_710_655n;
   slots.gasUsedParts.fill(5_000);
   slots.timestamps.forEach((_, slot) => (slots.timestamps[slot] = 1_700_000_000 + 12 * slot));
-  assert.equal(encodeChunk(slots).length, 6 + CHUNK_BLOCKS * (6 + 2) + 4 + CHUNK_BLOCKS * (1 + 2));
+  assert.equal(encodeChunk(slots).length, 6 + STORE_CHUNK_BLOCKS * (6 + 2) + 4 + STORE_CHUNK_BLOCKS * (1 + 2));
 });
 
 test("a record that does not match its held mask, or holds impossible values, is refused as damaged, never misread", () => {
   const slots = slotsOf(
-    Array.from({ length: CHUNK_BLOCKS }, (_, slot) => (slot < 10 ? { baseFeeWei: 7n, gasUsedParts: 1, blobBaseFeeWei: 1n, timestamp: 100 + slot } : undefined)),
+    Array.from({ length: STORE_CHUNK_BLOCKS }, (_, slot) =>
+      slot < 10 ? { baseFeeWei: 7n, gasUsedParts: 1, blobBaseFeeWei: 1n, timestamp: 100 + slot } : undefined,
+    ),
   );
   const record = encodeChunk(slots);
   const mask = slots.heldMask();
@@ -120,7 +122,7 @@ test("decoding arbitrary bytes either fails as a damaged record or yields values
         assert.ok(error instanceof ChunkFormatError, String(error));
         return;
       }
-      for (let slot = 0; slot < CHUNK_BLOCKS; slot++) {
+      for (let slot = 0; slot < STORE_CHUNK_BLOCKS; slot++) {
         if (!into.isHeld(slot)) continue;
         assert.ok(into.baseFeesWei[slot]! < 2n ** 63n);
         assert.ok(into.blobBaseFeesWei[slot]! >= -1n);

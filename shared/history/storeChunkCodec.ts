@@ -1,4 +1,4 @@
-import { CHUNK_BLOCKS, UNKNOWN_GAS_USED, type ChunkSlots } from "./storeChunkSlots.ts";
+import { STORE_CHUNK_BLOCKS, UNKNOWN_GAS_USED, type ChunkSlots } from "./storeChunkSlots.ts";
 
 /**
  * The stored record of one chunk: its held blocks' fields packed column by column, each column only as wide as its
@@ -147,7 +147,7 @@ export function decodeChunk(record: Uint8Array, heldMask: bigint, into: ChunkSlo
     let previousSlot = -1;
     for (let anchor = 0; anchor < anchorCount; anchor++) {
       const slot = record[at + anchor]!;
-      if (slot <= previousSlot || slot >= CHUNK_BLOCKS || !into.isHeld(slot))
+      if (slot <= previousSlot || slot >= STORE_CHUNK_BLOCKS || !into.isHeld(slot))
         throw new ChunkFormatError(`a chunk record anchors slot ${slot}, which it does not hold`);
       previousSlot = slot;
       const timestamp = smallestTimestamp + readUnsigned(record, deltasAt + anchor * deltaWidth, deltaWidth);
@@ -160,7 +160,7 @@ export function decodeChunk(record: Uint8Array, heldMask: bigint, into: ChunkSlo
 /** The held slots of `slots`, ascending. */
 function heldSlotsOf(slots: ChunkSlots): number[] {
   const held: number[] = [];
-  for (let slot = 0; slot < CHUNK_BLOCKS; slot++) if (slots.isHeld(slot)) held.push(slot);
+  for (let slot = 0; slot < STORE_CHUNK_BLOCKS; slot++) if (slots.isHeld(slot)) held.push(slot);
   return held;
 }
 

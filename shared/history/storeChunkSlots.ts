@@ -2,9 +2,9 @@ import { endianness } from "node:os";
 
 /**
  * Blocks per stored chunk. Block `b` lives in chunk `floor(b / 64)`, slot `b % 64`, so that which slots a chunk holds
- * fits one 64-bit SQLite INTEGER (the chunk's `held` mask).
+ * fits one 64-bit SQLite INTEGER (the chunk's `held` mask). Not the history's chunks in memory (HISTORY_CHUNK_BLOCKS).
  */
-export const CHUNK_BLOCKS = 64;
+export const STORE_CHUNK_BLOCKS = 64;
 
 /** The gas-used ratio is kept as an integer number of parts per 10,000 of the gas limit. */
 export const GAS_USED_PARTS = 10_000;
@@ -24,17 +24,17 @@ export class ChunkSlots {
   /** Bit `i` set: slot `i` holds a block. Slots 0-31 and 32-63, as unsigned 32-bit numbers (cheaper than a bigint). */
   heldLow = 0;
   heldHigh = 0;
-  readonly baseFeesWei = new BigUint64Array(CHUNK_BLOCKS);
+  readonly baseFeesWei = new BigUint64Array(STORE_CHUNK_BLOCKS);
   /** The bytes of `baseFeesWei`, little-endian, 8 per slot. */
   readonly baseFeeBytes = new Uint8Array(this.baseFeesWei.buffer);
   /** Parts per 10,000 of the gas limit; UNKNOWN_GAS_USED where not known. */
-  readonly gasUsedParts = new Uint16Array(CHUNK_BLOCKS);
+  readonly gasUsedParts = new Uint16Array(STORE_CHUNK_BLOCKS);
   /** UNKNOWN_BLOB_BASE_FEE where not known. */
-  readonly blobBaseFeesWei = new BigInt64Array(CHUNK_BLOCKS);
+  readonly blobBaseFeesWei = new BigInt64Array(STORE_CHUNK_BLOCKS);
   /** The bytes of `blobBaseFeesWei`, little-endian, 8 per slot (all 0xff where not known). */
   readonly blobBaseFeeBytes = new Uint8Array(this.blobBaseFeesWei.buffer);
   /** Unix seconds where the block is an anchor (its header was seen); NaN elsewhere. */
-  readonly timestamps = new Float64Array(CHUNK_BLOCKS);
+  readonly timestamps = new Float64Array(STORE_CHUNK_BLOCKS);
 
   constructor() {
     // The stored format is little-endian and is copied byte for byte to and from these arrays.

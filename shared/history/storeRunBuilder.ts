@@ -1,5 +1,5 @@
 import type { BlockAnchor, StoredRun } from "./historyStoreTypes.ts";
-import { CHUNK_BLOCKS, GAS_USED_PARTS, UNKNOWN_GAS_USED, type ChunkSlots } from "./storeChunkSlots.ts";
+import { STORE_CHUNK_BLOCKS, GAS_USED_PARTS, UNKNOWN_GAS_USED, type ChunkSlots } from "./storeChunkSlots.ts";
 
 /** The most blocks in one loaded run: a longer stretch comes as several runs (1.5 MB of arrays each at most). */
 export const MAX_RUN_BLOCKS = 65_536;
@@ -33,7 +33,7 @@ export class StoredRunBuilder {
       // A stretch of held slots: copied at once, within what the current run has room for.
       let end = slot;
       while (end + 1 <= toSlot && slots.isHeld(end + 1)) end++;
-      const block = chunk * CHUNK_BLOCKS + slot;
+      const block = chunk * STORE_CHUNK_BLOCKS + slot;
       if (this.length > 0 && (block !== this.firstBlock + this.length || this.length === MAX_RUN_BLOCKS)) finished.push(this.finish());
       if (this.length === 0) this.firstBlock = block;
       const take = Math.min(end - slot + 1, MAX_RUN_BLOCKS - this.length);

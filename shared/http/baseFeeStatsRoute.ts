@@ -4,8 +4,8 @@ import { MAX_DURATION_SECONDS, parseWindowSpec, type WindowSpec } from "../core/
 import type { HistoryView } from "../core/history/historyView.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { BUCKET_PERCENTILES, type BaseFeeStats, type BaseFeeStatsBucket, MAX_STATS_BUCKETS } from "../wire/baseFeeStats.ts";
-import { heldHistoryOf, requireData } from "./heldHistory.ts";
-import type { JsonRoute, QueryParameter, RouteContext } from "./routes.ts";
+import { chainOfPath } from "./chainOfPath.ts";
+import type { JsonRoute, QueryParameter, RouteContext } from "./routeTypes.ts";
 import { bucketLayoutOf, MAX_UNIX_SECONDS, parseStatsQuery, type StatsRange } from "./statsQuery.ts";
 
 /** The window used when a chain's `statsWindow` cannot be read (it always can: the settings schema checks it). */
@@ -59,13 +59,15 @@ export const BASE_FEE_STATS_ROUTE: JsonRoute = {
   extraErrors: ["INVALID_QUERY"],
   response: { schema: "BaseFeeStats" },
   reply: (context) => {
-    const held = heldHistoryOf(context);
+    const publication = chainOfPath(context, "base fee");
+    // The query is read before the data is looked for: a malformed query is told even while there is no data.
     const query = parseStatsQuery(context.target);
-    requireData(held, context.params["chainId"] ?? "");
-    const { fromSeconds, toSeconds } = rangeOf(query.range, held.history, held.publication.status.statsWindow, context);
+    chainOfPath(context, "held data");
+    const history = context.resources.source.history(publication.chainId);
+    const { fromSeconds, toSeconds } = rangeOf(query.range, history, publication.status.statsWindow, context);
     const layout = bucketLayoutOf(fromSeconds, toSeconds, query.division);
     // The runs reach one second past `toSeconds`: a block at toSeconds + 0.5 is in the range's last second.
-    const runs = held.history?.runs(fromSeconds, toSeconds + 1) ?? [];
+    const runs = history?.runs(fromSeconds, toSeconds + 1) ?? [];
     const body: BaseFeeStats = bucketStats(runs, layout, BUCKET_PERCENTILES).map(wireBucket);
     return { body: Buffer.from(JSON.stringify(body)) };
   },

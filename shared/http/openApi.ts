@@ -1,6 +1,7 @@
 import { API_ERRORS, type ApiErrorCode, type ApiErrorDetail } from "./apiErrors.ts";
 import { openApiSchemas, type JsonSchema } from "./openApiSchemas.ts";
-import { type Route, servedEndpoints } from "./routes.ts";
+import type { Route } from "./routeTypes.ts";
+import { servedEndpoints } from "./servedEndpoints.ts";
 
 export const OPENAPI_VERSION = "3.1.0";
 

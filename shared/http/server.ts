@@ -5,7 +5,6 @@ import { apiKeyIdOf } from "../keys/apiKeyId.ts";
 import type { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { Logger } from "../log/logger.ts";
 import type { FeeSource } from "../service/feeSource.ts";
-import { preparedJson } from "../service/preparedBody.ts";
 import { ALLOWED_METHODS, ApiError, writeApiError } from "./apiErrors.ts";
 import { createConnectionAuth } from "./connectionAuth.ts";
 import { createCors } from "./cors.ts";
@@ -17,9 +16,14 @@ import { ServiceMetrics } from "./metrics.ts";
 import { RequestCounts, UNROUTED } from "./metricsRequestCounts.ts";
 import { createRouteMatcher } from "./matchRoute.ts";
 import { openApiDocument } from "./openApi.ts";
+import { PreparedAnswerCache } from "./preparedAnswerCache.ts";
+import { preparedJson } from "./preparedBody.ts";
 import { RateLimiter, type RateLimit } from "./rateLimiter.ts";
 import { redactPath } from "./redactPath.ts";
-import { type DashboardAccess, type JsonReply, ROUTES, type ServerResources, servedEndpoints } from "./routes.ts";
+import type { JsonReply } from "./routeTypes.ts";
+import { ROUTES } from "./routes.ts";
+import { servedEndpoints } from "./servedEndpoints.ts";
+import type { DashboardAccess, ServerResources } from "./serverResources.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../config/serviceDefaults.ts";
 import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
 
@@ -118,6 +122,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     openApi: preparedJson(openApiDocument(ROUTES)),
     metrics: new ServiceMetrics({ source, requests: requestCounts, eventStreams: () => streams.size, now }),
+    answers: new PreparedAnswerCache(),
   };
   let address: ListeningAddress | undefined;
   // A revoked key's open streams end with it.

@@ -11,7 +11,7 @@ import { FeeHistoryState } from "./feeHistoryState.ts";
 import { fetchBaseFees } from "./fetchBaseFees.ts";
 import { firstFeedReport, nextFeedReport } from "./nextFeedReport.ts";
 import { headerAnchor } from "./headerAnchor.ts";
-import { parseChainId, parseLatestBlock } from "./parseRpcAnswers.ts";
+import { parseRpcChainId, parseLatestBlock } from "./parseRpcAnswers.ts";
 import { PollSchedule } from "./pollSchedule.ts";
 
 export interface ChainFeedOptions {
@@ -276,7 +276,7 @@ export class ChainFeed {
   /** Throws WrongChainError when the endpoint now reports another chain id. */
   async #checkChainId(endpoint: Endpoint): Promise<void> {
     const { connection } = endpoint;
-    const reported = parseChainId(await connection.request("eth_chainId", []), connection.redactedUrl);
+    const reported = parseRpcChainId(await connection.request("eth_chainId", []), connection.redactedUrl);
     this.#chainIdCheckedAt.set(endpoint, Date.now());
     this.#pool.recordChainId(endpoint, reported);
     if (reported !== this.chainId) throw new WrongChainError(connection.redactedUrl, this.chainId, reported);

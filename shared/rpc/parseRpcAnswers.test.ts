@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { MalformedRpcResponseError } from "./errors.ts";
-import { parseBlockHeader, parseChainId, parseFeeHistory, parseLatestBlock, parseQuantity } from "./parseRpcAnswers.ts";
+import { parseBlockHeader, parseRpcChainId, parseFeeHistory, parseLatestBlock, parseQuantity } from "./parseRpcAnswers.ts";
 
 const URL = "http://127.0.0.1:1";
 
@@ -11,7 +11,7 @@ test("quantities: hex within bounds, everything else is garbage", () => {
   for (const bad of ["0xb", "12", "0x", "-0x1", "0x-1", "0xzz", 12, null, undefined, {}, `0x${"f".repeat(65)}`]) {
     assert.throws(() => parseQuantity(bad, 10n, "x", URL, "m"), MalformedRpcResponseError, String(JSON.stringify(bad)));
   }
-  assert.equal(parseChainId("0x2105", URL), 8453);
+  assert.equal(parseRpcChainId("0x2105", URL), 8453);
 });
 
 test("a fee history: mined blocks oldest first plus the next block's fee", () => {

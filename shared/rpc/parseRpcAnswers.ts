@@ -25,7 +25,8 @@ export function parseQuantity(value: unknown, max: bigint, what: string, url: st
   return parsed;
 }
 
-export function parseChainId(value: unknown, url: string): number {
+/** An `eth_chainId` answer (a hex quantity); not the API path's decimal chain id (http/chainOfPath.ts's parsePathChainId). */
+export function parseRpcChainId(value: unknown, url: string): number {
   return Number(parseQuantity(value, MAX_BLOCK_NUMBER, "the chain id", url, "eth_chainId"));
 }
 

@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import { once } from "node:events";
 import type { Socket } from "node:net";
 import { startHostileRpcServer } from "../../test/support/hostileRpcServer.ts";
-import { parseChainId } from "./parseRpcAnswers.ts";
+import { parseRpcChainId } from "./parseRpcAnswers.ts";
 
 /** A server answering each POST with `answer(body, req, res)`; its URL, and a way to close it. */
 async function server(answer: (body: string, req: IncomingMessage, res: ServerResponse) => void) {
@@ -280,7 +280,7 @@ test("a result quoting the endpoint's key is redacted before a parser quotes it 
     const connection = createRpcConnection(keyedUrl(endpoint.url), { timeoutMs: 2000 });
     // The parser quotes 57 characters: enough for a cut URL to carry most of a key.
     for (result of [keyedUrl(endpoint.url), `${PATH_KEY}`, `0x${PATH_KEY}${QUERY_KEY}`]) {
-      const error = await failure(Promise.resolve(connection.request("eth_chainId", [])).then((value) => parseChainId(value, connection.redactedUrl)));
+      const error = await failure(Promise.resolve(connection.request("eth_chainId", [])).then((value) => parseRpcChainId(value, connection.redactedUrl)));
       assert.ok(error instanceof MalformedRpcResponseError);
       assertNoSecret(error.message);
     }

@@ -5,12 +5,11 @@ import type { FeedReport } from "../rpc/feedReport.ts";
 import { type Congestion, congestionOf } from "../wire/congestion.ts";
 import type { HistoryStatus, NetworkStatus } from "../wire/networkStatus.ts";
 import { type ChainPlan, DEFAULT_HISTORY_HORIZON, statsWindowOf } from "./chainPlan.ts";
-import { type PreparedAnswers, prepareAnswers } from "./preparedAnswers.ts";
 
 /**
  * Everything the service says about one chain at one moment, made once per change of its feed and then only read:
- * the API's answers and headers, the event streams, the alerts, the tray and the metrics all read the same value, and
- * none of them asks the feed anything.
+ * the API (which makes its bodies and headers from these values), the event streams, the alerts, the tray and the
+ * metrics all read the same value, and none of them asks the feed anything.
  */
 export interface ChainPublication {
   readonly chainId: number;
@@ -20,13 +19,9 @@ export interface ChainPublication {
   readonly snapshot: FeeSnapshot | undefined;
   /** Epoch ms when an RPC endpoint last confirmed the data. */
   readonly confirmedAt: number | undefined;
-  /** `Last-Modified`: confirmedAt as an HTTP date. */
-  readonly lastModified: string | undefined;
   readonly congestion: Congestion;
   /** The chain's `GET /networks` entry as of its data; `networkStatusAt` adds the data's age at the time of asking. */
   readonly status: NetworkStatus;
-  /** The fee endpoints' bodies and headers, prepared once per snapshot; undefined without data. */
-  readonly answers: PreparedAnswers | undefined;
   /** What changed since the chain's previous publication; all false when only the confirmation time moved. */
   readonly changed: PublicationChanges;
   /** Each endpoint's JSON-RPC calls and failures as of the feed's report (`/metrics`). */
@@ -64,10 +59,7 @@ const EMPTY_HISTORY: HistoryStatus = Object.freeze({
   backfill: Object.freeze({ running: false, progress: 0, blocksToGo: null }),
 });
 
-/**
- * The publication of a feed's report. Answers are prepared again only when the snapshot changed, so that a poll that
- * found nothing new (it only confirms the data) costs no serialisation.
- */
+/** The publication of a feed's report. */
 export function publish(
   plan: ChainPlan,
   report: FeedReport,
@@ -76,13 +68,12 @@ export function publish(
 ): ChainPublication {
   const { confirmedAt } = report;
   const { snapshot } = history;
-  const answers = snapshot === undefined ? undefined : previous?.snapshot === snapshot ? previous.answers : prepareAnswers(snapshot);
   const gwei = (wei: bigint | undefined) => (wei === undefined ? null : toGweiString(wei));
   const status: NetworkStatus = Object.freeze({
     chainId: plan.chainId,
     name: plan.name,
     state: report.phase,
-    newestBlock: answers?.blockNumber ?? null,
+    newestBlock: snapshot?.newestBlock.toString() ?? null,
     currentBaseFee: gwei(snapshot?.currentBaseFeeWei),
     baseFeePercentile: gwei(snapshot?.baseFeePercentileWei),
     busyThreshold: gwei(snapshot?.busyThresholdWei),
@@ -105,10 +96,8 @@ export function publish(
     blockTimeMs: plan.blockTimeMs,
     snapshot,
     confirmedAt,
-    lastModified: confirmedAt === undefined ? undefined : previous?.confirmedAt === confirmedAt ? previous.lastModified : new Date(confirmedAt).toUTCString(),
     congestion: congestionOf(status),
     status,
-    answers,
     changed: { ...report.changed, history: history.changed },
     callCounts: report.callCounts ?? previous?.callCounts ?? [],
   });

@@ -5,7 +5,7 @@ import { parseWindowSpec } from "../core/history/duration.ts";
 
 // The schema of one alert rule as the settings file holds it (CONTRACT.md "Alerts"): the contract between the settings
 // page, which checks an edited rule with it before sending, and the main process, which checks it again
-// (shared/config/alertRuleSettings.ts adds what needs the followed chains). It needs zod and shared/core only.
+// (shared/alerts/loadAlertRules.ts adds what needs the followed chains). It needs zod and shared/core only.
 
 /** The fields of a rule, in the order a problem list and the settings page name them. */
 export const ALERT_RULE_FIELDS = [

@@ -11,6 +11,7 @@ import { after, before, test } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
+import { prepareAnswers } from "../../shared/http/preparedAnswers.ts";
 import { createApiServer, type ApiServer } from "../../shared/http/server.ts";
 import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
@@ -48,7 +49,7 @@ before(async () => {
     rateLimit: { requestsPerSecond: 0, burst: 1 },
   });
   ({ port } = await server.listen());
-  historyEtag = source.get(1)!.answers!.baseFeeHistory.etag;
+  historyEtag = prepareAnswers(source.get(1)!.snapshot!).baseFeeHistory.etag;
 });
 
 after(() => server.close());

@@ -127,14 +127,27 @@ test("a stored rule is listed with the problems the main process names it by (id
 
 test("the main process's refusal goes beside the fields it names for the rule being saved; anything else is about the rule", () => {
   const window = '"30d" is longer than the history Mainnet replay (31337) keeps (its historyHorizon, 7d): use a window of at most 7d';
-  assert.deepEqual(problemsOfRefusal(`alert rule spike, window: ${window}. Nothing was saved.`, "spike"), { window });
+  const refusal = (message: string, alertProblems: Array<{ rule: string; field: string; message: string }>) => ({ message, alertProblems });
+  assert.deepEqual(
+    problemsOfRefusal(refusal(`alert rule spike, window: ${window}. Nothing was saved.`, [{ rule: "spike", field: "window", message: window }]), "spike"),
+    { window },
+  );
   assert.deepEqual(
     problemsOfRefusal(
-      "These alert rules cannot be saved (nothing was):\nalert rule spike, chainId: 6001 is not a followed chain\nalert rule spike, id: is also the id of rule #1",
+      refusal(
+        "These alert rules cannot be saved (nothing was):\nalert rule spike, chainId: 6001 is not a followed chain\nalert rule spike, id: is also the id of rule #1",
+        [
+          { rule: "spike", field: "chainId", message: "6001 is not a followed chain" },
+          { rule: "spike", field: "id", message: "is also the id of rule #1" },
+        ],
+      ),
       "spike",
     ),
     { chainId: "6001 is not a followed chain", rule: "alert rule spike, id: is also the id of rule #1" },
   );
-  assert.deepEqual(problemsOfRefusal("Something went wrong: disk full", "spike"), { rule: "Something went wrong: disk full" });
-  assert.deepEqual(problemsOfRefusal("alert rule other, gwei: is missing", "spike"), { rule: "alert rule other, gwei: is missing" });
+  assert.deepEqual(problemsOfRefusal(refusal("Something went wrong: disk full", []), "spike"), { rule: "Something went wrong: disk full" });
+  assert.deepEqual(
+    problemsOfRefusal(refusal("alert rule other, gwei: is missing. Nothing was saved.", [{ rule: "other", field: "gwei", message: "is missing" }]), "spike"),
+    { rule: "alert rule other, gwei: is missing" },
+  );
 });

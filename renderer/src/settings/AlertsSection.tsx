@@ -16,12 +16,12 @@ import {
   withRuleEnabled,
   withRuleSaved,
 } from "./alertDrafts.ts";
-import type { ChainSettings, SettingsView } from "./settingsClient.ts";
+import type { ChainSettings, SettingsRefusal, SettingsView } from "./settingsClient.ts";
 
 interface Props {
   readonly view: SettingsView;
-  /** Stores the whole list of rules; resolves with the main process's message when it refuses it, else undefined. */
-  readonly onSave: (alerts: unknown[]) => Promise<string | undefined>;
+  /** Stores the whole list of rules; resolves with the main process's refusal, else undefined. */
+  readonly onSave: (alerts: unknown[]) => Promise<SettingsRefusal | undefined>;
 }
 
 /** A chain's statistics window when its settings name none: shared/service/chainPlan.ts's (the page may not import it). */
@@ -60,7 +60,7 @@ export function AlertsSection({ view, onSave }: Props) {
   const rows = storedRuleRows(rules, view.alertProblems);
 
   const saveList = async (next: unknown[]) => {
-    setListError(await onSave(next));
+    setListError((await onSave(next))?.message);
   };
   const switchRule = async (index: number, enabled: boolean) => {
     setSwitching((current) => new Map(current).set(index, enabled));
@@ -258,7 +258,7 @@ function RuleForm({
   takenIds: readonly string[];
   onCancel: () => void;
   /** Resolves with the main process's refusal, or undefined once stored. */
-  onSave: (rule: Parameters<typeof withRuleSaved>[2]) => Promise<string | undefined>;
+  onSave: (rule: Parameters<typeof withRuleSaved>[2]) => Promise<SettingsRefusal | undefined>;
 }) {
   const [draft, setDraft] = useState(initial);
   const [problems, setProblems] = useState<DraftProblems>({});

@@ -7,6 +7,7 @@ import {
   type NotificationSettings,
   type SettingsBridge,
   type SettingsPatch,
+  type SettingsRefusal,
   type SettingsSectionProps,
   type SettingsView,
   failureMessage,
@@ -36,17 +37,20 @@ export function SettingsPage({ bridge, onClose, onSaved }: { bridge: SettingsBri
     };
   }, [bridge]);
 
-  /** Stores a change; resolves with the main process's refusal in its words, or undefined once stored. */
+  /** Stores a change; resolves with the main process's refusal, or undefined once stored. */
   const store = useCallback(
-    async (patch: SettingsPatch): Promise<string | undefined> => {
+    async (patch: SettingsPatch): Promise<SettingsRefusal | undefined> => {
       try {
-        setView(unwrap(await bridge.update(patch)));
+        const result = await bridge.update(patch);
+        if (!result.ok) return { message: result.error, alertProblems: result.alertProblems };
+        setView(result.value);
         setSaved(true);
         window.setTimeout(() => setSaved(false), 1500);
         onSaved?.();
         return undefined;
       } catch (failure) {
-        return failureMessage(failure);
+        // The bridge refused the call itself (its arguments, its sender): words only.
+        return { message: failureMessage(failure), alertProblems: [] };
       }
     },
     [bridge, onSaved],
@@ -54,7 +58,7 @@ export function SettingsPage({ bridge, onClose, onSaved }: { bridge: SettingsBri
   const save = useCallback(
     async (patch: SettingsPatch): Promise<boolean> => {
       const refusal = await store(patch);
-      setError(refusal);
+      setError(refusal?.message);
       return refusal === undefined;
     },
     [store],

@@ -2,6 +2,8 @@
 // to rows and drafts, and from a draft back to a rule checked with the settings file's own schema of one rule, so that
 // each field's problem is shown beside it before anything is sent (the main process checks the whole again).
 import { ALERT_RULE_ID_PATTERN, alertRuleSettingsSchema, type AlertRuleSettings, type AlertRuleSettingsInput } from "../../../shared/wire/alertRuleSchema.ts";
+import type { AlertRuleProblem } from "../../../shared/wire/alerts.ts";
+import type { SettingsRefusal } from "./settingsRefusal.ts";
 
 /** The fields of the rule form, each shown with its own problem. */
 export const ALERT_DRAFT_FIELDS = ["chainId", "when", "gwei", "percentile", "window", "forBlocks", "cooldownMinutes", "webhookUrl", "label"] as const;
@@ -44,13 +46,6 @@ export interface StoredRuleRow {
   readonly name: string;
   readonly rule: AlertRuleSettings | undefined;
   readonly problems: readonly string[];
-}
-
-/** A problem the main process reports of a stored rule (the settings view's `alertProblems`, as GET /alerts lists them). */
-export interface StoredRuleProblem {
-  readonly rule: string;
-  readonly field: string;
-  readonly message: string;
 }
 
 /** Room left in an id for a "-2" that makes it unique. */
@@ -148,7 +143,7 @@ export function ruleIdFor(draft: AlertDraft, takenIds: readonly string[]): strin
  * Each stored rule as a row of the list, with the problems the main process found in it (`problems`, naming rules by
  * id or by place), or, for one it did not name, those of the schema.
  */
-export function storedRuleRows(rules: readonly unknown[], problems: readonly StoredRuleProblem[]): StoredRuleRow[] {
+export function storedRuleRows(rules: readonly unknown[], problems: readonly AlertRuleProblem[]): StoredRuleRow[] {
   return rules.map((raw, index) => {
     const parsed = alertRuleSettingsSchema.safeParse(raw);
     const id = (raw as { id?: unknown } | null)?.id;
@@ -160,22 +155,24 @@ export function storedRuleRows(rules: readonly unknown[], problems: readonly Sto
 }
 
 /**
- * The main process's refusal of a saved rule (electron/main/settingsView.ts: one "alert rule <id>, <field>: <message>"
- * line per problem) as problems of the form: beside the field for each line about `ruleId` and a field of the form,
- * and anything else about the rule as a whole.
+ * The main process's refusal of a saved rule as problems of the form: each of its alert problems about `ruleId` and a
+ * field of the form beside that field; its other alert problems, one line each, about the rule as a whole, or its
+ * message when it names no rule at all (the disk is full, say).
  */
-export function problemsOfRefusal(refusal: string, ruleId: string): DraftProblems {
+export function problemsOfRefusal(refusal: SettingsRefusal, ruleId: string): DraftProblems {
   const problems: DraftProblems = {};
   const rest: string[] = [];
-  for (const line of refusal.split("\n")) {
-    const match = /^alert rule (\S+), ([A-Za-z]+): (.*?)(?:\. Nothing was saved\.)?$/.exec(line.trim());
-    const field = match?.[2];
-    if (match && match[1] === ruleId && (ALERT_DRAFT_FIELDS as readonly string[]).includes(field!)) problems[field as AlertDraftField] ??= match[3]!;
-    else if (!/^These alert rules cannot be saved/.test(line)) rest.push(line);
+  for (const { rule, field, message } of refusal.alertProblems) {
+    if (rule === ruleId && isDraftField(field)) problems[field] ??= message;
+    else rest.push(`alert rule ${rule}, ${field}: ${message}`);
   }
-  if (rest.some((line) => line.trim() !== "")) problems.rule = rest.join("\n").trim();
-  else if (Object.keys(problems).length === 0) problems.rule = refusal;
+  if (rest.length > 0) problems.rule = rest.join("\n");
+  else if (Object.keys(problems).length === 0) problems.rule = refusal.message;
   return problems;
+}
+
+function isDraftField(field: string): field is AlertDraftField {
+  return (ALERT_DRAFT_FIELDS as readonly string[]).includes(field);
 }
 
 /** The ids of the stored rules, except the one at `exceptIndex` (the rule being edited). */

@@ -5,6 +5,7 @@ import type { SettingsBridge } from "../../../electron/bridge/bridgeCalls.ts";
 import type { BridgeResult, SettingsView } from "../../../electron/bridge/bridgeTypes.ts";
 
 export { failureMessage } from "./failureMessage.ts";
+export type { SettingsRefusal } from "./settingsRefusal.ts";
 
 export type { SettingsBridge } from "../../../electron/bridge/bridgeCalls.ts";
 export type {

@@ -1,7 +1,10 @@
 import type { BlockRun } from "./blockRun.ts";
 
-/** Blocks per chunk: chunks come and go whole, so a gap costs nothing and pruning frees memory at once. */
-export const CHUNK_BLOCKS = 4_096;
+/**
+ * Blocks per chunk of the history in memory: chunks come and go whole, so a gap costs nothing and pruning frees memory
+ * at once. Not the store's chunks (STORE_CHUNK_BLOCKS, 64: one SQLite row each).
+ */
+export const HISTORY_CHUNK_BLOCKS = 4_096;
 
 /** How exact a block's timestamp is. */
 export const TIME_INTERPOLATED = 0;
@@ -11,7 +14,7 @@ export const TIME_EXACT = 1;
 export const TIME_CLOCK = 2;
 
 interface Chunk {
-  /** The chunk's first block number (a multiple of CHUNK_BLOCKS). */
+  /** The chunk's first block number (a multiple of HISTORY_CHUNK_BLOCKS). */
   readonly first: number;
   readonly baseFeesWei: BigUint64Array;
   /** Unix seconds; NaN where the block is not held. */
@@ -23,7 +26,7 @@ interface Chunk {
 
 /**
  * A chain's held blocks in columns (base fee, timestamp, how exact the timestamp is), by block number, in chunks of
- * CHUNK_BLOCKS: 17 bytes per block held. Block numbers are below 2^53 (the RPC layer refuses larger ones), so they
+ * HISTORY_CHUNK_BLOCKS: 17 bytes per block held. Block numbers are below 2^53 (the RPC layer refuses larger ones), so they
  * are plain numbers here. Knows nothing of windows or anchors' meaning: it stores, finds and iterates.
  */
 export class BlockColumns {
@@ -47,24 +50,24 @@ export class BlockColumns {
   }
 
   has(block: number): boolean {
-    const chunk = this.#chunks.get(block - (block % CHUNK_BLOCKS));
-    return chunk !== undefined && !Number.isNaN(chunk.timestamps[block % CHUNK_BLOCKS]!);
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    return chunk !== undefined && !Number.isNaN(chunk.timestamps[block % HISTORY_CHUNK_BLOCKS]!);
   }
 
   /** The block's base fee; undefined when not held. */
   baseFeeAt(block: number): bigint | undefined {
-    const chunk = this.#chunks.get(block - (block % CHUNK_BLOCKS));
-    const offset = block % CHUNK_BLOCKS;
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    const offset = block % HISTORY_CHUNK_BLOCKS;
     return chunk === undefined || Number.isNaN(chunk.timestamps[offset]!) ? undefined : chunk.baseFeesWei[offset]!;
   }
 
   /** The block's timestamp; NaN when not held. */
   timestampAt(block: number): number {
-    return this.#chunks.get(block - (block % CHUNK_BLOCKS))?.timestamps[block % CHUNK_BLOCKS] ?? Number.NaN;
+    return this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS))?.timestamps[block % HISTORY_CHUNK_BLOCKS] ?? Number.NaN;
   }
 
   timeKindAt(block: number): number {
-    return this.#chunks.get(block - (block % CHUNK_BLOCKS))?.timeKinds[block % CHUNK_BLOCKS] ?? TIME_INTERPOLATED;
+    return this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS))?.timeKinds[block % HISTORY_CHUNK_BLOCKS] ?? TIME_INTERPOLATED;
   }
 
   /**
@@ -73,7 +76,7 @@ export class BlockColumns {
    */
   setBaseFee(block: number, baseFeeWei: bigint): bigint | null | undefined {
     const chunk = this.#chunkFor(block);
-    const offset = block % CHUNK_BLOCKS;
+    const offset = block % HISTORY_CHUNK_BLOCKS;
     if (Number.isNaN(chunk.timestamps[offset]!)) {
       chunk.baseFeesWei[offset] = baseFeeWei;
       chunk.timestamps[offset] = 0;
@@ -92,8 +95,8 @@ export class BlockColumns {
 
   /** Sets a held block's timestamp and how exact it is (nothing for a block not held). */
   setTime(block: number, timestamp: number, kind: number): void {
-    const chunk = this.#chunks.get(block - (block % CHUNK_BLOCKS));
-    const offset = block % CHUNK_BLOCKS;
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    const offset = block % HISTORY_CHUNK_BLOCKS;
     if (chunk === undefined || Number.isNaN(chunk.timestamps[offset]!)) return;
     chunk.timestamps[offset] = timestamp;
     chunk.timeKinds[offset] = kind;
@@ -103,12 +106,12 @@ export class BlockColumns {
   findBack(block: number, kinds: readonly number[], limit: number): number | undefined {
     const floor = Math.max(this.#oldest ?? block, block - limit);
     for (let b = block; b >= floor; b--) {
-      const chunk = this.#chunks.get(b - (b % CHUNK_BLOCKS));
+      const chunk = this.#chunks.get(b - (b % HISTORY_CHUNK_BLOCKS));
       if (chunk === undefined) {
-        b -= b % CHUNK_BLOCKS; // skip the missing chunk
+        b -= b % HISTORY_CHUNK_BLOCKS; // skip the missing chunk
         continue;
       }
-      const offset = b % CHUNK_BLOCKS;
+      const offset = b % HISTORY_CHUNK_BLOCKS;
       if (!Number.isNaN(chunk.timestamps[offset]!) && kinds.includes(chunk.timeKinds[offset]!)) return b;
     }
     return undefined;
@@ -118,12 +121,12 @@ export class BlockColumns {
   findForward(block: number, kinds: readonly number[], limit: number): number | undefined {
     const ceiling = Math.min(this.#newest ?? block, block + limit);
     for (let b = block; b <= ceiling; b++) {
-      const chunk = this.#chunks.get(b - (b % CHUNK_BLOCKS));
+      const chunk = this.#chunks.get(b - (b % HISTORY_CHUNK_BLOCKS));
       if (chunk === undefined) {
-        b += CHUNK_BLOCKS - 1 - (b % CHUNK_BLOCKS);
+        b += HISTORY_CHUNK_BLOCKS - 1 - (b % HISTORY_CHUNK_BLOCKS);
         continue;
       }
-      const offset = b % CHUNK_BLOCKS;
+      const offset = b % HISTORY_CHUNK_BLOCKS;
       if (!Number.isNaN(chunk.timestamps[offset]!) && kinds.includes(chunk.timeKinds[offset]!)) return b;
     }
     return undefined;
@@ -152,7 +155,7 @@ export class BlockColumns {
     if (low === this.#order.length) return undefined;
     // ...holds it.
     const chunk = this.#chunks.get(this.#order[low]!)!;
-    for (let offset = 0; offset < CHUNK_BLOCKS; offset++) {
+    for (let offset = 0; offset < HISTORY_CHUNK_BLOCKS; offset++) {
       const time = chunk.timestamps[offset]!;
       if (!Number.isNaN(time) && !before(time)) return chunk.first + offset;
     }
@@ -170,12 +173,12 @@ export class BlockColumns {
   /** Held blocks in [fromBlock, toBlock] as runs of consecutive blocks within one chunk, oldest first (views). */
   *runsBetween(fromBlock: number, toBlock: number): Generator<BlockRun> {
     if (toBlock < fromBlock) return;
-    let index = this.#chunkIndexAtOrAfter(fromBlock - (fromBlock % CHUNK_BLOCKS));
+    let index = this.#chunkIndexAtOrAfter(fromBlock - (fromBlock % HISTORY_CHUNK_BLOCKS));
     for (; index < this.#order.length; index++) {
       const chunk = this.#chunks.get(this.#order[index]!);
       if (chunk === undefined || chunk.first > toBlock) return;
       const start = Math.max(fromBlock, chunk.first) - chunk.first;
-      const end = Math.min(toBlock, chunk.first + CHUNK_BLOCKS - 1) - chunk.first;
+      const end = Math.min(toBlock, chunk.first + HISTORY_CHUNK_BLOCKS - 1) - chunk.first;
       let offset = start;
       while (offset <= end) {
         while (offset <= end && Number.isNaN(chunk.timestamps[offset]!)) offset++;
@@ -197,7 +200,7 @@ export class BlockColumns {
     const ranges: { fromBlock: number; toBlock: number }[] = [];
     for (const first of this.#order) {
       const chunk = this.#chunks.get(first)!;
-      for (let offset = 0; offset < CHUNK_BLOCKS; offset++) {
+      for (let offset = 0; offset < HISTORY_CHUNK_BLOCKS; offset++) {
         if (Number.isNaN(chunk.timestamps[offset]!)) continue;
         const block = first + offset;
         const last = ranges.at(-1);
@@ -211,21 +214,21 @@ export class BlockColumns {
   /** Drops every chunk that lies wholly below `block`; returns how many blocks were dropped. */
   dropChunksBelow(block: number): number {
     let dropped = 0;
-    while (this.#order.length > 0 && this.#order[0]! + CHUNK_BLOCKS <= block) {
+    while (this.#order.length > 0 && this.#order[0]! + HISTORY_CHUNK_BLOCKS <= block) {
       const first = this.#order.shift()!;
       dropped += this.#chunks.get(first)!.held;
       this.#chunks.delete(first);
     }
     if (dropped > 0) {
       this.#held -= dropped;
-      this.#oldest = this.#held === 0 ? undefined : this.findForward(this.#order[0]!, [TIME_INTERPOLATED, TIME_EXACT, TIME_CLOCK], CHUNK_BLOCKS);
+      this.#oldest = this.#held === 0 ? undefined : this.findForward(this.#order[0]!, [TIME_INTERPOLATED, TIME_EXACT, TIME_CLOCK], HISTORY_CHUNK_BLOCKS);
       if (this.#held === 0) this.#newest = undefined;
     }
     return dropped;
   }
 
   #lastTime(chunk: Chunk): number {
-    for (let offset = CHUNK_BLOCKS - 1; offset >= 0; offset--) {
+    for (let offset = HISTORY_CHUNK_BLOCKS - 1; offset >= 0; offset--) {
       const time = chunk.timestamps[offset]!;
       if (!Number.isNaN(time)) return time;
     }
@@ -244,14 +247,14 @@ export class BlockColumns {
   }
 
   #chunkFor(block: number): Chunk {
-    const first = block - (block % CHUNK_BLOCKS);
+    const first = block - (block % HISTORY_CHUNK_BLOCKS);
     let chunk = this.#chunks.get(first);
     if (chunk === undefined) {
       chunk = {
         first,
-        baseFeesWei: new BigUint64Array(CHUNK_BLOCKS),
-        timestamps: new Float64Array(CHUNK_BLOCKS).fill(Number.NaN),
-        timeKinds: new Uint8Array(CHUNK_BLOCKS),
+        baseFeesWei: new BigUint64Array(HISTORY_CHUNK_BLOCKS),
+        timestamps: new Float64Array(HISTORY_CHUNK_BLOCKS).fill(Number.NaN),
+        timeKinds: new Uint8Array(HISTORY_CHUNK_BLOCKS),
         held: 0,
       };
       this.#chunks.set(first, chunk);

@@ -1,7 +1,7 @@
 import { congestionFromRanks } from "../fees/networkCongestion.ts";
 import { nearestRankIndex } from "../fees/percentile.ts";
 import { type BlockAnchor, MAX_HEADER_AHEAD_SECONDS } from "./blockAnchor.ts";
-import { BlockColumns, CHUNK_BLOCKS, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
+import { BlockColumns, HISTORY_CHUNK_BLOCKS, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
 import type { BlockRun } from "./blockRun.ts";
 import type { WindowSpec } from "./duration.ts";
 import type { HeldBlock, HistoryView, WindowPercentile } from "./historyView.ts";
@@ -47,7 +47,7 @@ export interface ChainHistoryOptions {
 }
 
 /** How far to look for a neighbouring anchor before extrapolating instead. */
-const ANCHOR_SEARCH_BLOCKS = 4 * CHUNK_BLOCKS;
+const ANCHOR_SEARCH_BLOCKS = 4 * HISTORY_CHUNK_BLOCKS;
 /** Anchors at least this far apart teach the chain's block spacing. */
 const SPACING_SAMPLE_BLOCKS = 16;
 const ANCHOR_KINDS = [TIME_EXACT, TIME_CLOCK] as const;
@@ -301,6 +301,6 @@ export class ChainHistory implements HistoryView {
     const firstKept = this.#columns.firstAtOrAfter(cutoff);
     if (firstKept === undefined || firstKept <= (this.#columns.oldestBlock ?? firstKept)) return;
     const keepFrom = Math.min(firstKept, this.#windows.keepFromBlock ?? firstKept);
-    this.#columns.dropChunksBelow(keepFrom - (keepFrom % CHUNK_BLOCKS));
+    this.#columns.dropChunksBelow(keepFrom - (keepFrom % HISTORY_CHUNK_BLOCKS));
   }
 }

@@ -5,7 +5,7 @@ import { type ArrayBlock, ArrayHistoryView } from "../../../test/support/arrayHi
 import { type HistoryModel as Model, modelWindow, writeBoth as write } from "../../../test/support/historyModel.ts";
 import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
 import { nearestRank } from "../fees/percentile.ts";
-import { CHUNK_BLOCKS } from "./blockColumns.ts";
+import { HISTORY_CHUNK_BLOCKS } from "./blockColumns.ts";
 import { ChainHistory } from "./chainHistory.ts";
 import { parseWindowSpec, type WindowSpec } from "./duration.ts";
 import type { WindowPercentile } from "./historyView.ts";
@@ -197,12 +197,12 @@ test("a window asked for ends at the horizon; unasked for IDLE_WRITES writes it 
   head(Array.from({ length: 200 }, (_, i) => BigInt(i % 501)));
   assert.deepEqual(history.percentileOver(window, 20), expectedPercentile(model, window, 20, 3_600));
   // Asked at every write, the window of 6,000 blocks holds only the newest 500: the horizon (300 blocks) lets the rest go.
-  while (newest < 6_000 + 2 * CHUNK_BLOCKS) {
+  while (newest < 6_000 + 2 * HISTORY_CHUNK_BLOCKS) {
     head(Array.from({ length: 64 }, (_, j) => BigInt((newest + j) % 977)));
     assert.deepEqual(history.percentileOver(window, 80), expectedPercentile(model, window, 80, 3_600));
   }
   assert.equal(history.percentileOver(window, 80)!.blocks, HISTORY_BLOCKS);
-  assert.ok(history.blocksHeld < HISTORY_BLOCKS + CHUNK_BLOCKS, `held ${history.blocksHeld}: the window kept nothing the horizon let go`);
+  assert.ok(history.blocksHeld < HISTORY_BLOCKS + HISTORY_CHUNK_BLOCKS, `held ${history.blocksHeld}: the window kept nothing the horizon let go`);
   // Unasked: kept for IDLE_WRITES - 1 writes (a re-mined block among them), dropped at the next.
   write(history, model, newest - 10, [{ fee: 123_456n, time: model.get(newest - 10)!.time }]);
   for (let i = 1; i < IDLE_WRITES - 1; i++) head([BigInt(i)]);
@@ -212,7 +212,7 @@ test("a window asked for ends at the horizon; unasked for IDLE_WRITES writes it 
   );
   head([7n]);
   assert.deepEqual(history.trackedWindows, []);
-  assert.ok(history.blocksHeld < HISTORY_BLOCKS + CHUNK_BLOCKS, `held ${history.blocksHeld}`);
+  assert.ok(history.blocksHeld < HISTORY_BLOCKS + HISTORY_CHUNK_BLOCKS, `held ${history.blocksHeld}`);
   // Asked again: rebuilt over what is held now, re-mined block included.
   const held = heldPart(model, history);
   const again = history.percentileOver(window, 100)!;

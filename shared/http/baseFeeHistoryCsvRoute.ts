@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { toGweiString } from "../core/fees/gwei.ts";
 import type { HistoryView } from "../core/history/historyView.ts";
-import { heldHistoryOf, requireData } from "./heldHistory.ts";
-import type { QueryParameter, StreamRoute } from "./routes.ts";
+import { chainOfPath } from "./chainOfPath.ts";
+import type { QueryParameter, StreamRoute } from "./routeTypes.ts";
 import { MAX_UNIX_SECONDS, parseCsvQuery } from "./statsQuery.ts";
 
 export const CSV_HEADER = "block,timestamp,base_fee_gwei\n";
@@ -43,12 +43,13 @@ export const BASE_FEE_HISTORY_CSV_ROUTE: StreamRoute = {
   extraErrors: ["INVALID_QUERY"],
   textMediaType: "text/csv",
   open: (context) => {
-    const held = heldHistoryOf(context);
+    const publication = chainOfPath(context, "base fee");
+    // The query is read before the data is looked for: a malformed query is told even while there is no data.
     const query = parseCsvQuery(context.target);
-    requireData(held, context.params["chainId"] ?? "");
+    chainOfPath(context, "held data");
+    const history = context.resources.source.history(publication.chainId);
     const { res, head, headers } = context;
     res.writeHead(200, { ...headers, "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store" });
-    const { history } = held;
     if (head) {
       res.end();
       return;

@@ -7,8 +7,9 @@ import { toGweiString } from "../core/fees/gwei.ts";
 import { parseDurationSeconds, parseWindowSpec } from "../core/history/duration.ts";
 import { type ChainPlan, chainPlansFrom } from "../service/chainPlan.ts";
 import { alertRuleProblemSchema, type AlertRuleProblem } from "../wire/alerts.ts";
-import { alertRuleSettingsSchema, loadAlertRules, MAX_ALERT_RULES } from "./alertRuleSettings.ts";
-import { type NotificationSettings, notificationSettingsSchema, parseSettings } from "./settings.ts";
+import { type NotificationSettings, notificationSettingsSchema, parseSettings } from "../config/settings.ts";
+import { alertRuleSettingsSchema } from "../wire/alertRuleSchema.ts";
+import { loadAlertRules, MAX_ALERT_RULES } from "./loadAlertRules.ts";
 
 const ETHEREUM: ChainPlan = { chainId: 1, name: "Ethereum", rpcUrls: ["https://eth.example/rpc"], blockTimeMs: 12_000 };
 /** A chain that keeps two days of history and computes its statistics over the newest 7,200 blocks. */

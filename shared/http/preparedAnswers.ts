@@ -18,15 +18,10 @@ export interface PreparedAnswers {
   readonly statsHeaders: Readonly<Record<string, string>>;
 }
 
-/** The endpoints that answer a PreparedBody of a snapshot. */
+/** The fee endpoints, each answering one PreparedBody of a snapshot (and named by it: `/networks/{chainId}/<name>`). */
 export type FeeAnswerName = Exclude<keyof PreparedAnswers, "blockNumber" | "statsHeaders">;
 
-/** The answers computed over the statistics window (they carry the window's headers); the history is not. */
-export function isWindowed(name: FeeAnswerName): boolean {
-  return name === "busyThreshold" || name === "baseFeePercentile" || name === "suggestedGasFees";
-}
-
-/** Serialises every answer of a snapshot once, when the snapshot is made, so that requests only authenticate and write. */
+/** Serialises every answer of a snapshot at once, so that the requests that follow only authenticate and write. */
 export function prepareAnswers(snapshot: FeeSnapshot): PreparedAnswers {
   const busyThreshold: BusyThreshold = { busyThreshold: toGweiString(snapshot.busyThresholdWei) };
   const baseFeePercentile: BaseFeePercentile = { baseFeePercentile: toGweiString(snapshot.baseFeePercentileWei) };

@@ -16,7 +16,7 @@ export interface StoredFiring {
  * Where the alert service keeps each rule's last firing, so that a restart keeps the cooldowns (CONTRACT.md, "Alerts":
  * never twice within the cooldown) and GET /alerts still shows when each rule last fired. The history store's file
  * keeps it (shared/history/alertFiringStore.ts). Both methods may throw: the alert service logs the error, and the
- * alert goes out all the same.
+ * alert goes out all the same. Declared in core, below both: history, which keeps it, sits below alerts, which use it.
  */
 export interface AlertFiringLog {
   /** The newest firing of each rule id ever recorded (read once, when the alert service starts). */

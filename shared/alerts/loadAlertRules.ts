@@ -4,15 +4,14 @@ import { parseGweiAmount } from "../core/fees/parseGweiAmount.ts";
 import { parseWindowSpec } from "../core/history/duration.ts";
 import { type ChainPlan, historyHorizonOf, statsWindowOf } from "../service/chainPlan.ts";
 import type { AlertRuleProblem } from "../wire/alerts.ts";
-import type { NotificationSettings } from "./settings.ts";
+import type { NotificationSettings } from "../config/settings.ts";
 import { ALERT_RULE_FIELDS, ALERT_RULE_ID_PATTERN, alertRuleSettingsSchema, type AlertRuleSettings, shownValue } from "../wire/alertRuleSchema.ts";
-
-export { alertRuleSettingsSchema, type AlertRuleSettings, type AlertRuleSettingsInput } from "../wire/alertRuleSchema.ts";
 
 /**
  * The user's alert rules in the settings file (`alerts`, CONTRACT.md "Alerts"): the reading of the file's list into the
- * rules the engine runs (the schema of one rule is shared/wire/alertRuleSchema.ts's, exported here too). A bad rule is refused on its own, with a problem naming
- * it and the field at fault; it never stops the file from loading or the other rules from running.
+ * rules the engine runs, against the chains the service follows (the schema of one rule is
+ * shared/wire/alertRuleSchema.ts's). A bad rule is refused on its own, with a problem naming it and the field at fault;
+ * it never stops the file from loading or the other rules from running.
  */
 
 /** More rules than this are not read (each costs a little work on every block of its chain). */
