@@ -10,7 +10,7 @@ import { createLogger, type LogLevel } from "../log/logger.ts";
 import { type RunningService, startService } from "../app/startService.ts";
 import { startDemoChain } from "./demoChain.ts";
 import { checkPortFree, PortInUseError } from "./checkPortFree.ts";
-import { noChainReachableMessage, watchForNoChainReachable } from "./noChainReachable.ts";
+import { NO_CHAIN_ANSWERS_HINT, watchForNoChainReachable } from "./noChainReachable.ts";
 import { npmSwallowedOptions } from "./npmSwallowedOptions.ts";
 import { parseServeOptions, SERVE_USAGE, UsageError } from "./serveOptions.ts";
 import { resolveDashboardToken, resolveServeKeys } from "./serveKeys.ts";
@@ -64,7 +64,7 @@ async function serve(argv: readonly string[]): Promise<void> {
     throw (error as NodeJS.ErrnoException).code === "EADDRINUSE" ? new PortInUseError(host, port) : error;
   }
   cleanups.unshift(() => running.stop());
-  const stopWatching = watchForNoChainReachable(running.service, (unreachable) => logger.warn(noChainReachableMessage(unreachable)));
+  const stopWatching = watchForNoChainReachable(running.service, () => logger.warn(NO_CHAIN_ANSWERS_HINT));
   cleanups.unshift(() => Promise.resolve(stopWatching()));
   logger.info(`following ${chains.map((chain) => `${chain.name} (${chain.chainId})`).join(", ")}`);
   process.stdout.write(`gasfees listening on ${running.url}\n`);
