@@ -3,14 +3,33 @@ import { test } from "node:test";
 import { endpointsSummary, GLANCE_WORDS, glanceState } from "../../renderer/src/chainState.ts";
 import type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
-const endpoint = (state: EndpointStatus["state"], active = false) => ({ url: `http://rpc/${state}`, state, active }) as EndpointStatus;
+const endpoint = (state: EndpointStatus["state"], active = false, transport: EndpointStatus["transport"] = "http") =>
+  ({ url: `${transport}://rpc/${state}`, transport, state, active }) as EndpointStatus;
 
-test("endpoints in a few words: a fallback not tried yet is on standby, not missing", () => {
-  assert.equal(endpointsSummary([endpoint("ok", true)]), "1 of 1 endpoint answering");
-  assert.equal(endpointsSummary([endpoint("ok", true), endpoint("unknown")]), "1 of 2 endpoints answering, 1 on standby");
-  assert.equal(endpointsSummary([endpoint("failing"), endpoint("ok", true)]), "1 of 2 endpoints answering, 1 failing");
-  assert.equal(endpointsSummary([endpoint("wrong-chain"), endpoint("failing"), endpoint("unknown")]), "0 of 3 endpoints answering, 2 failing");
-  assert.equal(endpointsSummary([endpoint("unknown"), endpoint("unknown")]), "0 of 2 endpoints answering");
+test("endpoints in a few words that say what is true: which one answers, and a fallback not needed yet is standing by, not failing", () => {
+  assert.equal(endpointsSummary([endpoint("ok", true)]), "answering over http");
+  assert.equal(endpointsSummary([endpoint("ok", true, "ws"), endpoint("unknown")]), "answering over ws; http standing by");
+  assert.equal(endpointsSummary([endpoint("ok", true), endpoint("unknown")]), "answering over http; another http standing by");
+  assert.equal(endpointsSummary([endpoint("failing"), endpoint("ok", true)]), "answering over http; another http failing");
+  assert.equal(
+    endpointsSummary([endpoint("ok", true, "ws"), endpoint("ok"), endpoint("unknown"), endpoint("unknown")]),
+    "answering over ws; http also answering, 2 http standing by",
+  );
+  assert.equal(endpointsSummary([endpoint("ok", true, "ws"), endpoint("failing", false, "ws"), endpoint("failing")]), "answering over ws; ws and http failing");
+  assert.equal(endpointsSummary([endpoint("wrong-chain"), endpoint("ok", true)]), "answering over http; another http on the wrong chain");
+});
+
+test("with no endpoint answering: what each is doing, none of it called standby", () => {
+  assert.equal(endpointsSummary([endpoint("failing")]), "no endpoint answering; http failing");
+  assert.equal(endpointsSummary([endpoint("failing"), endpoint("failing", false, "ws")]), "no endpoint answering; http and ws failing");
+  assert.equal(
+    endpointsSummary([endpoint("wrong-chain"), endpoint("failing"), endpoint("unknown")]),
+    "no endpoint answering; http failing, http on the wrong chain, http not tried yet",
+  );
+  // Before the first answer: the first is being tried, the others wait their turn.
+  assert.equal(endpointsSummary([endpoint("unknown", false, "ws"), endpoint("unknown")]), "connecting over ws; http standing by");
+  assert.equal(endpointsSummary([endpoint("unknown"), endpoint("unknown"), endpoint("unknown")]), "connecting over http; 2 http standing by");
+  assert.equal(endpointsSummary([]), "no endpoint");
 });
 
 const chain = (state: NetworkStatus["state"], busy: boolean | null) => ({ state, busy }) as NetworkStatus;
