@@ -67,3 +67,21 @@ function transportsIn(group: readonly Endpoint[], first: Endpoint | undefined): 
   for (const endpoint of group) counts.set(endpoint.transport, (counts.get(endpoint.transport) ?? 0) + 1);
   return [...counts].map(([transport, count]) => (count === 1 ? transport : `${count} ${transport}`)).join(" and ");
 }
+
+/**
+ * No chain answers: every chain followed has no data and every RPC endpoint of each fails (`unreachable` in
+ * /networks). Offline, or behind a proxy, this is every chain from the start: the page then says so, and what to do,
+ * instead of a chain view with nothing in it.
+ */
+export function noChainAnswers(chains: readonly Pick<NetworkStatus, "state">[]): boolean {
+  return chains.length > 0 && chains.every((chain) => chain.state === "unreachable");
+}
+
+/** What is the matter with an endpoint, in its error's first sentence (what failed, where, why), else its state. */
+export function endpointProblem(endpoint: Endpoint): string {
+  if (endpoint.lastError !== undefined) {
+    const end = endpoint.lastError.indexOf(". ");
+    return end === -1 ? endpoint.lastError : endpoint.lastError.slice(0, end);
+  }
+  return `${endpoint.url}: ${endpoint.state === "unknown" ? "not tried yet" : endpoint.state}`;
+}

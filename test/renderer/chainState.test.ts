@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { endpointsSummary, GLANCE_WORDS, glanceState } from "../../renderer/src/chainState.ts";
+import { endpointProblem, endpointsSummary, GLANCE_WORDS, glanceState, noChainAnswers } from "../../renderer/src/chainState.ts";
 import type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
 const endpoint = (state: EndpointStatus["state"], active = false, transport: EndpointStatus["transport"] = "http") =>
@@ -51,4 +51,26 @@ test("while the service does not answer, every chain is unknown, whatever it las
     assert.equal(glanceState(chain(state, true), false), "unknown");
   }
   assert.equal(GLANCE_WORDS.unknown, "unknown");
+});
+
+test("no chain answers: every chain followed has no data and every endpoint of each fails (unreachable), as /networks says", () => {
+  assert.equal(noChainAnswers([chain("unreachable", null), chain("unreachable", null)]), true);
+  // One chain answering, or having data, or still trying its first endpoint: not that case.
+  assert.equal(noChainAnswers([chain("unreachable", null), chain("ok", false)]), false);
+  assert.equal(noChainAnswers([chain("unreachable", null), chain("degraded", false)]), false);
+  assert.equal(noChainAnswers([chain("unreachable", null), chain("syncing", null)]), false);
+  assert.equal(noChainAnswers([chain("no-base-fee", null)]), false);
+  assert.equal(noChainAnswers([]), false, "no chain followed is another case");
+});
+
+test("an endpoint's problem in a sentence: the first of its error (what failed, where), else its state", () => {
+  const failing = {
+    ...endpoint("failing"),
+    lastError:
+      "eth_chainId at http://127.0.0.1:9 failed: connect ECONNREFUSED 127.0.0.1:9. The feed fails over to the chain's next endpoint and retries this one later; check the URL and the provider's status if it persists.",
+  };
+  assert.equal(endpointProblem(failing), "eth_chainId at http://127.0.0.1:9 failed: connect ECONNREFUSED 127.0.0.1:9");
+  assert.equal(endpointProblem({ ...failing, lastError: "no sentence end" }), "no sentence end");
+  assert.equal(endpointProblem(endpoint("unknown")), "http://rpc/unknown: not tried yet");
+  assert.equal(endpointProblem(endpoint("failing")), "http://rpc/failing: failing");
 });
