@@ -187,9 +187,18 @@ export function progressReporter(label: string, write: (text: string) => void, o
   };
 }
 
+/**
+ * Where `npm start` cannot have Electron, what a newcomer can do at once, before the ways of getting Electron: the
+ * demo needs no network, which is often why the binary could not be fetched.
+ */
+export const TRY_THE_DEMO = [
+  "To try gasfees now, in a browser and with no network:  npm run serve -- --demo",
+  "(the same dashboard, following a local chain that replays real mainnet fees)",
+].join("\n");
+
 /** What `npm start` and `npm run dist` say when the binary cannot be had. */
 export function electronUnavailableMessage(need: Exclude<ElectronNeed, "tests">, reason: string): string {
-  return `gasfees: ${CANNOT[need]}: ${reason}\n\n${ELECTRON_MISSING_HELP}\n`;
+  return `gasfees: ${CANNOT[need]}: ${reason}\n\n${need === "start" ? `${TRY_THE_DEMO}\n\n` : ""}${ELECTRON_MISSING_HELP}\n`;
 }
 
 // The parts of @electron/get used here (version 2, a dependency of the electron package; loaded from there).

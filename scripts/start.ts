@@ -12,7 +12,8 @@ Opens the gasfees desktop app (window and tray), fetching the Electron binary th
   --hidden   start in the tray, without a window (as at login)
   --help     show this help
 
-Without a desktop: npm run serve (the same service and dashboard, in a browser).`;
+Without a desktop: npm run serve (the same service and dashboard, in a browser);
+without a network either: npm run serve -- --demo (a local chain replaying real mainnet fees).`;
 
 let options: { hidden?: boolean | undefined; help?: boolean | undefined };
 try {

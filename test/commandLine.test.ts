@@ -2,6 +2,8 @@
 // bench's own tests are in test/integration/serveFirstRun.test.ts).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 
 const run = (args: readonly string[]) => {
@@ -27,3 +29,20 @@ for (const [name, args] of [
     assert.match(bad.stderr, /Usage: /);
   });
 }
+
+test("npm start where Electron cannot be had says first how to try gasfees without it: the demo, in a browser", () => {
+  // A folder without Electron in ELECTRON_OVERRIDE_DIST_PATH: the binary cannot be had, and nothing is fetched.
+  const start = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    encoding: "utf8",
+    env: { ...process.env, NODE_TEST_CONTEXT: "", ELECTRON_OVERRIDE_DIST_PATH: join(tmpdir(), "gasfees-no-electron-here") },
+    timeout: 60_000,
+  });
+  assert.equal(start.status, 1, start.stderr);
+  const [cannot, blank, first] = start.stderr.split("\n");
+  assert.match(cannot!, /^gasfees: cannot start the desktop app: /);
+  assert.equal(blank, "");
+  assert.match(first!, /npm run serve -- --demo/);
+  // The demo comes before any way of getting Electron.
+  assert.ok(start.stderr.indexOf("npm run serve -- --demo") < start.stderr.indexOf("ELECTRON_MIRROR"), start.stderr);
+  assert.equal(start.stdout, "");
+});

@@ -73,7 +73,7 @@ function KeyFacts({ panelKey }: { panelKey: PanelKey }) {
   }
 }
 
-function CopyButton({ text, label, caption = "Copy" }: { text: string; label: string; caption?: string }) {
+export function CopyButton({ text, label, caption = "Copy" }: { text: string; label: string; caption?: string }) {
   const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
   const copy = () => {
     // The clipboard exists only in a secure context (127.0.0.1 and localhost are).

@@ -3,9 +3,11 @@ import { AlertToasts } from "./AlertToasts.tsx";
 import { ApiPanel } from "./ApiPanel.tsx";
 import { ChainSwitcher } from "./ChainSwitcher.tsx";
 import { ChainView, LastContact } from "./ChainView.tsx";
+import { noChainAnswers } from "./chainState.ts";
 import { findConnection, forgetToken, rememberToken, type Connection } from "./connection.ts";
 import { createDataClient, type DataClient } from "./dataClient.ts";
 import type { LinkState } from "./liveConnection.ts";
+import { NoChainAnswers } from "./NoChainAnswers.tsx";
 import { StatsStore } from "./statsStore.ts";
 import { useChartRange } from "./useChartRange.ts";
 import { useLiveConnection } from "./useLiveConnection.ts";
@@ -53,6 +55,8 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   }, [rejected]);
 
   const live = link.kind === "live";
+  // What /networks says of every chain: none has data, and every endpoint of each fails (offline, say).
+  const noneAnswering = live && noChainAnswers(feed.chains.map((each) => each.status));
   const offline = useMemo(() => (link.kind === "unreachable" || link.kind === "reconnecting" ? { lastContactAt: link.lastContactAt } : undefined), [link]);
   // The desktop app's settings page (stored by its main process); a browser edits settings.json instead.
   const settings = desktopSettings();
@@ -65,7 +69,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
         <h1 className="brand">
           gasfees <span className="brand-sub">base fees, live</span>
         </h1>
-        <LinkIndicator link={link} />
+        <LinkIndicator link={link} noChainAnswers={noneAnswering} />
         {settings && !settingsOpen && (
           <button type="button" className="open-settings" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
             Settings
@@ -75,6 +79,8 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
       {settingsOpen && settings ? (
         // Each change stored may change the alert rules: the chart and the list show it at once, not with the next block.
         <SettingsPage bridge={settings} onClose={() => setSettingsOpen(false)} onSaved={refreshAlerts} />
+      ) : noneAnswering ? (
+        <NoChainAnswers chains={feed.chains.map((each) => each.status)} desktop={settings !== undefined} />
       ) : chain === undefined ? (
         <main className="placeholder" data-testid="no-chains">
           {link.kind === "unreachable" ? (
@@ -100,11 +106,16 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   );
 }
 
-/** The page's own link to the service, in the top bar. */
-function LinkIndicator({ link }: { link: LinkState }) {
+/**
+ * The page's own link to the service, in the top bar; while it is live but no chain answers, that instead (the page
+ * is live, its data is not).
+ */
+function LinkIndicator({ link, noChainAnswers }: { link: LinkState; noChainAnswers: boolean }) {
   const words =
     link.kind === "live"
-      ? "Live"
+      ? noChainAnswers
+        ? "No chain answers"
+        : "Live"
       : link.kind === "connecting"
         ? "Connecting…"
         : link.kind === "reconnecting"
@@ -113,7 +124,12 @@ function LinkIndicator({ link }: { link: LinkState }) {
             ? "Service unreachable"
             : "Token rejected";
   return (
-    <span className={`link-state link-${link.kind}`} data-testid="link-state" data-state={link.kind}>
+    <span
+      className={`link-state link-${link.kind}${noChainAnswers ? " link-no-chain" : ""}`}
+      data-testid="link-state"
+      data-state={link.kind}
+      data-chains={noChainAnswers ? "none-answering" : undefined}
+    >
       <span className="dot" aria-hidden="true" />
       {words}
       {link.kind === "unreachable" || link.kind === "reconnecting" ? (

@@ -2,7 +2,7 @@ import { memo, useMemo, useState } from "react";
 import { CartesianGrid, DefaultZIndexes, LineChart, usePlotArea, useXAxisScale, useYAxisScale, XAxis, ZIndexLayer } from "recharts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { bandAreaPath, bandExtent, bandLinePath, bandRuns, type BandPoint } from "./bucketBands.ts";
-import { CHART_MARGIN, CHART_STYLE, TICK_MARGIN_PX, TICK_SIZE_PX } from "./chartFrame.ts";
+import { CHART_MARGIN, CHART_STYLE, NOW_DOT_RADIUS_PX, TICK_MARGIN_PX, TICK_SIZE_PX } from "./chartFrame.ts";
 import { feeTicks } from "./chartTicks.ts";
 import { ChartHoverLayer } from "./ChartHoverLayer.tsx";
 import { feeYAxis } from "./feeYAxis.tsx";
@@ -210,7 +210,7 @@ function NowMarker({ currentBaseFee }: { currentBaseFee: string | null }) {
   const y = Math.min(plot.y + plot.height, Math.max(plot.y, yScale(Number(currentBaseFee)) ?? plot.y));
   return (
     <ZIndexLayer zIndex={DefaultZIndexes.line + 2}>
-      <circle className="now-dot" data-testid="now-dot" data-value={currentBaseFee} cx={plot.x + plot.width} cy={y} r={4}>
+      <circle className="now-dot" data-testid="now-dot" data-value={currentBaseFee} cx={plot.x + plot.width} cy={y} r={NOW_DOT_RADIUS_PX}>
         <title>{`next block's base fee: ${currentBaseFee} Gwei`}</title>
       </circle>
     </ZIndexLayer>

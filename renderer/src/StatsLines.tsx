@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from "react";
 import { DefaultZIndexes, usePlotArea, useYAxisScale, ZIndexLayer } from "recharts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import { PLATE_OFFSET_PX } from "./chartFrame.ts";
 import { TEXT_PAD_PX } from "./ChartTooltip.tsx";
 import { statsLineNames } from "./windowWords.ts";
 
@@ -35,7 +36,7 @@ export function StatsLines({ baseFeePercentile, busyThreshold, windowName, margi
           title={`${name}: ${value} Gwei`}
           exact={value}
           kind={kind}
-          left={plot.x + plot.width + 4}
+          left={plot.x + plot.width + PLATE_OFFSET_PX}
           right={plot.x + plot.width + marginRightPx}
           lineY={y}
         />

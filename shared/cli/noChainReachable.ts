@@ -23,14 +23,9 @@ export function watchForNoChainReachable(source: FeeSource, onNoneReachable: (ch
   };
 }
 
-/** The sentence serve logs then: how many chains, the first failure as an example, and what to do. */
-export function noChainReachableMessage(chains: readonly ChainPublication[]): string {
-  const example = chains.flatMap((chain) =>
-    chain.status.endpoints.flatMap((endpoint) => (endpoint.lastError ? [`${endpoint.url}: ${endpoint.lastError}`] : [])),
-  )[0];
-  return (
-    `no chain could be reached: every RPC endpoint of ${chains.length === 1 ? "the chain" : `all ${chains.length} chains`} failed` +
-    `${example ? ` (${example})` : ""}. Check this computer's network connection, or the RPC URLs (--chain, or "chains" in the settings). ` +
-    "To try gasfees without a network: npm run serve -- --demo"
-  );
-}
+/**
+ * The hint serve logs then, after each chain's own short line (which names its cause): what to do, the demo last so
+ * that its command is easy to copy.
+ */
+export const NO_CHAIN_ANSWERS_HINT =
+  'no chain answers: check the network connection or the RPC URLs (--chain, or "chains" in the settings). To try gasfees offline: npm run serve -- --demo';

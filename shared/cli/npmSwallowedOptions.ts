@@ -6,6 +6,11 @@ export interface SwallowedOptions {
   /** As typed: `--demo`, `--port`. */
   readonly options: readonly string[];
   readonly command: string;
+  /**
+   * What serve would have got had they been typed after `--` (the options npm kept, then the arguments it passed);
+   * undefined when a value npm passed on alone cannot be told to belong to its option.
+   */
+  readonly args?: readonly string[];
 }
 
 const PLACEHOLDER = "<value>";
@@ -13,8 +18,8 @@ const PLACEHOLDER = "<value>";
 /**
  * `npm run serve --demo` (without `--`) does not pass `--demo` to the script: npm takes it as a setting of its own and
  * hands it over as `npm_config_demo=true` in the environment, and a value typed after such an option (`--port 0`)
- * reaches the script as a bare argument. Finds serve's options among npm's settings, so that serve can say what to
- * type instead; undefined when there are none.
+ * reaches the script as a bare argument. Finds serve's options among npm's settings, so that serve can take them
+ * back and say what to type next time; undefined when there are none.
  */
 export function npmSwallowedOptions(env: NodeJS.ProcessEnv, argv: readonly string[]): SwallowedOptions | undefined {
   const found: Array<{ name: string; value: string | undefined; needsValue: boolean }> = [];
@@ -39,8 +44,10 @@ export function npmSwallowedOptions(env: NodeJS.ProcessEnv, argv: readonly strin
   const rest = valueless.length === 0 ? argv : argv.filter((_, index) => !positionals.includes(index));
 
   const words = found.flatMap((option) => (option.needsValue ? [`--${option.name}`, option.value ?? PLACEHOLDER] : [`--${option.name}`]));
+  const complete = found.every((option) => !option.needsValue || option.value !== undefined);
   return {
     options: found.map((option) => `--${option.name}`),
     command: ["npm run serve --", ...words, ...rest].join(" "),
+    ...(complete ? { args: [...words, ...rest] } : {}),
   };
 }

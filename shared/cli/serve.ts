@@ -10,7 +10,7 @@ import { createLogger, type LogLevel } from "../log/logger.ts";
 import { type RunningService, startService } from "../app/startService.ts";
 import { startDemoChain } from "./demoChain.ts";
 import { checkPortFree, PortInUseError } from "./checkPortFree.ts";
-import { noChainReachableMessage, watchForNoChainReachable } from "./noChainReachable.ts";
+import { NO_CHAIN_ANSWERS_HINT, watchForNoChainReachable } from "./noChainReachable.ts";
 import { npmSwallowedOptions } from "./npmSwallowedOptions.ts";
 import { parseServeOptions, SERVE_USAGE, UsageError } from "./serveOptions.ts";
 import { resolveDashboardToken, resolveServeKeys } from "./serveKeys.ts";
@@ -20,15 +20,16 @@ const STOP_DEADLINE_MS = 1000;
 /** `npm run serve`: the service without a window. Stdout carries one line, the listening address; logs go to stderr. */
 async function serve(argv: readonly string[]): Promise<void> {
   const logger = createLogger((process.env.GASFEES_LOG_LEVEL as LogLevel | undefined) ?? "info");
-  // First of all, before anything it might make fail: options that npm kept for itself never reached serve.
+  // First of all, before anything it might make fail: options that npm kept for itself never reached serve. They are
+  // what the user meant, so serve takes them back from npm's settings (and says how to type them next time), unless a
+  // value npm passed on alone cannot be paired with its option: that is not guessed.
   const swallowed = npmSwallowedOptions(process.env, argv);
   if (swallowed) {
-    logger.warn(
-      `npm kept ${swallowed.options.join(" ")} for itself, so serve did not get ${swallowed.options.length === 1 ? "it" : "them"} ` +
-        `(npm run passes options to the script only after "--"): type  ${swallowed.command}`,
-    );
+    const kept = `npm kept ${swallowed.options.join(" ")} for itself (npm run passes options to the script only after "--")`;
+    if (swallowed.args === undefined) throw new UsageError(`${kept}, and passed their values on alone: type  ${swallowed.command}`);
+    logger.info(`${kept}, so serve took ${swallowed.options.length === 1 ? "it" : "them"} from npm: next time, type  ${swallowed.command}`);
   }
-  const options = parseServeOptions(argv);
+  const options = parseServeOptions(swallowed?.args ?? argv);
   if (options.help) {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return;
@@ -64,7 +65,7 @@ async function serve(argv: readonly string[]): Promise<void> {
     throw (error as NodeJS.ErrnoException).code === "EADDRINUSE" ? new PortInUseError(host, port) : error;
   }
   cleanups.unshift(() => running.stop());
-  const stopWatching = watchForNoChainReachable(running.service, (unreachable) => logger.warn(noChainReachableMessage(unreachable)));
+  const stopWatching = watchForNoChainReachable(running.service, () => logger.warn(NO_CHAIN_ANSWERS_HINT));
   cleanups.unshift(() => Promise.resolve(stopWatching()));
   logger.info(`following ${chains.map((chain) => `${chain.name} (${chain.chainId})`).join(", ")}`);
   process.stdout.write(`gasfees listening on ${running.url}\n`);

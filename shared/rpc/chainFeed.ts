@@ -4,7 +4,7 @@ import type { Logger } from "../log/logger.ts";
 import { BlockAnchors } from "./blockAnchors.ts";
 import { ChainHead, DEFAULT_REORG_DEPTH_BLOCKS, type HeadVerdict } from "./chainHead.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
-import { SuspectEndpointError, WrongChainError } from "./errors.ts";
+import { MalformedRpcResponseError, RpcEndpointError, SuspectEndpointError, WrongChainError } from "./errors.ts";
 import type { FeedPhase, FeedReport } from "./feedReport.ts";
 import { nextFeeHistoryRequest } from "./feeHistoryRequest.ts";
 import { FeeHistoryState } from "./feeHistoryState.ts";
@@ -99,8 +99,8 @@ export class ChainFeed {
   #noBaseFee = false;
   /** Every endpoint was tried and each is failing or serves another chain (cleared by the next successful sync). */
   #everyEndpointFailing = false;
-  /** The message of the newest failure, for the log line that says no endpoint answers. */
-  #lastError: string | undefined;
+  /** The newest failure, for the log line that says no endpoint answers. */
+  #lastError: Error | undefined;
   #active: Endpoint | undefined;
   #subscription: { endpoint: Endpoint; live: boolean } | undefined;
   #started = false;
@@ -239,12 +239,11 @@ export class ChainFeed {
       });
       return;
     }
+    // One short line, as one of several chains may say it at once (offline, every chain does): the cause in a few
+    // words. The whole error is in the failure's debug line and in /networks.
     const tried = this.#pool.endpoints.length;
-    this.#logger.error(
-      `chain ${this.chainId}: no RPC endpoint of the chain answers (${tried} tried; last error: ${this.#lastError ?? "none"}); ` +
-        `it has no data until one does: check its RPC URLs and the providers' status`,
-      { chainId: this.chainId, endpointsTried: tried },
-    );
+    const cause = this.#lastError ? shortCause(this.#lastError) : "none";
+    this.#logger.error(`chain ${this.chainId}: no RPC endpoint answers (${tried} tried; last: ${cause}); no data until one does`);
   }
 
   /** Checks the endpoint's chain id, and whether the chain has base fees at all. */
@@ -364,7 +363,7 @@ export class ChainFeed {
     const error = caught instanceof Error ? caught : new Error(String(caught));
     const now = Date.now();
     const before = endpoint.state;
-    this.#lastError = error.message;
+    this.#lastError = error;
     if (error instanceof WrongChainError) {
       this.#pool.markWrongChain(endpoint, error, error.reportedChainId, now);
       if (before !== "wrong-chain")
@@ -510,4 +509,23 @@ const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, he
 /** The report with the anchors seen since the previous one and the endpoints' call counts, frozen. */
 function withAnchors(report: FeedReport, anchors: readonly BlockAnchor[], callCounts?: FeedReport["callCounts"]): FeedReport {
   return Object.freeze({ ...report, anchors, ...(callCounts ? { callCounts } : {}) });
+}
+
+/** A failure in a few words, for a line of the log: what went wrong and where, without what to do about it. */
+function shortCause(error: Error): string {
+  if (error instanceof WrongChainError) return `${error.url} serves chain ${error.reportedChainId}`;
+  if (error instanceof MalformedRpcResponseError) return `${error.url} answered garbage`;
+  if (error instanceof RpcEndpointError) {
+    // "getaddrinfo ENOTFOUND <host>" and "connect ECONNREFUSED <host>:<port>" name the endpoint already.
+    return error.reason.includes(hostOf(error.url)) ? error.reason : `${error.url}: ${error.reason}`;
+  }
+  return error.message;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return url;
+  }
 }

@@ -111,6 +111,28 @@ test("the chart has the 500 newest blocks, its two lines at the API's values, an
   await shootEverySize(page, "normal");
 });
 
+test("the cards' captions are whole at 1280 and 800 px: wrapped where narrow, never cut", async ({ page, problems }) => {
+  void problems;
+  await openDashboard(page);
+  await expect(page.getByTestId("base-fee-percentile")).not.toHaveAttribute("data-value", "");
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: width === 800 ? 600 : 800 });
+    const captions = await page.locator(".card-label, .card-sub").evaluateAll((elements) =>
+      elements.map((element) => ({
+        text: element.textContent,
+        // Anything not shown: wider or taller than its box (cut, or replaced by an ellipsis).
+        cut: element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight,
+      })),
+    );
+    expect(captions.length, "the cards' labels and captions").toBeGreaterThanOrEqual(10);
+    expect(
+      captions.filter((caption) => caption.cut),
+      `cut at ${width} px`,
+    ).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 test("the tooltip shows the block number and the exact Gwei value", async ({ page, problems }) => {
   void problems;
   await openDashboard(page);

@@ -228,6 +228,35 @@ test("switching to a range draws what the page holds without asking again; a new
   await expect(page.getByTestId("stats-chart")).toHaveCount(0);
 });
 
+test("in the 1 h view the next block's dot stays clear of the statistics lines' plates, at 1280 and 800 px", async ({ page, problems }) => {
+  void problems;
+  await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
+  const chart = page.getByTestId("stats-chart");
+  await page.getByTestId("range-1h").click();
+  await expect(chart).toHaveAttribute("data-state", "ready");
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 800, height: 600 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    // The dot as drawn: its circle and the half of its outline outside it.
+    const dot = await chart.getByTestId("now-dot").evaluate((circle) => {
+      const box = circle.getBoundingClientRect();
+      return box.right + Number.parseFloat(getComputedStyle(circle).strokeWidth) / 2;
+    });
+    for (const kind of ["p50", "busy"]) {
+      const plate = await chart
+        .getByTestId(`ref-label-${kind}`)
+        .locator("rect")
+        .evaluate((rect) => rect.getBoundingClientRect().left);
+      // Whatever the dot's height: a gap that the eye sees, so that the dot never touches a plate beside it.
+      expect(plate - dot, `the ${kind} plate's gap to the dot at ${viewport.width} px`).toBeGreaterThanOrEqual(3);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 test("the cheapest hours: each hour of the week held, at its weekday and hour in the reader's time, with the service's median", async ({ page, problems }) => {
   void problems;
   const queries = recordStatsRequests(page);

@@ -221,24 +221,51 @@ describe("npm run serve", () => {
     }
   });
 
-  test("npm run serve --demo (no --): npm keeps the option, and serve says what to type", async () => {
-    const chain = `31337=${await deadRpcUrl()}`;
+  test("npm run serve --demo (no --): npm keeps the option, yet serve runs the demo, saying so in one line with what to type next time", async () => {
     // Through npm itself, as the user types it: npm takes --demo and passes the rest.
-    const serve = start("npm", ["run", "serve", "--demo", "--", "--port", "0", "--chain", chain, "--api-key", KEY], {
+    const serve = start("npm", ["run", "serve", "--demo", "--", "--port", "0", "--api-key", KEY], {
       env: { GASFEES_CONFIG_DIR: temporaryDir("gasfees-config-") },
       group: true,
     });
-    await waitFor("serve's listening line", () => (/gasfees listening on/.test(serve.stdout()) ? true : undefined), LISTEN_TIMEOUT_MS);
-    assert.match(
-      serve.stderr(),
-      new RegExp(
-        `npm kept --demo for itself, so serve did not get it .*: type  npm run serve -- --demo --port 0 --chain ${chain.replace(/[.]/g, "\\.")} --api-key ${KEY}`,
-      ),
+    const url = await waitFor(
+      "serve's listening line",
+      () => /gasfees listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(serve.stdout())?.[1],
+      LISTEN_TIMEOUT_MS,
     );
+    // (npm says "Unknown cli config" first, in a line of its own.)
+    const said = serve
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes("npm kept"));
+    assert.equal(said.length, 1, serve.stderr());
+    assert.match(
+      said[0]!,
+      /info +npm kept --demo for itself \(npm run passes options to the script only after "--"\), so serve took it from npm: next time, type {2}npm run serve -- --demo --port 0 --api-key [0-9a-f]{32}$/,
+    );
+    const networks = (await callApi<Array<{ chainId: number; name: string }>>(url, "/networks", KEY)).body;
+    assert.deepEqual(
+      networks.map((chain) => chain.chainId),
+      [31337],
+      "the demo's chain only, not the default chains",
+    );
+    assert.match(networks[0]!.name, /^Demo/);
     await stop(serve);
   });
 
-  test("with no chain reachable it says so once and suggests the demo", async () => {
+  test("npm run serve --port --host (no --): values npm passed on alone that cannot be paired are not guessed: what to type, exit 2", async () => {
+    const serve = start("npm", ["run", "serve", "--port", "0", "--host", "127.0.0.1"], {
+      env: { GASFEES_CONFIG_DIR: temporaryDir("gasfees-config-") },
+      group: true,
+    });
+    assert.equal(await serve.exited, 2, serve.stderr());
+    assert.match(
+      serve.stderr(),
+      /gasfees: npm kept --port --host for itself \(npm run passes options to the script only after "--"\), and passed their values on alone: type {2}npm run serve -- --port <value> --host <value>\n/,
+    );
+    assert.doesNotMatch(serve.stdout(), /listening/);
+  });
+
+  test("with no chain reachable: one short line per chain, then one hint that suggests the demo; the details at debug level and in /networks", async () => {
     const configDir = temporaryDir("gasfees-config-");
     const settingsFile = join(configDir, "offline.json");
     writeFileSync(
@@ -253,19 +280,39 @@ describe("npm run serve", () => {
     );
     const serve = runServe(["--port", "0", "--config", settingsFile, "--api-key", KEY], { configDir });
     const url = await listeningUrl(serve);
-    const said = /no chain could be reached: every RPC endpoint of all 2 chains failed \(.+\)\. .*To try gasfees without a network: npm run serve -- --demo/;
-    await waitFor("the sentence", () => (said.test(serve.stderr()) ? true : undefined), 60_000);
-    // The feeds keep trying (each endpoint's next attempt moves on); the sentence is not repeated.
-    const nextAttempts = async () =>
-      (await callApi<Array<{ state: string; endpoints: Array<{ retryAt?: number }> }>>(url, "/networks", KEY)).body.flatMap((chain) =>
-        chain.endpoints.map((endpoint) => endpoint.retryAt ?? 0),
-      );
-    const then = await nextAttempts();
-    await waitFor("every endpoint tried again", async () => ((await nextAttempts()).every((retryAt, i) => retryAt > then[i]!) ? true : undefined), 60_000);
-    assert.equal(count(serve.stderr(), /no chain could be reached/), 1, serve.stderr());
-    // Before any data, an endpoint's failure is in its chain's one line, not a warning of its own.
-    assert.equal(count(serve.stderr(), /RPC endpoint .* failed; retrying/), 0, serve.stderr());
-    assert.equal(count(serve.stderr(), /no RPC endpoint of the chain answers/), 2, serve.stderr());
+    const hint =
+      /warn +no chain answers: check the network connection or the RPC URLs \(--chain, or "chains" in the settings\)\. To try gasfees offline: npm run serve -- --demo$/m;
+    await waitFor("the hint", () => (hint.test(serve.stderr()) ? true : undefined), 60_000);
+    // The feeds keep trying (each endpoint's next attempt moves on); nothing more is said.
+    const networks = async () =>
+      (await callApi<Array<{ state: string; endpoints: Array<{ retryAt?: number; lastError?: string }> }>>(url, "/networks", KEY)).body;
+    const then = (await networks()).flatMap((chain) => chain.endpoints.map((endpoint) => endpoint.retryAt ?? 0));
+    await waitFor(
+      "every endpoint tried again",
+      async () => ((await networks()).flatMap((chain) => chain.endpoints).every((endpoint, i) => (endpoint.retryAt ?? 0) > then[i]!) ? true : undefined),
+      60_000,
+    );
+    // After the dashboard's address: a line per chain, then the hint, each short (the timestamp included).
+    const lines = serve.stderr().split("\n");
+    const said = lines.slice(lines.findIndex((line) => line.startsWith("dashboard: ")) + 1).filter((line) => line !== "");
+    assert.equal(said.length, 3, said.join("\n"));
+    const chainLine = (chainId: number) =>
+      new RegExp(`error +chain ${chainId}: no RPC endpoint answers \\(\\d tried; last: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\); no data until one does$`);
+    assert.deepEqual(
+      said
+        .slice(0, 2)
+        .map((line) => [chainLine(1), chainLine(10)].findIndex((pattern) => pattern.test(line)))
+        .sort(),
+      [0, 1],
+      said.join("\n"),
+    );
+    assert.match(said[2]!, hint);
+    for (const line of said) assert.ok(line.length <= 190, `${line.length} characters: ${line}`);
+    // The full errors: in /networks (and in the debug lines, GASFEES_LOG_LEVEL=debug: see chainFeedFailover.test.ts).
+    for (const chain of await networks()) {
+      assert.equal(chain.state, "unreachable");
+      for (const endpoint of chain.endpoints) assert.match(endpoint.lastError ?? "", /^eth_chainId at http:\/\/127\.0\.0\.1:\d+ failed: connect ECONNREFUSED/);
+    }
     await stop(serve);
   });
 
