@@ -9,6 +9,30 @@ import type { Logger } from "../log/logger.ts";
 export const DEMO_CHAIN_ID = 31337;
 
 /**
+ * What the page and the API call the demo chain: plain, with no mainnet block numbers (every number the page and the
+ * API show is the demo chain's own; the mainnet blocks it replays are said once, in the log line at start).
+ */
+export const DEMO_CHAIN_NAME = "Demo (Ethereum mainnet replay)";
+
+/**
+ * The demo chain as the service follows it: one block every two seconds, the service's default statistics window (24
+ * hours: the replay is chosen so that its fees cross that window's busy threshold, see demoReplayPlan.ts), and
+ * nothing kept across starts.
+ */
+export function demoChainPlan(rpcUrls: readonly string[]): ChainPlan {
+  return {
+    chainId: DEMO_CHAIN_ID,
+    name: DEMO_CHAIN_NAME,
+    rpcUrls,
+    blockTimeMs: DEMO_REPLAY.blockIntervalMs,
+    // A new chain at every start under the same id: nothing of it is worth keeping.
+    persistHistory: false,
+  };
+}
+
+const grouped = (value: bigint | number) => value.toLocaleString("en-US");
+
+/**
  * `--demo`: a real local EVM node (Hardhat) whose chain holds two days of real Ethereum mainnet blocks with their real
  * spacing, ending now (shared/demo/demoHistory.ts), then goes on replaying real base fees live, one block every two
  * seconds (shared/demo/demoReplayPlan.ts: which blocks, and why those), followed like any other chain: the service
@@ -32,25 +56,22 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
     await node.stop();
     throw error;
   }
+  const head = history.mainnetBlocks.length - 1;
+  const seam = history.mainnetBlocks.indexOf(timed.firstBlock);
   const lastBlock = series.firstBlock + BigInt(series.baseFeesWei.length - 1);
-  const hours = (history.timestamps[history.timestamps.length - 1]! - history.timestamps[0]!) / 3600;
+  const firstLive = series.firstBlock + BigInt(DEMO_REPLAY.preloadBlocks);
+  const hours = (history.timestamps[head]! - history.timestamps[0]!) / 3600;
   logger.info(
-    `demo chain ${DEMO_CHAIN_ID} at ${node.url}: ${history.baseFeesWei.length} real mainnet blocks (${hours.toFixed(1)} hours, ` +
-      `${timed.firstBlock} to ${timed.firstBlock + BigInt(timed.baseFeesWei.length - 1)}) up to now, then replaying blocks ` +
-      `${series.firstBlock} to ${lastBlock} in a loop, one block every ${DEMO_REPLAY.blockIntervalMs / 1000} s`,
+    `demo chain ${DEMO_CHAIN_ID} at ${node.url}: blocks 0 to ${grouped(head)} are ${hours.toFixed(1)} hours of real Ethereum mainnet blocks ` +
+      `up to now (mainnet ${grouped(history.mainnetBlocks[0]!)} to ${grouped(history.mainnetBlocks[seam - 1]!)}, then ` +
+      `${grouped(timed.firstBlock)} to ${grouped(history.mainnetBlocks[head]!)}); from block ${grouped(head + 1)} on, one block every ` +
+      `${DEMO_REPLAY.blockIntervalMs / 1000} s replays mainnet ${grouped(firstLive)} to ${grouped(lastBlock)}, then ` +
+      `${grouped(series.firstBlock)} to ${grouped(lastBlock)} in a loop`,
     { mining: node.miningPath },
   );
   return {
-    plan: {
-      chainId: DEMO_CHAIN_ID,
-      name: `Demo: Ethereum mainnet replay (blocks ${series.firstBlock}–${lastBlock})`,
-      // The ws endpoint pushes new heads (one request per block); http is the fallback.
-      rpcUrls: [node.wsUrl, node.url],
-      blockTimeMs: DEMO_REPLAY.blockIntervalMs,
-      statsWindowBlocks: DEMO_REPLAY.statsWindowBlocks,
-      // A new chain at every start under the same id: nothing of it is worth keeping.
-      persistHistory: false,
-    },
+    // The ws endpoint pushes new heads (one request per block); http is the fallback.
+    plan: demoChainPlan([node.wsUrl, node.url]),
     stop: async () => {
       stopReplay();
       await node.stop();

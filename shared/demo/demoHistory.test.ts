@@ -30,10 +30,10 @@ test("every block of the data once, ending with the live replay's first 500 bloc
     history.baseFeesWei.slice(-DEMO_REPLAY.preloadBlocks),
     Array.from({ length: DEMO_REPLAY.preloadBlocks }, (_, i) => replayedBaseFeeWei(series, i)),
   );
-  // The stretch after the preload first (17,185,655 on), then the one leading into it from the data's first block.
-  assert.equal(history.mainnetBlocks[0], 17_185_655n);
-  assert.equal(history.mainnetBlocks[count - 5_655 - 1], 17_194_650n);
-  assert.equal(history.mainnetBlocks[count - 5_655], 17_180_000n);
+  // The stretch after the preload first (17,191,292 on), then the one leading into it from the data's first block.
+  assert.equal(history.mainnetBlocks[0], 17_191_292n);
+  assert.equal(history.mainnetBlocks[count - 11_292 - 1], 17_194_650n);
+  assert.equal(history.mainnetBlocks[count - 11_292], 17_180_000n);
 });
 
 test("each block carries its own mainnet block's base fee", () => {
@@ -56,11 +56,19 @@ test("the history ends at the time given, in the data's real spacing, 49.4 hours
     assert.equal(gap, expected, `${gap} s between blocks ${i - 1} and ${i} (mainnet ${history.mainnetBlocks[i - 1]} and ${block})`);
   }
   const spanSeconds = END_SECONDS - history.timestamps[0]!;
-  assert.equal(spanSeconds, timed.timestamps.at(-1)! - timed.timestamps[0]! - realGap(17_185_655n) + DEMO_REPLAY.seamSeconds);
+  assert.equal(spanSeconds, timed.timestamps.at(-1)! - timed.timestamps[0]! - realGap(17_191_292n) + DEMO_REPLAY.seamSeconds);
   assert.ok(spanSeconds > 49 * HOUR && spanSeconds < 50 * HOUR, `${spanSeconds / HOUR} hours`);
-  // The 24 hours before the end hold a day of blocks, about 300 an hour (12-second slots).
+  // The 24 hours before the end hold a day of blocks, about 300 an hour (12-second slots): the real day before the
+  // replay, mainnet blocks in order up to the preload's end, the seam 38.1 hours back.
   const lastDay = history.timestamps.filter((timestamp) => timestamp > END_SECONDS - 24 * HOUR).length;
   assert.ok(lastDay > 7_000 && lastDay <= 7_200, `${lastDay} blocks in the last 24 hours`);
+  const lastDayBlocks = history.mainnetBlocks.slice(-lastDay);
+  assert.deepEqual(
+    lastDayBlocks,
+    Array.from({ length: lastDay }, (_, i) => 17_191_291n - BigInt(lastDay - 1 - i)),
+  );
+  const seamHoursBack = (END_SECONDS - history.timestamps[history.timestamps.length - 11_292]!) / HOUR;
+  assert.ok(seamHoursBack > 38 && seamHoursBack < 38.2, `the seam lies ${seamHoursBack} hours back`);
 });
 
 test("a history that cannot end at a whole second, or data without the replay's blocks, is refused", () => {

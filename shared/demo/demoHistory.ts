@@ -12,11 +12,12 @@ export interface DemoHistory {
 /**
  * The history `--demo` mines before its live replay: every block of the timed data once, each with its real base fee
  * and its real spacing, arranged to end with the replay's preload (the slice's first 500 blocks, so that the live
- * replay goes on from there as it always has) at `endSeconds`. The data holds 19.1 hours up to the preload's end
- * (17,180,000 to 17,185,654) and 30.3 hours after it (17,185,655 to 17,194,650): those come first, then, one slot
- * (12 s) later, the 19.1 hours that lead into the replay, 49.4 hours in all. So the 24 h chart and the hour-of-week
- * heatmap have two days of real data from the start; the seam between the two stretches lies 19.1 hours back.
- * Both stretches keep their real times apart (12 s slots, a missed slot now and then), shifted as a whole.
+ * replay goes on from there as it always has) at `endSeconds`. The data holds 38.1 hours up to the preload's end
+ * (17,180,000 to 17,191,291) and 11.3 hours after it (17,191,292 to 17,194,650): those come first, then, one slot
+ * (12 s) later, the 38.1 hours that lead into the replay, 49.4 hours in all. So the last 24 hours the chain holds are
+ * the real day before the replayed blocks (the busy threshold the live fees cross is theirs), the 24 h chart and the
+ * hour-of-week heatmap have two days of real data from the start, and the seam between the two stretches lies 38.1
+ * hours back. Both stretches keep their real times apart (12 s slots, a missed slot now and then), shifted as a whole.
  */
 export function demoHistory(timed: TimedBlocks, endSeconds: number): DemoHistory {
   if (!Number.isSafeInteger(endSeconds) || endSeconds < 0) throw new RangeError(`the history ends at whole unix seconds (got ${endSeconds})`);

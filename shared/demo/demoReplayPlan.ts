@@ -3,23 +3,23 @@ import type { BaseFeeSeries } from "./mainnetBaseFees.ts";
 import { loadTimedMainnetBlocks, type TimedBlocks } from "./timedMainnetBlocks.ts";
 
 /**
- * What `--demo` replays live, and how fast: 660 real mainnet blocks, 17,185,155 to 17,185,814 (4 May 2023, 07:13 to
- * 09:26 UTC, during the memecoin congestion; see data/README.md), one every 2 seconds, over and over (22 minutes a
- * round). Their first 500 end the chain's history (demoHistory.ts: two days of real blocks mined at the start), so
- * the live blocks go on from the 501st. In this stretch the base fee keeps rising above the busy threshold of the
- * newest 500 blocks for a block or a few and falling back, so a newcomer sees the Busy badge, the red tray and the
- * busy/calm hysteresis change within the first minute and then every few minutes; the whole 14,651-block file has
- * quiet stretches of 15 minutes and more, and a 24-hour window over this history would stay quiet for most of the
- * first half hour. demoReplayPlan.test.ts replays it through the real core and counts the changes per minute.
+ * What `--demo` replays live, and how fast: 560 real mainnet blocks, 17,190,792 to 17,191,351 (5 May 2023, 02:12 to
+ * 04:05 UTC, during the memecoin congestion; see data/README.md), one every 2 seconds, over and over (about 19 minutes
+ * a round). Their first 500 end the chain's history (demoHistory.ts: two days of real blocks mined at the start), so
+ * the live blocks go on from the 501st, 17,191,292: there the real base fee climbs from 93 to 129 Gwei in a few
+ * minutes, above its own busy threshold (about 100 Gwei: the 90th percentile of the real day before it, which is what
+ * the demo chain holds as its last 24 hours), dipping back under it now and then. So the demo keeps the service's
+ * default 24-hour statistics window, and a newcomer still sees the Busy badge, the red tray and the busy/calm
+ * hysteresis change within the first minute, then every few minutes, while the badge, the busy line, the tiles, the
+ * 24 h and 7 d views and the cheapest hours all speak of the same day. demoReplayPlan.test.ts finds the crossing in
+ * the data and replays the plan through the real core.
  */
 export const DEMO_REPLAY = Object.freeze({
-  firstBlock: 17_185_155n,
-  blocks: 660,
+  firstBlock: 17_190_792n,
+  blocks: 560,
   /** The slice's first blocks that end the history (mined at once), so that the chart and the statistics are full from the first second. */
   preloadBlocks: HISTORY_BLOCKS,
   blockIntervalMs: 2000,
-  /** The statistics window the demo chain is followed with (the busy threshold is its nearest-rank p90). */
-  statsWindowBlocks: HISTORY_BLOCKS,
   /** Between the history's two stretches of real blocks (demoHistory.ts): one slot. */
   seamSeconds: 12,
 });

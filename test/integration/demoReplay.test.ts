@@ -5,7 +5,7 @@
 // backfills like any chain's, so that its 24 h view is full within the demo's first minute.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { DEMO_CHAIN_ID, startDemoChain } from "../../shared/cli/demoChain.ts";
+import { DEMO_CHAIN_ID, DEMO_CHAIN_NAME, startDemoChain } from "../../shared/cli/demoChain.ts";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { DEMO_REPLAY, demoReplaySeries, replayedBaseFeeWei } from "../../shared/demo/demoReplayPlan.ts";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
@@ -150,13 +150,13 @@ test("--demo: two days of real blocks ending now, which the service backfills: t
   const hex = (value: number) => `0x${value.toString(16)}`;
 
   // The chain, read back whole and checked against the shipped files read independently of demoHistory: its genesis
-  // is the first block of the history, blocks 0 to 8,995 replay mainnet 17,185,655 to 17,194,650 and blocks 8,996 to
-  // 14,650 replay 17,180,000 to 17,185,654, the live replay's first 500 last.
+  // is the first block of the history, blocks 0 to 3,358 replay mainnet 17,191,292 to 17,194,650 and blocks 3,359 to
+  // 14,650 replay 17,180,000 to 17,191,291, the live replay's first 500 last.
   const untimed = loadMainnetBaseFees();
   const timed = loadTimedMainnetBlocks();
   const historyHead = untimed.baseFeesWei.length - 1;
-  const seam = historyHead - 5_654;
-  const mainnetIndexOf = (block: number) => (block < seam ? 5_655 + block : block - seam);
+  const seam = historyHead - 11_291;
+  const mainnetIndexOf = (block: number) => (block < seam ? 11_292 + block : block - seam);
   const blocks: Block[] = [];
   for (let first = 0; first <= historyHead; first += 1_000) {
     const numbers = Array.from({ length: Math.min(1_000, historyHead + 1 - first) }, (_, i) => first + i);
@@ -218,6 +218,11 @@ test("--demo: two days of real blocks ending now, which the service backfills: t
     180_000,
     250,
   );
+  // Followed on the service's default 24-hour window, under a plain name: the page's numbers are the demo chain's own.
+  const networks = await callApi<NetworkStatus[]>(service.url, "/networks", KEY);
+  const status = networks.body.find((network) => network.chainId === DEMO_CHAIN_ID)!;
+  assert.equal(status.statsWindow, "24h");
+  assert.equal(status.name, DEMO_CHAIN_NAME);
   const rows = (await csvRows(service.url)).filter((row) => row.block <= BigInt(historyHead));
   assert.deepEqual(
     rows.map((row) => row.block),
