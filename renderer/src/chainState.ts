@@ -50,6 +50,7 @@ export function endpointsSummary(endpoints: readonly Endpoint[]): string {
     ["ok", "also answering"],
     ["failing", "failing"],
     ["wrong-chain", "on the wrong chain"],
+    ["suspect", "set aside (its answers do not fit the chain)"],
     ["unknown", first === undefined ? "not tried yet" : "standing by"],
   ];
   const rest = groups.flatMap(([state, words]) => {

@@ -17,6 +17,7 @@ test("endpoints in a few words that say what is true: which one answers, and a f
   );
   assert.equal(endpointsSummary([endpoint("ok", true, "ws"), endpoint("failing", false, "ws"), endpoint("failing")]), "answering over ws; ws and http failing");
   assert.equal(endpointsSummary([endpoint("wrong-chain"), endpoint("ok", true)]), "answering over http; another http on the wrong chain");
+  assert.equal(endpointsSummary([endpoint("suspect"), endpoint("ok", true)]), "answering over http; another http set aside (its answers do not fit the chain)");
 });
 
 test("with no endpoint answering: what each is doing, none of it called standby", () => {
