@@ -2,7 +2,7 @@
 // on the built renderer, the tray, notifications and the settings page's calls. No fee logic lives here.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { app, BrowserWindow, dialog, nativeTheme, Notification, session } from "electron";
+import { app, BrowserWindow, clipboard, dialog, nativeTheme, Notification, session } from "electron";
 import { settingsPath, userConfigDir } from "../../shared/config/configDir.ts";
 import { historyPath } from "../../shared/app/openHistoryStore.ts";
 import type { Settings } from "../../shared/config/settings.ts";
@@ -138,7 +138,8 @@ async function main(): Promise<void> {
 
   const tray = createAppTray(join(HERE, "tray"), {
     openDashboard: showWindow,
-    apiUrl: () => host.baseUrl,
+    // clipboard.writeText answers with a promise since Electron 44: a failure is logged, not left unhandled.
+    copyApiUrl: () => void clipboard.writeText(host.baseUrl).catch((error: unknown) => logger.warn("could not copy the API URL", { error: String(error) })),
     chooseChain: (chainId) => void store.update((settings) => ({ ...settings, trayChainId: chainId })),
     togglePause: () => void (host.paused ? host.start() : host.pause()),
     quit: () => app.quit(),
