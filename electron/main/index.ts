@@ -64,8 +64,12 @@ async function main(): Promise<void> {
   // chain is muted) as a notification.
   const showNotification = (notification: AlertNotification) => {
     logNotificationShown(logger, notification);
-    if (Notification.isSupported()) new Notification({ title: notification.title, body: notification.body }).show();
-    else logger.info("notifications are not supported on this system: the one above was logged only");
+    if (!Notification.isSupported()) return logger.info("notifications are not supported on this system: the one above was logged only");
+    const shown = new Notification({ title: notification.title, body: notification.body });
+    // Since Electron 42 macOS shows notifications through UNNotification, which refuses an app that is not code-signed
+    // (the installers are unsigned until an identity is configured): the log then says so instead of nothing.
+    shown.on("failed", (_event, error) => logger.warn("the notification could not be shown", { ruleId: notification.event.ruleId, error }));
+    shown.show();
   };
   const logTrayChange = trayChangeLogger(logger);
 
