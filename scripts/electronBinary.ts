@@ -1,8 +1,9 @@
-// Whether this machine has the Electron binary. `npm ci` never downloads it (package.json's allowScripts keeps
-// electron's install script off); scripts/ensureElectron.ts fetches it the first time `npm start`, `npm run dist` or
-// the Electron tests need it. `npm start`, the fetch and the Electron end-to-end tests ask here, so that a missing
-// binary is said plainly (and the tests are skipped with the reason, or fail when the environment demands them)
-// instead of a stack trace.
+// Whether this machine has the Electron binary. `npm ci` never downloads it (the electron package has had no install
+// script since Electron 42, and package.json's allowScripts would keep one off); scripts/ensureElectron.ts fetches it
+// the first time `npm start`, `npm run dist` or the Electron tests need it. `npm start`, the fetch and the Electron
+// end-to-end tests ask here, so that a missing binary is said plainly (and the tests are skipped with the reason, or
+// fail when the environment demands them) instead of a stack trace. Nothing here loads the electron package's own
+// index.js, which since Electron 42 downloads the binary itself when it is missing.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

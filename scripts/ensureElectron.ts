@@ -1,10 +1,11 @@
 // Fetches the Electron binary the first time something needs it: `npm start`, `npm run dist` and
-// `npm run test:electron` call this first (`npm ci` never downloads it: package.json's allowScripts keeps electron's
-// install script off, so that installing needs only the npm registry).
+// `npm run test:electron` call this first (`npm ci` never downloads it: the electron package has had no install script
+// since Electron 42, and package.json's allowScripts would keep one off, so that installing needs only the npm
+// registry). ELECTRON_SKIP_BINARY_DOWNLOAD, which Electron itself no longer reads, still keeps this from fetching.
 //
 // When the binary is there, this says nothing. When it is not, it says what it fetches (version, size, from where),
 // checks in a few seconds that the download host (or the proxy) can be reached at all, downloads the release zip
-// with Electron's own downloader (@electron/get: its cache, mirrors, proxy and checksums) showing the progress, and
+// with Electron's own downloader (@electron/get 5: its cache, mirrors, proxy and checksums) showing the progress, and
 // lets electron's own install.js unpack it from that cache. When any step fails it says why (DNS, refused, timeout,
 // HTTP status, checksum) and what to do instead.
 //
@@ -16,8 +17,8 @@ import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { connect } from "node:net";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
   describeElectronBinary,
@@ -68,25 +69,44 @@ export interface DownloadRoute {
 }
 
 /**
- * The route @electron/get takes to `url`: through a proxy only when ELECTRON_GET_USE_PROXY is set (then
- * GLOBAL_AGENT_HTTPS_PROXY or HTTPS_PROXY, else the HTTP ones, names in any case, as its global-agent reads them).
+ * The route @electron/get takes to `url`: through a proxy only when ELECTRON_GET_USE_PROXY is set, as undici's
+ * EnvHttpProxyAgent (which @electron/get 5 installs then) chooses it: for an https URL https_proxy or HTTPS_PROXY, else
+ * the HTTP one; for an http URL http_proxy or HTTP_PROXY; none for a host that NO_PROXY names.
  */
 export function downloadRoute(url: string, env: NodeJS.ProcessEnv): DownloadRoute {
-  const proxy = env.ELECTRON_GET_USE_PROXY ? proxyFromEnv(env) : undefined;
+  const proxy = env.ELECTRON_GET_USE_PROXY ? proxyForUrl(url, env) : undefined;
   const target = new URL(proxy ?? url);
   const port = target.port ? Number(target.port) : target.protocol === "https:" ? 443 : 80;
   return { host: target.hostname.replace(/^\[|\]$/g, ""), port, proxy };
 }
 
-function proxyFromEnv(env: NodeJS.ProcessEnv): string | undefined {
-  const byLowerName = new Map(Object.entries(env).map(([name, value]) => [name.toLowerCase(), value]));
-  const named = (name: string) => byLowerName.get(`global_agent_${name}`) || byLowerName.get(name) || undefined;
-  return named("https_proxy") ?? named("http_proxy");
+/** The proxy undici's EnvHttpProxyAgent sends a request for `url` through, by the environment (lower-case names first). */
+function proxyForUrl(url: string, env: NodeJS.ProcessEnv): string | undefined {
+  const target = new URL(url);
+  if (noProxyCovers(target, env.no_proxy ?? env.NO_PROXY ?? "")) return undefined;
+  const httpProxy = env.http_proxy ?? env.HTTP_PROXY;
+  const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY;
+  return (target.protocol === "https:" ? httpsProxy || httpProxy : httpProxy) || undefined;
+}
+
+/** Whether NO_PROXY exempts the URL's host (an entry is a host, its subdomains too, with or without a port; * is every host). */
+function noProxyCovers(target: URL, noProxy: string): boolean {
+  const entries = noProxy.split(/[,\s]/).filter(Boolean);
+  if (entries.length === 0) return false;
+  if (noProxy === "*") return true;
+  const hostname = target.host.replace(/:\d*$/, "").toLowerCase();
+  const port = Number(target.port) || (target.protocol === "https:" ? 443 : 80);
+  return entries.some((entry) => {
+    const withPort = /^(.+):(\d+)$/.exec(entry);
+    const host = (withPort ? withPort[1]! : entry).replace(/^\*?\./, "").toLowerCase();
+    if (withPort && Number(withPort[2]) !== port) return false;
+    return hostname === host || hostname.endsWith(`.${host}`);
+  });
 }
 
 /** A proxy is set, but @electron/get ignores it: the hint to add to a failure. */
 export function ignoredProxyHint(env: NodeJS.ProcessEnv): string {
-  if (env.ELECTRON_GET_USE_PROXY || proxyFromEnv(env) === undefined) return "";
+  if (env.ELECTRON_GET_USE_PROXY || !(env.https_proxy || env.HTTPS_PROXY || env.http_proxy || env.HTTP_PROXY)) return "";
   return " (a proxy is set in HTTPS_PROXY or HTTP_PROXY, but Electron's downloader uses it only with ELECTRON_GET_USE_PROXY=1: set that too)";
 }
 
@@ -97,40 +117,81 @@ interface ErrorFields {
   readonly hostname?: unknown;
   readonly event?: unknown;
   readonly port?: unknown;
-  readonly response?: { readonly statusCode?: unknown; readonly url?: unknown };
+  /** fetch's Response (status) in @electron/get's HTTPError; got's (statusCode) in older ones. */
+  readonly response?: { readonly status?: unknown; readonly statusCode?: unknown; readonly url?: unknown };
+  readonly cause?: unknown;
+  readonly errors?: unknown;
 }
 
-/** Why a connection or download failed, in words: DNS, refused, unreachable, timeout, HTTP status, checksum. */
+/**
+ * The error and what caused it, outermost first: fetch says only "fetch failed" and keeps the network's error in
+ * `cause` (undici nests a proxy's refusal one level deeper), and a connection tried on several addresses gathers its
+ * errors in an AggregateError.
+ */
+function errorChain(error: unknown): ErrorFields[] {
+  const chain: ErrorFields[] = [];
+  let current = error;
+  while (typeof current === "object" && current !== null && chain.length < 10) {
+    const fields = current as ErrorFields;
+    chain.push(fields);
+    current = fields.cause ?? (Array.isArray(fields.errors) ? (fields.errors[0] as unknown) : undefined);
+  }
+  return chain.length > 0 ? chain : [{ message: String(error) }];
+}
+
+/** The first value of one field along the chain that passes `is`. */
+function firstOf<T>(chain: readonly ErrorFields[], read: (fields: ErrorFields) => unknown, is: (value: unknown) => value is T): T | undefined {
+  for (const fields of chain) {
+    const value = read(fields);
+    if (is(value)) return value;
+  }
+  return undefined;
+}
+
+const isString = (value: unknown): value is string => typeof value === "string" && value !== "";
+const isNumber = (value: unknown): value is number => typeof value === "number";
+
+/** Why a connection or download failed, in words: DNS, refused, unreachable, timeout, HTTP status, proxy, checksum. */
 export function explainFetchFailure(error: unknown, route: DownloadRoute, timeoutMs: number): string {
-  const fields = (typeof error === "object" && error !== null ? error : { message: String(error) }) as ErrorFields;
-  const code = typeof fields.code === "string" ? fields.code : undefined;
-  const host = typeof fields.hostname === "string" ? fields.hostname : route.host;
+  const chain = errorChain(error);
+  const code = firstOf(chain, (fields) => fields.code, isString);
+  const host = firstOf(chain, (fields) => fields.hostname, isString) ?? route.host;
   const where = route.proxy === undefined ? host : `the proxy ${route.proxy}`;
-  const status = fields.response?.statusCode;
-  const firstLine = (typeof fields.message === "string" ? fields.message : String(error)).split("\n")[0]!;
+  const status = firstOf(chain, (fields) => fields.response?.status ?? fields.response?.statusCode, isNumber);
+  const messages = chain.map((fields) => (typeof fields.message === "string" ? fields.message : "")).filter(Boolean);
+  const proxyStatus = messages.map((message) => /Proxy response \((\d{3})\)/.exec(message)).find(Boolean)?.[1];
+  // The innermost message says most (the outermost is often fetch's "fetch failed").
+  const lastLine = (messages.at(-1) ?? String(error)).split("\n")[0]!;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_FAIL") {
     return `${route.proxy === undefined ? host : `the proxy's host ${host}`} does not resolve (DNS lookup failed: ${code}), so this machine cannot reach it`;
   }
-  if (code === "ETIMEDOUT" || fields.name === "TimeoutError") {
-    const during = typeof fields.event === "string" ? ` (waiting for ${fields.event})` : "";
+  if (code === "ETIMEDOUT" || chain.some((fields) => fields.name === "TimeoutError")) {
+    const event = firstOf(chain, (fields) => fields.event, isString);
+    const during = event === undefined ? "" : ` (waiting for ${event})`;
     return `${where} did not answer within ${timeoutMs / 1000} s${during}: a firewall may drop the connection, or the network is too slow`;
   }
-  if (code === "ECONNREFUSED") return `${where} refused the connection on port ${typeof fields.port === "number" ? fields.port : route.port}`;
-  if (code === "ECONNRESET" || code === "EPIPE") return `the connection to ${where} was cut (${code}): a firewall or proxy may block it`;
+  if (code?.startsWith("UND_ERR_") && code.endsWith("_TIMEOUT")) {
+    return `${where} did not answer in time (${code}): a firewall may drop the connection, or the network is too slow`;
+  }
+  if (code === "ECONNREFUSED") return `${where} refused the connection on port ${firstOf(chain, (fields) => fields.port, isNumber) ?? route.port}`;
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET")
+    return `the connection to ${where} was cut (${code}): a firewall or proxy may block it`;
   if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "ENETDOWN") return `no network route to ${where} (${code})`;
   if (code?.startsWith("ERR_TLS") || code?.includes("CERT"))
     return `the TLS certificate of ${where} was refused (${code}): where a proxy intercepts TLS, give Node its CA in NODE_EXTRA_CA_CERTS`;
-  if (status === 407) return `the proxy ${route.proxy ?? ""} asks for credentials (HTTP 407): put them in its URL (http://user:password@host:port)`;
-  if (typeof status === "number") {
-    const url = typeof fields.response?.url === "string" ? fields.response.url : "";
+  if (status === 407 || proxyStatus === "407") {
+    return `the proxy ${route.proxy ?? ""} asks for credentials (HTTP 407): put them in its URL (http://user:password@host:port)`;
+  }
+  if (proxyStatus !== undefined) return `the proxy ${route.proxy ?? ""} refused to connect to the download (HTTP ${proxyStatus})`;
+  if (status !== undefined) {
+    const url = firstOf(chain, (fields) => fields.response?.url, isString) ?? "";
     const hint = status === 404 ? ": check ELECTRON_MIRROR and ELECTRON_CUSTOM_DIR" : "";
     return `the download answered HTTP ${status}${url ? ` for ${url}` : ""}${hint}`;
   }
-  const errorClass = (error as { constructor?: { name?: unknown } } | null)?.constructor?.name;
-  if (errorClass === "ChecksumMismatchError") {
-    return `the download does not match the SHA-256 checksum Electron publishes (${firstLine}); it was not used: a proxy or mirror may have altered it`;
+  if (chain.some((fields) => (fields as { constructor?: { name?: unknown } }).constructor?.name === "ChecksumMismatchError")) {
+    return `the download does not match the SHA-256 checksum Electron publishes (${lastLine}); it was not used: a proxy or mirror may have altered it`;
   }
-  return firstLine;
+  return lastLine;
 }
 
 /** Whether `host:port` accepts a TCP connection within `timeoutMs`: undefined when it does, else the error. */
@@ -201,7 +262,7 @@ export function electronUnavailableMessage(need: Exclude<ElectronNeed, "tests">,
   return `gasfees: ${CANNOT[need]}: ${reason}\n\n${need === "start" ? `${TRY_THE_DEMO}\n\n` : ""}${ELECTRON_MISSING_HELP}\n`;
 }
 
-// The parts of @electron/get used here (version 2, a dependency of the electron package; loaded from there).
+// The parts of @electron/get used here: version 5 (ESM, fetch), a dependency of the electron package, loaded from there.
 interface ArtifactDetails {
   version: string;
   artifactName: "electron";
@@ -213,7 +274,8 @@ interface ElectronGet {
     details: ArtifactDetails & {
       cacheRoot: string | undefined;
       checksums: Record<string, string> | undefined;
-      downloadOptions: { quiet: boolean; getProgressCallback: (progress: DownloadProgress) => Promise<void>; timeout: Record<string, number> };
+      /** Its FetchDownloader's: quiet and the progress callback are its own, the rest goes to fetch(). */
+      downloadOptions: { quiet: boolean; getProgressCallback: (progress: DownloadProgress) => Promise<void>; signal: AbortSignal };
     },
   ): Promise<string>;
 }
@@ -223,10 +285,45 @@ interface ElectronGetArtifactUtils {
   getArtifactVersion(details: ArtifactDetails): string;
 }
 interface ElectronGetCache {
-  Cache: new (cacheRoot?: string) => { readonly cacheRoot: string; getPathForFileInCache(url: string, fileName: string): Promise<string | null> };
+  Cache: new (cacheRoot?: string) => { readonly cacheRoot: string; getPathForFileInCache(url: string, fileName: string): string | null };
 }
 interface ElectronGetUtils {
   getNodeArch: (arch: string) => string;
+}
+interface ElectronGetModules {
+  readonly index: ElectronGet;
+  readonly artifacts: ElectronGetArtifactUtils;
+  readonly cache: ElectronGetCache;
+  readonly utils: ElectronGetUtils;
+}
+
+/**
+ * @electron/get as the electron package finds it, with the modules downloadArtifact uses to name, place and cache the
+ * zip: its package exports only its entry, so they are loaded from the files beside it. What this expects of them is
+ * checked here, so that another @electron/get says so rather than failing halfway through a fetch.
+ */
+async function loadElectronGet(packageDir: string): Promise<ElectronGetModules> {
+  const entry = createRequire(join(packageDir, "package.json")).resolve("@electron/get");
+  const load = async (file: string) => (await import(pathToFileURL(join(dirname(entry), file)).href)) as Record<string, unknown>;
+  const [index, artifacts, cache, utils] = await Promise.all([load("index.js"), load("artifact-utils.js"), load("Cache.js"), load("utils.js")]);
+  const expected = {
+    "index.js downloadArtifact": index.downloadArtifact,
+    "artifact-utils.js getArtifactFileName": artifacts.getArtifactFileName,
+    "artifact-utils.js getArtifactRemoteURL": artifacts.getArtifactRemoteURL,
+    "artifact-utils.js getArtifactVersion": artifacts.getArtifactVersion,
+    "Cache.js Cache": cache.Cache,
+    "utils.js getNodeArch": utils.getNodeArch,
+  };
+  const missing = Object.entries(expected).filter(([, value]) => typeof value !== "function");
+  if (missing.length > 0) {
+    throw new Error(`the @electron/get beside ${packageDir} lacks ${missing.map(([name]) => name).join(", ")}: scripts/ensureElectron.ts expects version 5`);
+  }
+  return {
+    index: index as unknown as ElectronGet,
+    artifacts: artifacts as unknown as ElectronGetArtifactUtils,
+    cache: cache as unknown as ElectronGetCache,
+    utils: utils as unknown as ElectronGetUtils,
+  };
 }
 
 /** The release zip this machine needs, as electron's install.js would ask @electron/get for it. */
@@ -240,10 +337,10 @@ interface ElectronDownload {
   readonly checksums: Record<string, string> | undefined;
 }
 
-/** The platform and architecture electron's install.js downloads for (npm_config_* first, Rosetta seen through). */
+/** The platform and architecture electron's install.js downloads for (ELECTRON_INSTALL_*, then npm_config_*; Rosetta seen through). */
 function installTarget(env: NodeJS.ProcessEnv): { platform: string; arch: string } {
-  const platform = env.npm_config_platform || process.platform;
-  let arch = env.npm_config_arch || process.arch;
+  const platform = env.ELECTRON_INSTALL_PLATFORM || env.npm_config_platform || process.platform;
+  let arch = env.ELECTRON_INSTALL_ARCH || env.npm_config_arch || process.arch;
   if (platform === "darwin" && process.platform === "darwin" && arch === "x64" && env.npm_config_arch === undefined) {
     try {
       if (execFileSync("sysctl", ["-in", "sysctl.proc_translated"]).toString().trim() === "1") arch = "arm64";
@@ -254,20 +351,49 @@ function installTarget(env: NodeJS.ProcessEnv): { platform: string; arch: string
   return { platform, arch };
 }
 
-async function describeDownload(packageDir: string, env: NodeJS.ProcessEnv, require: NodeJS.Require): Promise<ElectronDownload> {
-  const artifacts = require("@electron/get/dist/cjs/artifact-utils") as ElectronGetArtifactUtils;
-  const { getNodeArch } = require("@electron/get/dist/cjs/utils") as ElectronGetUtils;
-  const { Cache } = require("@electron/get/dist/cjs/Cache") as ElectronGetCache;
+async function describeDownload(packageDir: string, env: NodeJS.ProcessEnv, electronGet: ElectronGetModules): Promise<ElectronDownload> {
+  const { artifacts } = electronGet;
   const { platform, arch } = installTarget(env);
-  const requested: ArtifactDetails = { version: electronPackageVersion(packageDir), artifactName: "electron", platform, arch: getNodeArch(arch) };
+  const requested: ArtifactDetails = {
+    version: electronPackageVersion(packageDir),
+    artifactName: "electron",
+    platform,
+    arch: electronGet.utils.getNodeArch(arch),
+  };
   const details = { ...requested, version: artifacts.getArtifactVersion(requested) };
   const fileName = artifacts.getArtifactFileName(details);
   const url = await artifacts.getArtifactRemoteURL(details);
   const cacheRoot = env.electron_config_cache || undefined;
-  const cache = new Cache(cacheRoot);
+  const cache = new electronGet.cache.Cache(cacheRoot);
   const remoteChecksums = env.electron_use_remote_checksums || env.npm_config_electron_use_remote_checksums;
   const checksums = remoteChecksums ? undefined : (JSON.parse(readFileSync(join(packageDir, "checksums.json"), "utf8")) as Record<string, string>);
-  return { details, fileName, url, cacheRoot, cacheDir: cache.cacheRoot, cachedZip: await cache.getPathForFileInCache(url, fileName), checksums };
+  return { details, fileName, url, cacheRoot, cacheDir: cache.cacheRoot, cachedZip: cache.getPathForFileInCache(url, fileName), checksums };
+}
+
+/**
+ * A signal that aborts once `timeoutMs` pass with no progress (`touch` is progress): fetch itself has no such
+ * timeout, and a fixed one would cut a slow download that is still going.
+ */
+function stallSignal(timeoutMs: number): { readonly signal: AbortSignal; touch(gotBytes: boolean): void; stop(): void } {
+  const controller = new AbortController();
+  let gotBytes = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const event = gotBytes ? "more of the download" : "an answer";
+      controller.abort(Object.assign(new Error(`no progress for ${timeoutMs} ms`), { name: "TimeoutError", code: "ETIMEDOUT", event }));
+    }, timeoutMs);
+  };
+  arm();
+  return {
+    signal: controller.signal,
+    touch(bytes) {
+      gotBytes ||= bytes;
+      arm();
+    },
+    stop: () => clearTimeout(timer),
+  };
 }
 
 /** Runs electron's install.js, which finds the zip in @electron/get's cache and unpacks it into the package's dist/. */
@@ -312,8 +438,8 @@ export async function ensureElectron(options: EnsureElectronOptions = {}): Promi
   if (plan.kind === "present") return plan.binary;
   if (plan.kind === "refuse") return { found: false, reason: plan.reason };
 
-  const require = createRequire(join(packageDir, "package.json"));
-  const download = await describeDownload(packageDir, env, require);
+  const electronGet = await loadElectronGet(packageDir);
+  const download = await describeDownload(packageDir, env, electronGet);
   const label = `Electron ${download.details.version.replace(/^v/, "")}`;
   const cannotFetch = (why: string) => ({ found: false, reason: `${label} could not be fetched from ${download.url}: ${why}` }) as const;
   write(
@@ -326,25 +452,30 @@ export async function ensureElectron(options: EnsureElectronOptions = {}): Promi
     const route = downloadRoute(download.url, env);
     const unreachable = await checkReachable(route.host, route.port, reachabilityTimeoutMs);
     if (unreachable) return cannotFetch(explainFetchFailure(unreachable, route, reachabilityTimeoutMs) + ignoredProxyHint(env));
-    const electronGet = require("@electron/get") as ElectronGet;
     const report = progressReporter(`gasfees: ${label}`, write, options.onTerminal ?? process.stderr.isTTY === true);
+    const stall = stallSignal(stallTimeoutMs);
     // @electron/get draws its own progress bar after 30 s unless told not to; the lines above say it already.
     const hadNoProgress = env.ELECTRON_GET_NO_PROGRESS;
     env.ELECTRON_GET_NO_PROGRESS = "1";
     try {
-      await electronGet.downloadArtifact({
+      await electronGet.index.downloadArtifact({
         ...download.details,
         cacheRoot: download.cacheRoot,
         checksums: download.checksums,
         downloadOptions: {
           quiet: true,
-          getProgressCallback: (progress) => Promise.resolve(report(progress)),
-          timeout: { lookup: stallTimeoutMs, connect: stallTimeoutMs, secureConnect: stallTimeoutMs, response: stallTimeoutMs, socket: stallTimeoutMs },
+          getProgressCallback: (progress) => {
+            stall.touch(progress.transferred > 0);
+            report(progress);
+            return Promise.resolve();
+          },
+          signal: stall.signal,
         },
       });
     } catch (error) {
       return cannotFetch(explainFetchFailure(error, route, stallTimeoutMs) + ignoredProxyHint(env));
     } finally {
+      stall.stop();
       if (hadNoProgress === undefined) delete env.ELECTRON_GET_NO_PROGRESS;
     }
   }

@@ -2,7 +2,7 @@
 // on the built renderer, the tray, notifications and the settings page's calls. No fee logic lives here.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { app, BrowserWindow, dialog, nativeTheme, Notification, session } from "electron";
+import { app, BrowserWindow, clipboard, dialog, nativeTheme, Notification, session } from "electron";
 import { settingsPath, userConfigDir } from "../../shared/config/configDir.ts";
 import { historyPath } from "../../shared/app/openHistoryStore.ts";
 import type { Settings } from "../../shared/config/settings.ts";
@@ -64,8 +64,12 @@ async function main(): Promise<void> {
   // chain is muted) as a notification.
   const showNotification = (notification: AlertNotification) => {
     logNotificationShown(logger, notification);
-    if (Notification.isSupported()) new Notification({ title: notification.title, body: notification.body }).show();
-    else logger.info("notifications are not supported on this system: the one above was logged only");
+    if (!Notification.isSupported()) return logger.info("notifications are not supported on this system: the one above was logged only");
+    const shown = new Notification({ title: notification.title, body: notification.body });
+    // Since Electron 42 macOS shows notifications through UNNotification, which refuses an app that is not code-signed
+    // (the installers are unsigned until an identity is configured): the log then says so instead of nothing.
+    shown.on("failed", (_event, error) => logger.warn("the notification could not be shown", { ruleId: notification.event.ruleId, error }));
+    shown.show();
   };
   const logTrayChange = trayChangeLogger(logger);
 
@@ -138,7 +142,8 @@ async function main(): Promise<void> {
 
   const tray = createAppTray(join(HERE, "tray"), {
     openDashboard: showWindow,
-    apiUrl: () => host.baseUrl,
+    // clipboard.writeText answers with a promise since Electron 44: a failure is logged, not left unhandled.
+    copyApiUrl: () => void clipboard.writeText(host.baseUrl).catch((error: unknown) => logger.warn("could not copy the API URL", { error: String(error) })),
     chooseChain: (chainId) => void store.update((settings) => ({ ...settings, trayChainId: chainId })),
     togglePause: () => void (host.paused ? host.start() : host.pause()),
     quit: () => app.quit(),

@@ -16,8 +16,8 @@ export interface SettingsCallsContext {
   readonly logger: Logger;
   /** The settings page's view as of now. */
   readonly viewNow: () => SettingsView;
-  /** Puts a key (or `key:secret`) on the system clipboard. */
-  readonly writeClipboard: (text: string) => void;
+  /** Puts a key (or `key:secret`) on the system clipboard (Electron's clipboard.writeText, a promise since Electron 44). */
+  readonly writeClipboard: (text: string) => void | Promise<void>;
   /** Reloads the window (after a new dashboard token, so that the page asks for it). */
   readonly reloadWindow: () => void;
   /** Opens a checked link in the user's browser; false when refused. */
@@ -61,11 +61,12 @@ export function settingsCalls(context: SettingsCallsContext): BridgeImplementati
           return viewNow();
         }),
       copyApiKey: (id) =>
-        result(() => {
+        result(async () => {
           const credentials = host.revealApiKey(id);
           if (!credentials) throw new SettingsPatchError("this key is encrypted by a key store this app cannot open: revoke it and create a new one");
-          context.writeClipboard(credentials.secret === undefined ? credentials.key : `${credentials.key}:${credentials.secret}`);
-          return Promise.resolve(true as const);
+          // Answered once the clipboard holds the key: a write that fails is the call's failure, not a lost rejection.
+          await context.writeClipboard(credentials.secret === undefined ? credentials.key : `${credentials.key}:${credentials.secret}`);
+          return true as const;
         }),
       useFreePort: () =>
         result(async () => {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { clipboard, Menu, nativeImage, type NativeImage, Tray } from "electron";
+import { Menu, nativeImage, type NativeImage, Tray } from "electron";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import type { ServiceState } from "../bridge/bridgeTypes.ts";
 import type { Congestion } from "../../shared/wire/congestion.ts";
@@ -7,7 +7,7 @@ import { type TrayModel, trayModelOf } from "./trayModel.ts";
 
 export interface TrayActions {
   openDashboard(): void;
-  apiUrl(): string;
+  copyApiUrl(): void;
   chooseChain(chainId: number): void;
   togglePause(): void;
   quit(): void;
@@ -44,7 +44,7 @@ export function createAppTray(iconDir: string, actions: TrayActions): AppTray {
         tray.setContextMenu(
           Menu.buildFromTemplate([
             { label: "Open dashboard", click: () => actions.openDashboard() },
-            { label: "Copy API URL", click: () => clipboard.writeText(actions.apiUrl()) },
+            { label: "Copy API URL", click: () => actions.copyApiUrl() },
             {
               label: "Show in tray",
               enabled: networks.length > 0,

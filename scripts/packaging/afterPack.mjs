@@ -3,7 +3,7 @@
 // when the binary does not carry them. It runs for every system and architecture the build packs.
 import { join } from "node:path";
 import { flipFuses, getCurrentFuseWire } from "@electron/fuses";
-import { describeFuseWire, fuseConfigFor, fuseMismatches, removedFuses } from "./electronFuses.mjs";
+import { absentFuses, describeFuseWire, fuseConfigFor, fuseMismatches, removedFuses } from "./electronFuses.mjs";
 
 /**
  * The packed Electron binary the fuses are flipped in, found as electron-builder's own fuse support finds it: the .app
@@ -22,8 +22,9 @@ export function packedElectronPath(context) {
 
 export default async function afterPack(context) {
   const binary = packedElectronPath(context);
-  const removed = removedFuses(await getCurrentFuseWire(binary));
-  if (removed.length > 0) throw new Error(`the Electron in ${binary} does not have every fuse gasfees sets:\n  ${removed.join("\n  ")}`);
+  const shipped = await getCurrentFuseWire(binary);
+  const unsettable = [...absentFuses(shipped), ...removedFuses(shipped)];
+  if (unsettable.length > 0) throw new Error(`the Electron in ${binary} does not have every fuse gasfees sets:\n  ${unsettable.join("\n  ")}`);
   await flipFuses(binary, fuseConfigFor(context.electronPlatformName));
   const wire = await getCurrentFuseWire(binary);
   const mismatches = fuseMismatches(wire);

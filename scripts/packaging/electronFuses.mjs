@@ -26,6 +26,12 @@ export const GASFEES_FUSES = Object.freeze({
   loadBrowserProcessSpecificV8Snapshot: false,
   // The window loads gasfees://app, never a file:// page, so file pages need none of their extra privileges.
   grantFileProtocolExtraPrivileges: false,
+  // Electron's default (the fuse is new in Electron 41): V8 keeps WebAssembly's memory in bounds with guard regions and
+  // a signal handler, as Chrome does, rather than with a check before every access. Both are memory-safe and neither
+  // turns WebAssembly off; gasfees runs none (the page's script-src has no 'wasm-unsafe-eval'), so the fuse stays as
+  // Chromium ships and tests it. Electron suggests turning it off only where address space is short (the guard
+  // regions reserve gigabytes of it for each WebAssembly memory).
+  wasmTrapHandlers: true,
 });
 
 /** Where each named fuse sits in the fuse wire (@electron/fuses' FuseV1Options). */
@@ -38,6 +44,7 @@ const FUSE_INDEX = Object.freeze({
   onlyLoadAppFromAsar: FuseV1Options.OnlyLoadAppFromAsar,
   loadBrowserProcessSpecificV8Snapshot: FuseV1Options.LoadBrowserProcessSpecificV8Snapshot,
   grantFileProtocolExtraPrivileges: FuseV1Options.GrantFileProtocolExtraPrivileges,
+  wasmTrapHandlers: FuseV1Options.WasmTrapHandlers,
 });
 
 /**
@@ -60,6 +67,16 @@ export function fuseMismatches(wire) {
     if (state === undefined) return [`${name}: this Electron's fuse wire has no such fuse (it is older than @electron/fuses expects)`];
     return [`${name}: ${describeState(state)} instead of ${enabled ? "on" : "off"}`];
   });
+}
+
+/**
+ * The named fuses that the wire Electron ships has no byte for, each said in words: an Electron older than the fuse.
+ * Read before the flip, which would refuse to set them without naming which.
+ */
+export function absentFuses(wire) {
+  return Object.keys(GASFEES_FUSES)
+    .filter((name) => wire[FUSE_INDEX[name]] === undefined)
+    .map((name) => `${name}: this Electron's fuse wire has no such fuse (it is older than the fuse): use a newer Electron`);
 }
 
 /**

@@ -1,6 +1,6 @@
 // End-to-end tests of the desktop app: the real Electron binary on the real build, a real local EVM node. Where the
-// Electron binary is missing (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1) every test is skipped and says why, or
-// fails when GASFEES_REQUIRE_ELECTRON=1 demands them (CI's Electron job); there is no stand-in Electron.
+// Electron binary is missing (not fetched: ELECTRON_SKIP_BINARY_DOWNLOAD=1, or no network) every test is skipped and
+// says why, or fails when GASFEES_REQUIRE_ELECTRON=1 demands them (CI's Electron job); there is no stand-in Electron.
 // What the app shows outside its window (notifications, the tray) is read from its log on stderr (support/appLog.ts).
 import { spawnSync } from "node:child_process";
 import { realpathSync } from "node:fs";
@@ -32,7 +32,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The binary the electron npm package names (what Playwright starts when given no executablePath), if any. */
+/**
+ * The binary the electron npm package names (what Playwright starts when given no executablePath), if any. Asked only
+ * once the plan has found a binary: since Electron 45 the package's index.js downloads one itself when it has none.
+ */
 function electronPackageBinary(): string | undefined {
   try {
     return createRequire(import.meta.url)("electron") as string;

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { describeElectronBinary, electronTestPlan, findElectronBinary } from "../../scripts/electronBinary.ts";
 
 const missing = { found: false, reason: "Electron failed to install correctly" } as const;
-const present = { found: true, path: "/x/electron", version: "41.7.1", source: "the electron npm package 41.7.1" } as const;
+const present = { found: true, path: "/x/electron", version: "45.5.0", source: "the electron npm package 45.5.0" } as const;
 
 test("a missing binary skips the Electron tests with the reason and how to get it", () => {
   const plan = electronTestPlan(missing, {});
@@ -29,7 +29,7 @@ test("GASFEES_REQUIRE_ELECTRON=1 turns a missing binary into a failure that says
 test("a binary that is there runs the tests, required or not", () => {
   assert.deepEqual(electronTestPlan(present, {}), { kind: "run", binary: present });
   assert.deepEqual(electronTestPlan(present, { GASFEES_REQUIRE_ELECTRON: "1" }), { kind: "run", binary: present });
-  assert.equal(describeElectronBinary(present), "Electron 41.7.1 at /x/electron, from the electron npm package 41.7.1");
+  assert.equal(describeElectronBinary(present), "Electron 45.5.0 at /x/electron, from the electron npm package 45.5.0");
 });
 
 test("this machine's answer is one of the two shapes, and says where the binary would come from", () => {
@@ -54,33 +54,33 @@ function unpack(dir: string, version: string): string {
 }
 
 test("a binary not fetched yet is missing and says so; once unpacked it is found on the next call, with its version", (t) => {
-  const dir = packageFolder("41.7.1");
+  const dir = packageFolder("45.5.0");
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   assert.deepEqual(findElectronBinary({}, dir), {
     found: false,
-    reason: `Electron 41.7.1 has not been fetched into ${join(dir, "dist")} yet (npm ci leaves it out)`,
+    reason: `Electron 45.5.0 has not been fetched into ${join(dir, "dist")} yet (npm ci leaves it out)`,
   });
-  const path = unpack(dir, "41.7.1");
+  const path = unpack(dir, "45.5.0");
   assert.deepEqual(findElectronBinary({}, dir), {
     found: true,
     path,
-    version: "41.7.1",
-    source: `the electron npm package 41.7.1, fetched into ${join(dir, "dist")}`,
+    version: "45.5.0",
+    source: `the electron npm package 45.5.0, fetched into ${join(dir, "dist")}`,
   });
 });
 
 test("a binary of another version than the electron package counts as missing", (t) => {
-  const dir = packageFolder("41.7.1");
+  const dir = packageFolder("45.5.0");
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  unpack(dir, "40.0.0");
+  unpack(dir, "44.0.0");
   assert.deepEqual(findElectronBinary({}, dir), {
     found: false,
-    reason: `${join(dir, "dist")} holds Electron 40.0.0, but the electron npm package is 41.7.1`,
+    reason: `${join(dir, "dist")} holds Electron 44.0.0, but the electron npm package is 45.5.0`,
   });
 });
 
 test("ELECTRON_OVERRIDE_DIST_PATH is where the binary is looked for, and an empty one says so", (t) => {
-  const dir = packageFolder("41.7.1");
+  const dir = packageFolder("45.5.0");
   const override = mkdtempSync(join(tmpdir(), "gasfees-electron-override-"));
   t.after(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -95,5 +95,5 @@ test("ELECTRON_OVERRIDE_DIST_PATH is where the binary is looked for, and an empt
   writeFileSync(join(override, executable), "");
   const found = findElectronBinary({ ELECTRON_OVERRIDE_DIST_PATH: override }, dir);
   assert.equal(found.found && found.path, join(override, executable));
-  assert.match(found.found ? found.source : "", /^ELECTRON_OVERRIDE_DIST_PATH=.* the electron npm package is 41\.7\.1\)$/);
+  assert.match(found.found ? found.source : "", /^ELECTRON_OVERRIDE_DIST_PATH=.* the electron npm package is 45\.5\.0\)$/);
 });

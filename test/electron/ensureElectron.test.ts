@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createTcpServer } from "node:net";
+import type { Duplex } from "node:stream";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
@@ -33,8 +34,8 @@ const executable = process.platform === "darwin" ? "Electron.app/Contents/MacOS/
 
 // ---- the decision, the route and the words: pure ----
 
-const missing = { found: false, reason: "Electron 41.7.1 has not been fetched into /x/dist yet (npm ci leaves it out)" } as const;
-const present = { found: true, path: "/x/dist/electron", version: "41.7.1", source: "the electron npm package 41.7.1" } as const;
+const missing = { found: false, reason: "Electron 45.5.0 has not been fetched into /x/dist yet (npm ci leaves it out)" } as const;
+const present = { found: true, path: "/x/dist/electron", version: "45.5.0", source: "the electron npm package 45.5.0" } as const;
 
 test("a binary that is there is never fetched; a missing one is, unless the environment says it comes from elsewhere", () => {
   assert.deepEqual(planElectronFetch(present, {}), { kind: "present", binary: present });
@@ -52,7 +53,7 @@ test("a binary that is there is never fetched; a missing one is, unless the envi
 });
 
 test("the first connection goes to the download's host, or to the proxy only when ELECTRON_GET_USE_PROXY is set", () => {
-  const github = "https://github.com/electron/electron/releases/download/v41.7.1/electron-v41.7.1-linux-x64.zip";
+  const github = "https://github.com/electron/electron/releases/download/v45.5.0/electron-v45.5.0-linux-x64.zip";
   assert.deepEqual(downloadRoute(github, {}), { host: "github.com", port: 443, proxy: undefined });
   assert.deepEqual(downloadRoute("http://mirror.example:8080/electron/v1/e.zip", {}), { host: "mirror.example", port: 8080, proxy: undefined });
   assert.deepEqual(downloadRoute(github, { HTTPS_PROXY: "http://proxy.example:3128" }), { host: "github.com", port: 443, proxy: undefined });
@@ -62,6 +63,23 @@ test("the first connection goes to the download's host, or to the proxy only whe
     proxy: "http://proxy.example:3128",
   });
   assert.deepEqual(downloadRoute(github, { ELECTRON_GET_USE_PROXY: "1", HTTP_PROXY: "http://[::1]" }), { host: "::1", port: 80, proxy: "http://[::1]" });
+  // As undici's EnvHttpProxyAgent chooses (what @electron/get 5 installs): an http URL goes through HTTP_PROXY only,
+  // NO_PROXY exempts a host and its subdomains, and global-agent's GLOBAL_AGENT_* (@electron/get 2's) are not read.
+  const mirror = "http://mirror.example:8080/electron/v1/e.zip";
+  assert.deepEqual(downloadRoute(mirror, { ELECTRON_GET_USE_PROXY: "1", HTTPS_PROXY: "http://proxy.example:3128" }), {
+    host: "mirror.example",
+    port: 8080,
+    proxy: undefined,
+  });
+  assert.equal(
+    downloadRoute(mirror, { ELECTRON_GET_USE_PROXY: "1", http_proxy: "http://a.example:1", HTTP_PROXY: "http://b.example:2" }).proxy,
+    "http://a.example:1",
+  );
+  const proxied = { ELECTRON_GET_USE_PROXY: "1", HTTPS_PROXY: "http://proxy.example:3128" };
+  assert.equal(downloadRoute(github, { ...proxied, NO_PROXY: "example.org, .github.com" }).proxy, undefined);
+  assert.equal(downloadRoute(github, { ...proxied, no_proxy: "github.com:8443" }).proxy, "http://proxy.example:3128");
+  assert.equal(downloadRoute(github, { ...proxied, NO_PROXY: "*" }).proxy, undefined);
+  assert.equal(downloadRoute(github, { ELECTRON_GET_USE_PROXY: "1", GLOBAL_AGENT_HTTPS_PROXY: "http://proxy.example:3128" }).proxy, undefined);
   assert.match(ignoredProxyHint({ HTTPS_PROXY: "http://proxy.example:3128" }), /uses it only with ELECTRON_GET_USE_PROXY=1/);
   assert.equal(ignoredProxyHint({ HTTPS_PROXY: "http://proxy.example:3128", ELECTRON_GET_USE_PROXY: "1" }), "");
   assert.equal(ignoredProxyHint({}), "");
@@ -84,6 +102,32 @@ test("a host that does not resolve and a port that refuses are told apart, from 
   assert.match(explainFetchFailure(refused, through, 10_000), /^the proxy http:\/\/proxy\.example:3128 refused the connection/);
 });
 
+test("fetch's own failures (the network's error in its cause) are told apart too", async () => {
+  const closedPort = await unusedPort();
+  const refused = await fetch(`http://127.0.0.1:${closedPort}/e.zip`).catch((error: unknown) => error);
+  assert.equal((refused as Error).message, "fetch failed", "fetch keeps the reason in its cause");
+  assert.equal(
+    explainFetchFailure(refused, { host: "127.0.0.1", port: closedPort, proxy: undefined }, 10_000),
+    `127.0.0.1 refused the connection on port ${closedPort}`,
+  );
+  const unresolved = await fetch("http://electron-mirror.invalid/e.zip").catch((error: unknown) => error);
+  assert.match(
+    explainFetchFailure(unresolved, { host: "electron-mirror.invalid", port: 80, proxy: undefined }, 10_000),
+    /^electron-mirror\.invalid does not resolve \(DNS lookup failed: E[A-Z_]+\)/,
+  );
+  // undici's refusal of a proxy tunnel, two causes deep; @electron/get's HTTPError carries fetch's Response.
+  const tunnel = new TypeError("fetch failed", {
+    cause: new Error("Request was cancelled.", { cause: new Error("Proxy response (403) !== 200 when HTTP Tunneling") }),
+  });
+  const through = { host: "proxy.example", port: 3128, proxy: "http://proxy.example:3128" };
+  assert.equal(explainFetchFailure(tunnel, through, 10_000), "the proxy http://proxy.example:3128 refused to connect to the download (HTTP 403)");
+  const httpError = Object.assign(new Error("Response code 500"), { response: { status: 500, url: "https://mirror.example/e.zip" } });
+  assert.equal(
+    explainFetchFailure(httpError, { host: "mirror.example", port: 443, proxy: undefined }, 10_000),
+    "the download answered HTTP 500 for https://mirror.example/e.zip",
+  );
+});
+
 test("a listening port is reachable", async (t) => {
   const server = await listen(createServer());
   t.after(() => server.close());
@@ -93,12 +137,12 @@ test("a listening port is reachable", async (t) => {
 test("sizes are said in B, kB or MB, and progress once per tenth in a log, once per percent on a terminal", () => {
   assert.deepEqual([formatBytes(512), formatBytes(2_500), formatBytes(105_312_345)], ["512 B", "2.5 kB", "105.3 MB"]);
   const logLines: string[] = [];
-  const log = progressReporter("gasfees: Electron 41.7.1", (text) => logLines.push(text), false);
+  const log = progressReporter("gasfees: Electron 45.5.0", (text) => logLines.push(text), false);
   for (let transferred = 0; transferred <= 100_000_000; transferred += 1_000_000) log({ percent: transferred / 1e8, transferred, total: 1e8 });
   assert.equal(logLines[0], "  size  100.0 MB\n");
-  assert.deepEqual(logLines.slice(1, 3), ["gasfees: Electron 41.7.1: 0 B of 100.0 MB (0%)\n", "gasfees: Electron 41.7.1: 10.0 MB of 100.0 MB (10%)\n"]);
+  assert.deepEqual(logLines.slice(1, 3), ["gasfees: Electron 45.5.0: 0 B of 100.0 MB (0%)\n", "gasfees: Electron 45.5.0: 10.0 MB of 100.0 MB (10%)\n"]);
   assert.equal(logLines.length, 1 + 11);
-  assert.equal(logLines.at(-1), "gasfees: Electron 41.7.1: 100.0 MB of 100.0 MB (100%)\n");
+  assert.equal(logLines.at(-1), "gasfees: Electron 45.5.0: 100.0 MB of 100.0 MB (100%)\n");
   const terminal: string[] = [];
   const onTerminal = progressReporter("E", (text) => terminal.push(text), true);
   for (let transferred = 0; transferred <= 1000; transferred += 5) onTerminal({ percent: transferred / 1000, transferred, total: 1000 });
@@ -125,7 +169,13 @@ const packageJson = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf
   scripts: Record<string, string>;
 };
 
-test("npm ci never runs electron's install script (package.json's allowScripts denies it)", () => {
+test("npm ci never runs electron's install script (it has none since Electron 42, and package.json's allowScripts denies one)", () => {
+  const electronScripts = (JSON.parse(readFileSync(join(electronPackageDir(), "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
+  assert.deepEqual(
+    ["preinstall", "install", "postinstall"].filter((name) => name in electronScripts),
+    [],
+    "the electron package runs nothing at install",
+  );
   assert.equal(packageJson.allowScripts.electron, false);
   const allowedElectronEntries = Object.entries(packageJson.allowScripts).filter(([name, allowed]) => /^electron(@|$)/.test(name) && allowed !== false);
   assert.deepEqual(allowedElectronEntries, []);
@@ -162,7 +212,7 @@ test("npm start, npm run dist and the demanded Electron tests stop at once, sayi
 // ---- the fetch itself, in a child process, from a local mirror ----
 
 /** What the local mirror does with the next request for the zip. */
-type MirrorMode = "serve" | "corrupt" | "missing" | "stall";
+type MirrorMode = "serve" | "corrupt" | "missing" | "stall" | "stall-midway";
 
 let mirror: Server;
 let mirrorUrl: string;
@@ -181,6 +231,11 @@ function mirrorHandler(request: IncomingMessage, response: ServerResponse): void
   if (mirrorMode === "stall") return void stalled.push(response);
   const body = mirrorMode === "corrupt" ? Buffer.from(zip).fill(1, 100, 200) : zip;
   response.writeHead(200, { "content-type": "application/zip", "content-length": body.length });
+  // The headers and a first piece, then nothing more.
+  if (mirrorMode === "stall-midway") {
+    response.write(body.subarray(0, 65_536));
+    return void stalled.push(response);
+  }
   // In 64 KiB pieces, each written once the last has drained, so the downloader reports its progress along the way.
   const writeFrom = (offset: number): void => {
     if (offset >= body.length) return void response.end();
@@ -304,7 +359,17 @@ test("a mirror that accepts the connection and then says nothing is given up on 
   mirrorMode = "stall";
   const result = await ensureInChild("start", packageDir, { ELECTRON_MIRROR: mirrorUrl, electron_config_cache: cache }, { stallTimeoutMs: 1_000 });
   assert.equal(result.code, 1, result.stderr);
-  assert.match(result.stderr, /: 127\.0\.0\.1 did not answer within 1 s \(waiting for \w+\): a firewall may drop the connection/);
+  assert.match(result.stderr, /: 127\.0\.0\.1 did not answer within 1 s \(waiting for an answer\): a firewall may drop the connection/);
+});
+
+test("a download that stops halfway is given up on after the stall timeout, and nothing is unpacked", async (t) => {
+  const { dir, packageDir, cache } = electronPackageCopy();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mirrorMode = "stall-midway";
+  const result = await ensureInChild("start", packageDir, { ELECTRON_MIRROR: mirrorUrl, electron_config_cache: cache }, { stallTimeoutMs: 1_000 });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /: 127\.0\.0\.1 did not answer within 1 s \(waiting for more of the download\)/);
+  assert.equal(existsSync(join(packageDir, "dist")), false);
 });
 
 test("where the download host does not resolve, the fetch gives up with the reason and unpacks nothing", async (t) => {
@@ -331,7 +396,11 @@ test("a proxy that is set but not enabled for Electron's downloader is pointed o
 
 test("a proxy that asks for credentials is said so (ELECTRON_GET_USE_PROXY=1, a real proxy answering 407)", async (t) => {
   const { dir, packageDir, cache } = electronPackageCopy();
+  // undici's proxy agent asks for a tunnel (CONNECT) to http URLs too; a plain request is answered alike.
   const proxy = await listen(createServer((_request, response) => response.writeHead(407, { "proxy-authenticate": 'Basic realm="proxy"' }).end()));
+  proxy.on("connect", (_request: IncomingMessage, socket: Duplex) =>
+    socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="proxy"\r\n\r\n'),
+  );
   t.after(() => {
     proxy.close();
     rmSync(dir, { recursive: true, force: true });

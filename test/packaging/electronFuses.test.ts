@@ -10,7 +10,7 @@ import { after, test } from "node:test";
 import { FuseV1Options, FuseVersion, getCurrentFuseWire } from "@electron/fuses";
 import afterPack, { packedElectronPath, type PackedAppContext } from "../../scripts/packaging/afterPack.mjs";
 import { describeFuseWire, fuseConfigFor, fuseMismatches } from "../../scripts/packaging/electronFuses.mjs";
-import { ELECTRON_DEFAULT_WIRE, fuseFileIn, writeStandInBinary } from "./support/standInElectron.ts";
+import { ELECTRON_40_WIRE, ELECTRON_DEFAULT_WIRE, fuseFileIn, writeStandInBinary } from "./support/standInElectron.ts";
 
 const workDir = mkdtempSync(join(tmpdir(), "gasfees-fuses-"));
 after(() => rmSync(workDir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ function contextFor(electronPlatformName: "linux" | "win32" | "darwin", appOutDi
   return { appOutDir, electronPlatformName, arch: X64, packager: { appInfo: { productFilename: "gasfees" }, executableName: "gasfees" } };
 }
 
-test("the build turns off run-as-node, NODE_OPTIONS and --inspect, and turns on cookie encryption, asar integrity and asar-only loading", () => {
+test("the build turns off run-as-node, NODE_OPTIONS and --inspect, turns on cookie encryption, asar integrity and asar-only loading, and decides every fuse", () => {
   const config = fuseConfigFor("linux");
   assert.equal(config.version, FuseVersion.V1);
   assert.equal(config[FuseV1Options.RunAsNode], false);
@@ -34,9 +34,16 @@ test("the build turns off run-as-node, NODE_OPTIONS and --inspect, and turns on 
   assert.equal(config[FuseV1Options.EnableCookieEncryption], true);
   assert.equal(config[FuseV1Options.EnableEmbeddedAsarIntegrityValidation], true);
   assert.equal(config[FuseV1Options.OnlyLoadAppFromAsar], true);
-  // The two left: the browser process's own V8 snapshot stays off (none ships), file:// gets no extra privileges.
+  // The rest: the browser process's own V8 snapshot stays off (none ships), file:// gets no extra privileges, and
+  // WebAssembly's bounds stay guarded by trap handlers (Electron's and Chrome's default).
   assert.equal(config[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot], false);
   assert.equal(config[FuseV1Options.GrantFileProtocolExtraPrivileges], false);
+  assert.equal(config[FuseV1Options.WasmTrapHandlers], true);
+  const named = Object.keys(config)
+    .filter((key) => /^\d+$/.test(key))
+    .map(Number);
+  const known = Object.values(FuseV1Options).filter((value) => typeof value === "number");
+  assert.deepEqual(named.sort(), known.sort(), "every fuse @electron/fuses knows is decided");
   assert.deepEqual(fuseConfigFor("win32"), config, "every system gets the same fuses");
 });
 
@@ -64,8 +71,8 @@ for (const electronPlatformName of ["linux", "win32"] as const) {
     const wire = await getCurrentFuseWire(binary);
     assert.deepEqual(
       Object.fromEntries(Object.entries(wire).filter(([key]) => key !== "version")),
-      { 0: OFF, 1: ON, 2: OFF, 3: OFF, 4: ON, 5: ON, 6: OFF, 7: OFF },
-      "run-as-node, NODE_OPTIONS, inspect, V8 snapshot and file privileges off; cookie encryption, asar integrity and asar-only on",
+      { 0: OFF, 1: ON, 2: OFF, 3: OFF, 4: ON, 5: ON, 6: OFF, 7: OFF, 8: ON },
+      "run-as-node, NODE_OPTIONS, inspect, V8 snapshot and file privileges off; cookie encryption, asar integrity, asar-only and wasm trap handlers on",
     );
     const afterFlip = readFileSync(binary);
     assert.equal(afterFlip.length, before.length);
@@ -87,20 +94,28 @@ test("a build whose Electron removed one of the fuses fails, saying which and wh
   );
 });
 
+test("a build whose Electron is older than a fuse gasfees sets fails before the flip, naming the fuse", async () => {
+  const appOutDir = join(workDir, "older");
+  const binary = fuseFileIn(appOutDir, "linux", "gasfees");
+  const before = writeStandInBinary(binary, ELECTRON_40_WIRE);
+  await assert.rejects(afterPack(contextFor("linux", appOutDir)), /wasmTrapHandlers: this Electron's fuse wire has no such fuse \(it is older than the fuse\)/);
+  assert.deepEqual(readFileSync(binary), before, "nothing was flipped");
+});
+
 test("a wire read back short of a fuse, or with it in the wrong state, is named", () => {
-  assert.deepEqual(fuseMismatches({ 0: OFF, 1: ON, 2: OFF, 3: OFF, 4: ON, 5: ON, 6: OFF, 7: OFF }), []);
-  assert.deepEqual(fuseMismatches({ 0: ON, 1: ON, 2: OFF, 3: OFF, 4: ON, 5: ON, 6: OFF }), [
+  assert.deepEqual(fuseMismatches({ 0: OFF, 1: ON, 2: OFF, 3: OFF, 4: ON, 5: ON, 6: OFF, 7: OFF, 8: ON }), []);
+  assert.deepEqual(fuseMismatches({ 0: ON, 1: ON, 2: OFF, 3: OFF, 4: ON, 5: ON, 6: OFF, 7: OFF }), [
     "runAsNode: on instead of off",
-    "grantFileProtocolExtraPrivileges: this Electron's fuse wire has no such fuse (it is older than @electron/fuses expects)",
+    "wasmTrapHandlers: this Electron's fuse wire has no such fuse (it is older than @electron/fuses expects)",
   ]);
 });
 
 test("the build log names every fuse of the wire, one @electron/fuses does not know among them", () => {
-  const wire = { version: "1", 0: OFF, 1: ON, 2: OFF, 3: OFF, 4: ON, 5: ON, 6: OFF, 7: OFF, 8: ON };
+  const wire = { version: "1", 0: OFF, 1: ON, 2: OFF, 3: OFF, 4: ON, 5: ON, 6: OFF, 7: OFF, 8: ON, 9: OFF };
   assert.equal(
     describeFuseWire(wire),
     "runAsNode off, enableCookieEncryption on, enableNodeOptionsEnvironmentVariable off, enableNodeCliInspectArguments off, " +
       "enableEmbeddedAsarIntegrityValidation on, onlyLoadAppFromAsar on, loadBrowserProcessSpecificV8Snapshot off, " +
-      "grantFileProtocolExtraPrivileges off, fuse 8 (unknown to @electron/fuses, left as Electron ships it) on",
+      "grantFileProtocolExtraPrivileges off, wasmTrapHandlers on, fuse 9 (unknown to @electron/fuses, left as Electron ships it) off",
   );
 });

@@ -15,7 +15,7 @@ const jobs = workflows.flatMap((workflow) => Object.entries(workflow.jobs).map((
 
 /** The Node major the workflows pin: every dependency must accept it (no EBADENGINE in any job). */
 const PINNED_NODE_MAJOR = 24;
-/** npm honours package.json's allowScripts (which keeps `npm ci` from downloading Electron) from 11.16 on. */
+/** npm honours package.json's allowScripts (which keeps `npm ci` to the install scripts it allows) from 11.16 on. */
 const NPM_MAJOR = 11;
 
 const runs = (step: WorkflowStep, command: RegExp) => typeof step.run === "string" && command.test(step.run);

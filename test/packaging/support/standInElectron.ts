@@ -6,8 +6,11 @@ import { dirname, join } from "node:path";
 
 export const FUSE_SENTINEL = "dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX";
 
-/** The fuse wire Electron ships (build/fuses/fuses.json5): run_as_node on, cookie_encryption off, node_options on, node_cli_inspect on, embedded_asar_integrity_validation off, only_load_app_from_asar off, load_browser_process_specific_v8_snapshot off, grant_file_protocol_extra_privileges on. */
-export const ELECTRON_DEFAULT_WIRE = "10110001";
+/** The fuse wire Electron ships (build/fuses/fuses.json5, the same from 41 to 45): run_as_node on, cookie_encryption off, node_options on, node_cli_inspect on, embedded_asar_integrity_validation off, only_load_app_from_asar off, load_browser_process_specific_v8_snapshot off, grant_file_protocol_extra_privileges on, wasm_trap_handlers on. */
+export const ELECTRON_DEFAULT_WIRE = "101100011";
+
+/** The wire of Electron 40 and older: no wasm_trap_handlers. */
+export const ELECTRON_40_WIRE = "10110001";
 
 /** The bytes of a stand-in binary whose fuse wire is `wire` (one character per fuse: "0", "1" or "r"). */
 export function standInBinary(wire: string = ELECTRON_DEFAULT_WIRE): Buffer {
