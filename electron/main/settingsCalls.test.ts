@@ -110,7 +110,7 @@ test("a clipboard write that fails is the call's failure, logged, and no rejecti
   process.on("unhandledRejection", onUnhandled);
   t.after(() => process.off("unhandledRejection", onUnhandled));
   const { copy, logged } = callsWith(() => Promise.reject(new Error("the clipboard is owned by another program")), { key: "gf_key" });
-  assert.deepEqual(await copy("0123456789ab"), { ok: false, error: "Something went wrong: the clipboard is owned by another program" });
+  assert.deepEqual(await copy("0123456789ab"), { ok: false, error: "Something went wrong: the clipboard is owned by another program", alertProblems: [] });
   assert.deepEqual(logged, ["a settings call failed"]);
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(unhandled, []);
@@ -122,6 +122,7 @@ test("a key the key store cannot open is refused with what to do, and nothing is
   assert.deepEqual(await copy("0123456789ab"), {
     ok: false,
     error: "this key is encrypted by a key store this app cannot open: revoke it and create a new one",
+    alertProblems: [],
   });
   assert.deepEqual(written, []);
 });
