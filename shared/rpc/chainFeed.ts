@@ -137,6 +137,8 @@ export class ChainFeed {
     this.#head = new ChainHead({ blockTimeMs: options.blockTimeMs, reorgDepthBlocks: options.reorgDepthBlocks ?? DEFAULT_REORG_DEPTH_BLOCKS });
     if (options.heldHead) this.#head.seed(options.heldHead.block, options.heldHead.timestamp * 1000);
     if (options.heldBlocks) this.#state.seed(options.heldBlocks);
+    // The first request after a restart is sized for the blocks due since the newest one held: one request.
+    if (options.heldHead) this.#lastSyncAt = options.heldHead.timestamp * 1000;
     this.#report = firstFeedReport(options.chainId, this.#pool.statuses(undefined));
   }
 
