@@ -31,7 +31,7 @@ export async function runFeedBench(runs = 5, newBlocks = 50, blockIntervalMs = 2
         windowBlocks: 500,
         logger: silentLogger,
         onReport: (report) => {
-          if (report.snapshot) firstData();
+          if (report.newestBlock !== undefined) firstData();
         },
       });
       feed.start();
@@ -66,13 +66,13 @@ export async function runFeedBench(runs = 5, newBlocks = 50, blockIntervalMs = 2
       logger: silentLogger,
     });
     feed.start();
-    while (feed.report.snapshot?.newestBlock !== chain.newestBlock) await sleep(10);
+    while (feed.report.newestBlock !== chain.newestBlock) await sleep(10);
     proxy.resetCounts();
     for (let block = 0; block < newBlocks; block++) {
       await chain.mine(1);
       await sleep(blockIntervalMs);
     }
-    while (feed.report.snapshot?.newestBlock !== chain.newestBlock) await sleep(10);
+    while (feed.report.newestBlock !== chain.newestBlock) await sleep(10);
     const followRequests = proxy.total();
     await feed.stop();
 

@@ -246,7 +246,7 @@ export async function runFreshnessBench(): Promise<BenchRow[]> {
         windowBlocks: 500,
         logger: silentLogger,
         onReport: (report) => {
-          if (report.snapshot) seen.see(report.snapshot.newestBlock);
+          if (report.newestBlock !== undefined) seen.see(report.newestBlock);
         },
       });
       feed.start();

@@ -3,8 +3,6 @@
 //   block arbitrum-week-alert          the same with a second window of 2.4 M blocks asked a percentile per block (an
 //                                      alert's), and that window's first ask (its tracker built) beside one exact pass
 //   memory <seven-chains|empty>        resident memory with 7 chains' full 7-day histories held, or none
-import { BlockWindow } from "../../shared/core/fees/blockWindow.ts";
-import { snapshotOf } from "../../shared/core/fees/feeSnapshot.ts";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { parseWindowSpec } from "../../shared/core/history/duration.ts";
 import { FeeOrderStatisticsScratch } from "../../shared/core/history/feeOrderStatistics.ts";
@@ -73,10 +71,9 @@ function measureBlocks(): void {
     ...(week ? { statsWindow: { kind: "duration", seconds: WEEK_SECONDS, text: "7d" } } : { statsWindowBlocks: HISTORY_BLOCKS }),
   };
   const { record, newest, fillMsPer1024 } = filledRecord(plan, week ? WEEK_SECONDS : 200, spacing, 7);
-  const feedWindow = new BlockWindow(HISTORY_BLOCKS);
   const next = feeWalk(11);
   let block = newest + 1;
-  let previous = publish(plan, report(undefined), undefined, record.part());
+  let previous = publish(plan, { ...report(BigInt(newest), 0n, []), changed: { blocks: false, health: false } }, undefined, record.part());
   let firstAskMs = 0;
   let onePassMs = 0;
   if (alert) {
@@ -86,11 +83,10 @@ function measureBlocks(): void {
     firstAskMs = performance.now() - started;
   }
   const step = (): void => {
-    feedWindow.write(BigInt(block), [next()]);
-    const snapshot = snapshotOf(plan.chainId, feedWindow, undefined, { blockTimeMs: 250 })!;
     const timestamp = Math.floor(START_SECONDS + block * spacing);
-    record.takeFeedSnapshot(snapshot, block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : [], timestamp * 1_000);
-    previous = publish(plan, report(snapshot), previous, record.part());
+    const fed = report(BigInt(block), next(), block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : []);
+    record.takeReport(fed, timestamp * 1_000);
+    previous = publish(plan, fed, previous, record.part());
     if (alert && record.history.percentileOver(ALERT_WINDOW, 20) === undefined) throw new Error("the alert's window holds blocks");
     block++;
   };
@@ -154,8 +150,21 @@ function parseMsPer1024(): number {
   return (performance.now() - started) / ROUNDS;
 }
 
-function report(snapshot: FeedReport["snapshot"]): FeedReport {
-  return { chainId: 42_161, snapshot, confirmedAt: Date.now(), phase: snapshot ? "ok" : "syncing", endpoints: [], changed: { blocks: true, health: false } };
+/** A feed's report of one new block, as the feed hands it on. */
+function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"]): FeedReport {
+  return {
+    chainId: 42_161,
+    blocks: [{ firstBlock: block, baseFeesWei: [baseFeeWei] }],
+    newestBlock: block,
+    nextBaseFeeWei: undefined,
+    recentTips: [],
+    confirmedAt: Date.now(),
+    phase: "ok",
+    endpoints: [],
+    changed: { blocks: true, health: false },
+    anchors,
+    callCounts: [],
+  };
 }
 
 function measureMemory(): void {

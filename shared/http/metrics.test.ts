@@ -5,9 +5,8 @@ import { test, type TestContext } from "node:test";
 import { toGweiString } from "../core/fees/gwei.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { silentLogger } from "../log/logger.ts";
-import type { FeedReport } from "../rpc/feedReport.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
-import { type ChainPublication, publish } from "../service/chainPublication.ts";
+import { type ChainPublication, type FeedHealth, NO_HISTORY, publish } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { TestFeeSource } from "../service/testFeeSource.ts";
 import type { EndpointStatus, NetworkStatus } from "../wire/networkStatus.ts";
@@ -272,8 +271,8 @@ test("each RPC endpoint's state, by its redacted URL: up, active, and one state 
 /** A publication of chain 1, made by the service's own `publish`, with these endpoints. */
 function publicationWithEndpoints(endpoints: readonly EndpointStatus[]): ChainPublication {
   const plan: ChainPlan = { chainId: 1, name: "Ethereum", rpcUrls: [], blockTimeMs: 12_000, statsWindowBlocks: 500 };
-  const report: FeedReport = { chainId: 1, snapshot: undefined, confirmedAt: undefined, phase: "syncing", endpoints, changed: { blocks: false, health: true } };
-  return publish(plan, report, undefined);
+  const report: FeedHealth = { confirmedAt: undefined, phase: "syncing", endpoints, callCounts: [], changed: { blocks: false, health: true } };
+  return publish(plan, report, undefined, NO_HISTORY);
 }
 
 /** A FeeSource holding one publication that never changes. */

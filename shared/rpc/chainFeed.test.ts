@@ -42,7 +42,10 @@ test("before any data, the report says syncing, with every endpoint as configure
   });
   assert.deepEqual(chainFeed.report, {
     chainId: 10,
-    snapshot: undefined,
+    blocks: [],
+    newestBlock: undefined,
+    nextBaseFeeWei: undefined,
+    recentTips: [],
     confirmedAt: undefined,
     phase: "syncing",
     endpoints: [
@@ -51,6 +54,7 @@ test("before any data, the report says syncing, with every endpoint as configure
     ],
     changed: { blocks: false, health: false },
     anchors: [],
+    callCounts: [],
   });
   assert.ok(Object.isFrozen(chainFeed.report));
   assert.ok(Object.isFrozen(chainFeed.report.anchors));

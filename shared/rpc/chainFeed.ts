@@ -5,7 +5,7 @@ import { BlockAnchors } from "./blockAnchors.ts";
 import { ChainHead, DEFAULT_REORG_DEPTH_BLOCKS, type HeadVerdict } from "./chainHead.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
 import { MalformedRpcResponseError, RpcEndpointError, SuspectEndpointError, WrongChainError } from "./errors.ts";
-import type { FeedPhase, FeedReport } from "./feedReport.ts";
+import type { FeedBlocks, FeedPhase, FeedReport } from "./feedReport.ts";
 import { nextFeeHistoryRequest } from "./feeHistoryRequest.ts";
 import { FeeHistoryState } from "./feeHistoryState.ts";
 import { fetchBaseFees } from "./fetchBaseFees.ts";
@@ -49,6 +49,11 @@ export interface ChainFeedOptions {
    * answers are judged against it as against any head the chain has shown.
    */
   heldHead?: { readonly block: bigint; readonly timestamp: number };
+  /**
+   * The newest blocks of the history held from before (a restart), consecutive: the feed starts from them, asking only
+   * for the blocks after them (and its overlap, checked against them), instead of the whole window again.
+   */
+  heldBlocks?: FeedBlocks;
   /** How often an endpoint in use has its chain id checked again; default CHAIN_ID_RECHECK_MS. */
   chainIdRecheckMs?: number;
 }
@@ -90,6 +95,8 @@ export class ChainFeed {
   readonly #pool: EndpointPool;
   readonly #state: FeeHistoryState;
   readonly #head: ChainHead;
+  /** Blocks applied since the previous report, to go out in the next one. */
+  #unreportedBlocks: FeedBlocks[] = [];
   /** When each endpoint's chain id was last checked (epoch ms). */
   readonly #chainIdCheckedAt = new Map<Endpoint, number>();
   #report: FeedReport;
@@ -126,10 +133,13 @@ export class ChainFeed {
       timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     });
-    this.#state = new FeeHistoryState({ chainId: options.chainId, windowBlocks: options.windowBlocks, blockTimeMs: options.blockTimeMs });
+    this.#state = new FeeHistoryState({ windowBlocks: options.windowBlocks });
     this.#head = new ChainHead({ blockTimeMs: options.blockTimeMs, reorgDepthBlocks: options.reorgDepthBlocks ?? DEFAULT_REORG_DEPTH_BLOCKS });
     if (options.heldHead) this.#head.seed(options.heldHead.block, options.heldHead.timestamp * 1000);
-    this.#report = withAnchors(firstFeedReport(options.chainId, this.#pool.statuses(undefined)), NO_ANCHORS);
+    if (options.heldBlocks) this.#state.seed(options.heldBlocks);
+    // The first request after a restart is sized for the blocks due since the newest one held: one request.
+    if (options.heldHead) this.#lastSyncAt = options.heldHead.timestamp * 1000;
+    this.#report = firstFeedReport(options.chainId, this.#pool.statuses(undefined));
   }
 
   get chainId(): number {
@@ -330,7 +340,9 @@ export class ChainFeed {
       if (this.#stopped) return;
     }
     this.#lastSyncAt = now;
-    if (this.#state.apply(answer)) this.#confirmedAt = Date.now();
+    const applied = this.#state.apply(answer);
+    if (applied.blocks) this.#unreportedBlocks.push(applied.blocks);
+    if (applied.changed) this.#confirmedAt = Date.now();
     this.#head.confirm(answerNewest, Date.now());
   }
 
@@ -478,23 +490,28 @@ export class ChainFeed {
 
   #phase(): FeedPhase {
     if (this.#noBaseFee) return "no-base-fee";
-    const hasData = this.#state.snapshot !== undefined;
+    const hasData = this.#state.newestBlock !== undefined;
     if (this.#everyEndpointFailing) return hasData ? "degraded" : "unreachable";
     return hasData ? "ok" : "syncing";
   }
 
-  /** Hands the listener a new report when anything it carries changed since the last one, or a header was seen. */
+  /** Hands the listener a new report when it has blocks to tell, anything it carries changed, or a header was seen. */
   #publish(): void {
     if (this.#stopped) return;
     const next = nextFeedReport(this.#report, {
-      snapshot: this.#state.snapshot,
+      blocks: this.#unreportedBlocks,
+      newestBlock: this.#state.newestBlock,
+      nextBaseFeeWei: this.#state.nextBaseFeeWei,
+      recentTips: this.#state.recentTips,
       confirmedAt: this.#confirmedAt,
       phase: this.#phase(),
       endpoints: this.#pool.statuses(this.#active),
+      anchors: this.#anchors.takeUnreported(),
+      callCounts: this.#pool.callCounts(),
     });
-    const anchors = this.#anchors.takeUnreported();
-    if (!next && anchors.length === 0) return;
-    this.#report = withAnchors(next ?? { ...this.#report, changed: NOTHING_CHANGED }, anchors, this.#pool.callCounts());
+    this.#unreportedBlocks = [];
+    if (!next) return;
+    this.#report = next;
     try {
       this.#options.onReport?.(this.#report);
     } catch (error) {
@@ -502,17 +519,9 @@ export class ChainFeed {
     }
   }
 }
-
-const NO_ANCHORS: readonly BlockAnchor[] = Object.freeze([]);
-const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
-
-/** The report with the anchors seen since the previous one and the endpoints' call counts, frozen. */
-function withAnchors(report: FeedReport, anchors: readonly BlockAnchor[], callCounts?: FeedReport["callCounts"]): FeedReport {
-  return Object.freeze({ ...report, anchors, ...(callCounts ? { callCounts } : {}) });
-}
-
 /** A failure in a few words, for a line of the log: what went wrong and where, without what to do about it. */
 function shortCause(error: Error): string {
+  if (error instanceof SuspectEndpointError) return `${error.url} is set aside`;
   if (error instanceof WrongChainError) return `${error.url} serves chain ${error.reportedChainId}`;
   if (error instanceof MalformedRpcResponseError) return `${error.url} answered garbage`;
   if (error instanceof RpcEndpointError) {

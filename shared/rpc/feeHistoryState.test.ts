@@ -12,66 +12,50 @@ const answer = (oldestBlock: bigint, baseFeesWei: bigint[], nextBaseFeeWei?: big
 });
 
 function state(windowBlocks = 1000) {
-  return new FeeHistoryState({ chainId: 7, windowBlocks, blockTimeMs: 2000 });
+  return new FeeHistoryState({ windowBlocks });
 }
 
-test("no snapshot before the first answer; the first makes one, with the chain's id and block time", () => {
+test("nothing held before the first answer; the first is reported whole, with its gas-used ratios and blob base fees", () => {
   const fees = state();
-  assert.equal(fees.snapshot, undefined);
   assert.equal(fees.newestBlock, undefined);
-  assert.equal(fees.apply(answer(10n, [100n, 200n, 300n], 350n)), true);
-  const snapshot = fees.snapshot!;
-  assert.deepEqual(
-    {
-      chainId: snapshot.chainId,
-      newestBlock: snapshot.newestBlock,
-      historyWei: snapshot.historyWei,
-      current: snapshot.currentBaseFeeWei,
-      blockTimeMs: snapshot.blockTimeMs,
-    },
-    { chainId: 7, newestBlock: 12n, historyWei: [100n, 200n, 300n], current: 350n, blockTimeMs: 2000 },
-  );
+  const applied = fees.apply(answer(10n, [100n, 200n, 300n], 350n, { gasUsedRatios: [0.5, 0.6, 0.7], blobBaseFeesWei: [1n, 2n, 3n] }));
+  assert.deepEqual(applied, {
+    changed: true,
+    blocks: { firstBlock: 10n, baseFeesWei: [100n, 200n, 300n], gasUsedRatios: [0.5, 0.6, 0.7], blobBaseFeesWei: [1n, 2n, 3n] },
+  });
+  assert.ok(Object.isFrozen(applied.blocks));
   assert.equal(fees.newestBlock, 12n);
   assert.equal(fees.blocksHeld, 3);
+  assert.equal(fees.nextBaseFeeWei, 350n);
 });
 
-test("an answer that only confirms what is held changes nothing and keeps the same snapshot object", () => {
+test("an answer that only confirms what is held changes nothing and reports no block", () => {
   const fees = state();
   fees.apply(answer(10n, [100n, 200n, 300n], 350n));
-  const before = fees.snapshot;
-  assert.equal(fees.apply(answer(11n, [200n, 300n], 350n)), false);
-  assert.equal(fees.snapshot, before);
+  assert.deepEqual(fees.apply(answer(11n, [200n, 300n], 350n)), { changed: false, blocks: undefined });
 });
 
-test("each kind of change is one: a new block, a re-mined block, the next base fee, the tips", () => {
+test("each kind of change is one: a new block, a re-mined block (reported from it on), the next base fee, the tips", () => {
   const fees = state();
   fees.apply(answer(10n, [100n, 200n, 300n], 350n));
-  const changes: [string, FeeHistoryAnswer][] = [
-    ["a new block", answer(12n, [300n, 400n], 350n)],
-    ["a re-mined block", answer(12n, [300n, 900n], 350n)],
-    ["the next base fee", answer(12n, [300n, 900n], 360n)],
-    ["the tips", answer(12n, [300n, 900n], 360n, { tips: [blockTipsOf(13n, [1n, 2n, 3n])] })],
-  ];
-  for (const [what, change] of changes) {
-    const before = fees.snapshot;
-    assert.equal(fees.apply(change), true, what);
-    assert.notEqual(fees.snapshot, before, `${what}: a new snapshot`);
-    assert.ok(Object.isFrozen(fees.snapshot), what);
-  }
-  const snapshot = fees.snapshot!;
-  assert.deepEqual(snapshot.historyWei, [100n, 200n, 300n, 900n]);
-  assert.equal(snapshot.maxWei, 900n, "the statistics follow the re-mined fee");
-  assert.equal(snapshot.currentBaseFeeWei, 360n);
-  assert.deepEqual(snapshot.recentTips, [blockTipsOf(13n, [1n, 2n, 3n])]);
+  assert.deepEqual(fees.apply(answer(11n, [200n, 300n, 400n], 350n)).blocks, { firstBlock: 13n, baseFeesWei: [400n] }, "the new block alone");
+  assert.deepEqual(fees.apply(answer(11n, [200n, 900n, 400n], 350n)).blocks, { firstBlock: 12n, baseFeesWei: [900n, 400n] }, "from the re-mined block on");
+  assert.deepEqual(fees.apply(answer(13n, [400n], 360n)), { changed: true, blocks: undefined }, "the next base fee");
+  const tipsBefore = fees.recentTips;
+  assert.deepEqual(fees.apply(answer(13n, [400n], 360n, { tips: [blockTipsOf(13n, [1n, 2n, 3n])] })), { changed: true, blocks: undefined }, "the tips");
+  assert.notEqual(fees.recentTips, tipsBefore);
+  assert.deepEqual(fees.recentTips, [blockTipsOf(13n, [1n, 2n, 3n])]);
+  assert.ok(Object.isFrozen(fees.recentTips));
+  assert.equal(fees.nextBaseFeeWei, 360n);
 });
 
-test("an answer behind the blocks held contradicts them, and says nothing about the next block", () => {
+test("an answer behind the blocks held contradicts them, reports nothing, and says nothing about the next block", () => {
   const fees = state();
   fees.apply(answer(10n, [100n, 200n, 300n], 350n));
   const lagging = answer(10n, [100n, 200n], 999n);
   assert.equal(fees.contradicts(lagging), true);
-  assert.equal(fees.apply(lagging), false);
-  assert.equal(fees.snapshot!.currentBaseFeeWei, 350n);
+  assert.deepEqual(fees.apply(lagging), { changed: false, blocks: undefined });
+  assert.equal(fees.nextBaseFeeWei, 350n);
 });
 
 test("another fee for a block held contradicts; new blocks after the held ones do not", () => {
@@ -79,11 +63,12 @@ test("another fee for a block held contradicts; new blocks after the held ones d
   assert.equal(fees.contradicts(answer(10n, [1n])), false, "nothing held yet");
   fees.apply(answer(10n, [100n, 200n, 300n], 350n));
   assert.equal(fees.contradicts(answer(11n, [200n, 301n])), true);
+  assert.equal(fees.oldestRewrite(answer(10n, [100n, 201n, 301n])), 11n);
   assert.equal(fees.contradicts(answer(11n, [200n, 300n, 400n])), false);
   assert.equal(fees.contradicts(answer(20n, [1n])), false, "a gap is not a contradiction: the window starts afresh");
 });
 
-test("the window keeps the newest windowBlocks blocks; the history the newest 500 of them", () => {
+test("the window keeps the newest windowBlocks blocks", () => {
   const fees = state(600);
   fees.apply(
     answer(
@@ -92,7 +77,14 @@ test("the window keeps the newest windowBlocks blocks; the history the newest 50
     ),
   );
   assert.equal(fees.blocksHeld, 600);
-  assert.equal(fees.snapshot!.historyWei.length, 500);
-  assert.equal(fees.snapshot!.historyWei[0], 201n);
-  assert.equal(fees.snapshot!.minWei, 101n, "statistics over the 600 blocks held");
+  assert.equal(fees.newestBlock, 699n);
+});
+
+test("blocks held from before (a restart) are what the first answer is told against: only what is newer is reported", () => {
+  const fees = state();
+  fees.seed({ firstBlock: 10n, baseFeesWei: [100n, 200n, 300n] });
+  assert.equal(fees.newestBlock, 12n);
+  assert.deepEqual(fees.apply(answer(11n, [200n, 300n, 400n, 500n], 550n)).blocks, { firstBlock: 13n, baseFeesWei: [400n, 500n] });
+  fees.seed({ firstBlock: 0n, baseFeesWei: [1n] });
+  assert.equal(fees.newestBlock, 14n, "a seed only takes while nothing is held");
 });

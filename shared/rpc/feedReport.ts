@@ -1,5 +1,5 @@
 import type { BlockAnchor } from "../core/history/blockAnchor.ts";
-import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import type { BlockTips } from "../core/fees/recentTips.ts";
 import type { EndpointCallCount } from "./endpointPool.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
 
@@ -15,15 +15,32 @@ import type { EndpointStatus } from "../wire/networkStatus.ts";
 export type FeedPhase = "syncing" | "unreachable" | "ok" | "degraded" | "no-base-fee";
 
 /**
- * Everything a chain feed knows at one moment, handed to its listener as one immutable value on each change. Readers
- * never ask the feed anything else: what is not here, they do not need. Before its first change a feed's report is
- * syncing, with no data and its endpoints as configured. What did not change since the previous report is the same
- * object in both (`snapshot`, `endpoints`), so readers may compare by identity; everything is frozen.
+ * Consecutive blocks as an endpoint's believed answer gave them, oldest first: base fees, and where the answer had
+ * them, gas-used ratios and blob base fees (one per block).
+ */
+export interface FeedBlocks {
+  readonly firstBlock: bigint;
+  readonly baseFeesWei: readonly bigint[];
+  readonly gasUsedRatios?: readonly number[];
+  readonly blobBaseFeesWei?: readonly bigint[];
+}
+
+/**
+ * What a chain feed read since its previous report, and where it stands, handed to its listener as one immutable
+ * value on each change. A feed reports blocks, not statistics: the chain's record (service/chainRecord.ts) writes
+ * them into the history and computes the statistics, once. Readers take each report once, in order. What did not
+ * change since the previous report is the same object in both (`endpoints`, `recentTips`); everything is frozen.
  */
 export interface FeedReport {
   readonly chainId: number;
-  /** The statistics of the blocks held; undefined until the first blocks arrive. Replaced, never mutated. */
-  readonly snapshot: FeeSnapshot | undefined;
+  /** The blocks read since the previous report that are new or carry another fee than before (re-mined), in order. */
+  readonly blocks: readonly FeedBlocks[];
+  /** The newest block the chain is confirmed to have (a believed answer's); undefined before the first. */
+  readonly newestBlock: bigint | undefined;
+  /** The base fee of the block after `newestBlock`, as the endpoint reported it; undefined when it gave none. */
+  readonly nextBaseFeeWei: bigint | undefined;
+  /** Tips of the newest blocks whose rewards were read (up to RECENT_BLOCKS block numbers), oldest first. */
+  readonly recentTips: readonly BlockTips[];
   /**
    * Epoch ms when the newest new data arrived: new or re-mined blocks from a believed answer. An answer that only
    * repeats what is held, or comes from an endpoint lagging behind, does not move it: the data's age is the age of the
@@ -33,14 +50,14 @@ export interface FeedReport {
   readonly phase: FeedPhase;
   /** Every endpoint of the chain, in the configured order (URLs redacted). */
   readonly endpoints: readonly EndpointStatus[];
-  /** What changed since the feed's previous report; both false when only `confirmedAt` moved. */
+  /** What changed since the feed's previous report: blocks (or the next base fee, or tips), and health. */
   readonly changed: { readonly blocks: boolean; readonly health: boolean };
   /**
    * Block headers' exact timestamps the feed saw since its previous report, in the order seen (usually one: the newest
-   * block of a poll, or a new head), frozen; [] when none. Each was believed: not more than 15 minutes ahead of the
-   * local clock, and not decreasing as block numbers grow among those the feed holds (rpc/blockAnchors.ts).
+   * block of a poll, or a new head), frozen; [] when none. Each was believed: not more than MAX_HEADER_AHEAD_SECONDS
+   * ahead of the local clock, and not decreasing as block numbers grow among those the feed holds (rpc/blockAnchors.ts).
    */
-  readonly anchors?: readonly BlockAnchor[];
+  readonly anchors: readonly BlockAnchor[];
   /** Each endpoint's JSON-RPC calls and failures so far, as of this report (not a change: counts move every call). */
-  readonly callCounts?: readonly EndpointCallCount[];
+  readonly callCounts: readonly EndpointCallCount[];
 }

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BlockWindow } from "../core/fees/blockWindow.ts";
-import { snapshotOf } from "../core/fees/feeSnapshot.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
-import { firstFeedReport, nextFeedReport } from "./nextFeedReport.ts";
+import { type FeedView, firstFeedReport, nextFeedReport } from "./nextFeedReport.ts";
 
 const status = (state: EndpointStatus["state"], extra: Partial<EndpointStatus> = {}): EndpointStatus => ({
   url: "http://127.0.0.1:9",
@@ -13,44 +11,66 @@ const status = (state: EndpointStatus["state"], extra: Partial<EndpointStatus> =
   ...extra,
 });
 
-function snapshot(newestFeeWei: bigint) {
-  const window = new BlockWindow(500);
-  window.write(1n, [1n, 2n, newestFeeWei]);
-  return snapshotOf(1, window, undefined)!;
-}
+const view = (extra: Partial<FeedView> = {}): FeedView => ({
+  blocks: [],
+  newestBlock: undefined,
+  nextBaseFeeWei: undefined,
+  recentTips: [],
+  confirmedAt: undefined,
+  phase: "syncing",
+  endpoints: [status("unknown")],
+  anchors: [],
+  callCounts: [],
+  ...extra,
+});
 
 test("the first report: syncing, no data, the endpoints as configured, nothing changed, all frozen", () => {
   const first = firstFeedReport(1, [status("unknown")]);
   assert.deepEqual(first, {
     chainId: 1,
-    snapshot: undefined,
+    blocks: [],
+    newestBlock: undefined,
+    nextBaseFeeWei: undefined,
+    recentTips: [],
     confirmedAt: undefined,
     phase: "syncing",
     endpoints: [status("unknown")],
     changed: { blocks: false, health: false },
+    anchors: [],
+    callCounts: [],
   });
   assert.ok(Object.isFrozen(first) && Object.isFrozen(first.changed) && Object.isFrozen(first.endpoints) && Object.isFrozen(first.endpoints[0]));
 });
 
-test("what changed: blocks when the snapshot is another object, health when the phase or an endpoint's status is", () => {
+test("what changed: blocks when blocks were read or the next base fee moved, health when the phase or an endpoint's status did", () => {
   const first = firstFeedReport(1, [status("unknown")]);
-  const data = snapshot(3n);
-  const ok = nextFeedReport(first, { snapshot: data, confirmedAt: 10, phase: "ok", endpoints: [status("ok")] })!;
+  const blocks = [{ firstBlock: 1n, baseFeesWei: [1n, 2n, 3n] }];
+  const ok = nextFeedReport(first, view({ blocks, newestBlock: 3n, confirmedAt: 10, phase: "ok", endpoints: [status("ok")] }))!;
   assert.deepEqual(ok.changed, { blocks: true, health: true });
-  const confirmed = nextFeedReport(ok, { snapshot: data, confirmedAt: 20, phase: "ok", endpoints: [status("ok")] })!;
-  assert.deepEqual(confirmed.changed, { blocks: false, health: false }, "only confirmedAt moved");
-  assert.equal(confirmed.confirmedAt, 20);
-  assert.equal(confirmed.endpoints, ok.endpoints, "unchanged statuses are the same object");
-  const newBlock = nextFeedReport(confirmed, { snapshot: snapshot(4n), confirmedAt: 30, phase: "ok", endpoints: [status("ok")] })!;
-  assert.deepEqual(newBlock.changed, { blocks: true, health: false });
-  const retryMoved = nextFeedReport(newBlock, { snapshot: newBlock.snapshot, confirmedAt: 30, phase: "ok", endpoints: [status("ok", { retryAt: 5 })] })!;
+  assert.deepEqual(ok.blocks, blocks);
+  const anchored = nextFeedReport(
+    ok,
+    view({ newestBlock: 3n, confirmedAt: 10, phase: "ok", endpoints: [status("ok")], anchors: [{ block: 3n, timestamp: 36 }] }),
+  )!;
+  assert.deepEqual(anchored.changed, { blocks: false, health: false }, "only a header was seen");
+  assert.deepEqual(anchored.blocks, []);
+  assert.equal(anchored.endpoints, ok.endpoints, "unchanged statuses are the same object");
+  const next = nextFeedReport(anchored, view({ newestBlock: 3n, nextBaseFeeWei: 4n, confirmedAt: 30, phase: "ok", endpoints: [status("ok")] }))!;
+  assert.deepEqual(next.changed, { blocks: true, health: false }, "the next base fee moved");
+  const retryMoved = nextFeedReport(
+    next,
+    view({ newestBlock: 3n, nextBaseFeeWei: 4n, confirmedAt: 30, phase: "ok", endpoints: [status("ok", { retryAt: 5 })] }),
+  )!;
   assert.deepEqual(retryMoved.changed, { blocks: false, health: true }, "any field of a status counts");
-  const degraded = nextFeedReport(retryMoved, { snapshot: newBlock.snapshot, confirmedAt: 30, phase: "degraded", endpoints: retryMoved.endpoints })!;
+  const degraded = nextFeedReport(
+    retryMoved,
+    view({ newestBlock: 3n, nextBaseFeeWei: 4n, confirmedAt: 30, phase: "degraded", endpoints: retryMoved.endpoints }),
+  )!;
   assert.deepEqual(degraded.changed, { blocks: false, health: true });
-  assert.ok(Object.isFrozen(degraded) && Object.isFrozen(degraded.changed));
+  assert.ok(Object.isFrozen(degraded) && Object.isFrozen(degraded.changed) && Object.isFrozen(degraded.blocks));
 });
 
-test("nothing changed: no report", () => {
+test("nothing to tell: no report", () => {
   const first = firstFeedReport(1, [status("unknown")]);
-  assert.equal(nextFeedReport(first, { snapshot: undefined, confirmedAt: undefined, phase: "syncing", endpoints: [status("unknown")] }), undefined);
+  assert.equal(nextFeedReport(first, view()), undefined);
 });

@@ -1,45 +1,66 @@
-import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import type { BlockAnchor } from "../core/history/blockAnchor.ts";
+import type { BlockTips } from "../core/fees/recentTips.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
-import type { FeedPhase, FeedReport } from "./feedReport.ts";
+import type { EndpointCallCount } from "./endpointPool.ts";
+import type { FeedBlocks, FeedPhase, FeedReport } from "./feedReport.ts";
 
-/** What a feed knows at one moment, before it is made into a report. */
+/** What a feed knows at one moment, and what it read since its previous report, before it is made into a report. */
 export interface FeedView {
-  readonly snapshot: FeeSnapshot | undefined;
+  readonly blocks: readonly FeedBlocks[];
+  readonly newestBlock: bigint | undefined;
+  readonly nextBaseFeeWei: bigint | undefined;
+  readonly recentTips: readonly BlockTips[];
   readonly confirmedAt: number | undefined;
   readonly phase: FeedPhase;
   readonly endpoints: readonly EndpointStatus[];
+  readonly anchors: readonly BlockAnchor[];
+  readonly callCounts: readonly EndpointCallCount[];
 }
+
+const NONE: readonly never[] = Object.freeze([]);
 
 /** The report of a feed that has not published anything yet: syncing, no data, its endpoints as configured. */
 export function firstFeedReport(chainId: number, endpoints: readonly EndpointStatus[]): FeedReport {
   return freezeReport({
     chainId,
-    snapshot: undefined,
+    blocks: NONE,
+    newestBlock: undefined,
+    nextBaseFeeWei: undefined,
+    recentTips: NONE,
     confirmedAt: undefined,
     phase: "syncing",
     endpoints: freezeStatuses(endpoints),
     changed: { blocks: false, health: false },
+    anchors: NONE,
+    callCounts: NONE,
   });
 }
 
 /**
- * The report that follows `previous` for what the feed knows now, or undefined when nothing changed. Blocks changed
- * when the snapshot is another object (the fee-history state replaces it only on a change); health changed when the
- * phase or any endpoint's status did. What did not change is the previous report's own object, so readers may compare
- * by identity.
+ * The report that follows `previous` for what the feed read and knows now, or undefined when there is nothing to
+ * tell. Blocks changed when blocks were read, or the next base fee or the tips moved; health changed when the phase
+ * or any endpoint's status did; a header seen is told too. What did not change is the previous report's own object,
+ * so readers may compare by identity.
  */
 export function nextFeedReport(previous: FeedReport, now: FeedView): FeedReport | undefined {
-  const blocks = now.snapshot !== previous.snapshot;
+  // Tips are replaced, never mutated: another array is other tips (two empty ones are none either way).
+  const tipsChanged = now.recentTips !== previous.recentTips && (now.recentTips.length > 0 || previous.recentTips.length > 0);
+  const blocks = now.blocks.length > 0 || now.nextBaseFeeWei !== previous.nextBaseFeeWei || tipsChanged;
   const endpointsChanged = !sameStatuses(previous.endpoints, now.endpoints);
   const health = now.phase !== previous.phase || endpointsChanged;
-  if (!blocks && !health && now.confirmedAt === previous.confirmedAt) return undefined;
+  if (!blocks && !health && now.anchors.length === 0 && now.confirmedAt === previous.confirmedAt) return undefined;
   return freezeReport({
     chainId: previous.chainId,
-    snapshot: now.snapshot,
+    blocks: now.blocks.length === 0 ? NONE : Object.freeze([...now.blocks]),
+    newestBlock: now.newestBlock,
+    nextBaseFeeWei: now.nextBaseFeeWei,
+    recentTips: tipsChanged ? now.recentTips : previous.recentTips,
     confirmedAt: now.confirmedAt,
     phase: now.phase,
     endpoints: endpointsChanged ? freezeStatuses(now.endpoints) : previous.endpoints,
     changed: { blocks, health },
+    anchors: now.anchors.length === 0 ? NONE : Object.freeze([...now.anchors]),
+    callCounts: now.callCounts,
   });
 }
 

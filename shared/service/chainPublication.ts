@@ -17,7 +17,10 @@ export interface ChainPublication {
   readonly blockTimeMs: number;
   /** The statistics, or undefined while the chain has no data. */
   readonly snapshot: FeeSnapshot | undefined;
-  /** Epoch ms when an RPC endpoint last confirmed the data. */
+  /**
+   * Epoch ms of the newest new data: when the feed's newest new blocks arrived, or, before any since the start (the
+   * history held from before), the newest block's own time. Undefined without data.
+   */
   readonly confirmedAt: number | undefined;
   readonly congestion: Congestion;
   /** The chain's `GET /networks` entry as of its data; `networkStatusAt` adds the data's age at the time of asking. */
@@ -35,18 +38,16 @@ export interface PublicationChanges {
   readonly history: boolean;
 }
 
-/** What the chain's history adds to a feed's report: the statistics over its window, and what it holds. */
+/** The feed's part of a publication: its health and the time of its newest new data, and what changed. */
+export type FeedHealth = Pick<FeedReport, "phase" | "endpoints" | "confirmedAt" | "callCounts" | "changed">;
+
+/** What the chain's history gives a publication: the snapshot (statistics over its window), and what it holds. */
 export interface HistoryPart {
-  /** The feed's snapshot with the statistics of the chain's window; undefined without data. */
+  /** The snapshot made of the chain's history; undefined without data. */
   readonly snapshot: FeeSnapshot | undefined;
   readonly status: HistoryStatus;
   /** The window's statistics or the history's status changed since the previous publication. */
   readonly changed: boolean;
-}
-
-/** The history part of a chain that keeps no history beyond its feed's blocks (tests, benchmarks). */
-export function feedOnlyHistory(report: FeedReport): HistoryPart {
-  return { snapshot: report.snapshot, status: EMPTY_HISTORY, changed: false };
 }
 
 const EMPTY_HISTORY: HistoryStatus = Object.freeze({
@@ -59,15 +60,14 @@ const EMPTY_HISTORY: HistoryStatus = Object.freeze({
   backfill: Object.freeze({ running: false, progress: 0, blocksToGo: null }),
 });
 
-/** The publication of a feed's report. */
-export function publish(
-  plan: ChainPlan,
-  report: FeedReport,
-  previous: ChainPublication | undefined,
-  history: HistoryPart = feedOnlyHistory(report),
-): ChainPublication {
-  const { confirmedAt } = report;
+/** The history part of a chain without data (tests). */
+export const NO_HISTORY: HistoryPart = Object.freeze({ snapshot: undefined, status: EMPTY_HISTORY, changed: false });
+
+/** The chain's publication: the feed's health with the history's snapshot and status. */
+export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPublication | undefined, history: HistoryPart): ChainPublication {
   const { snapshot } = history;
+  const newestTime = history.status.newestTime;
+  const confirmedAt = snapshot === undefined ? undefined : (report.confirmedAt ?? (newestTime === null ? undefined : newestTime * 1000));
   const gwei = (wei: bigint | undefined) => (wei === undefined ? null : toGweiString(wei));
   const status: NetworkStatus = Object.freeze({
     chainId: plan.chainId,
@@ -99,7 +99,7 @@ export function publish(
     congestion: congestionOf(status),
     status,
     changed: { ...report.changed, history: history.changed },
-    callCounts: report.callCounts ?? previous?.callCounts ?? [],
+    callCounts: report.callCounts.length > 0 ? report.callCounts : (previous?.callCounts ?? report.callCounts),
   });
 }
 

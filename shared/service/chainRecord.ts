@@ -1,6 +1,8 @@
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
 import { type BlockAnchor, ChainHistory, type HistoryChange, type HistoryWrite } from "../core/history/chainHistory.ts";
-import { withStatsWindow } from "../core/history/windowSnapshot.ts";
+import { type ChainTip, snapshotOfHistory } from "../core/history/windowSnapshot.ts";
+import type { FeedBlocks, FeedReport } from "../rpc/feedReport.ts";
 import type { Logger } from "../log/logger.ts";
 import type { BackfillStatus, HistoryStatus } from "../wire/networkStatus.ts";
 import { type ChainPlan, historyHorizonOf, statsWindowOf } from "./chainPlan.ts";
@@ -40,10 +42,13 @@ const IDLE_BACKFILL: BackfillStatus = Object.freeze({ running: false, progress: 
 /** Prune the store at most this often (it only drops blocks beyond the horizon). */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+const NO_TIP: ChainTip = Object.freeze({ newestBlock: undefined, nextBaseFeeWei: undefined, recentTips: Object.freeze([]) });
+
 /**
  * One chain's record: its history in memory (ChainHistory), written through to the store, and the snapshot the
- * service publishes (the feed's newest blocks with the statistics of the window). The feed's newest blocks, backfilled
- * pages and blocks loaded from the store all go in through `write`; readers get `part()`.
+ * service publishes, made from the history alone (core/history/windowSnapshot.ts): the one place the chain's
+ * statistics are computed. The feed's blocks, backfilled pages and blocks loaded from the store all go in through
+ * `#write`; readers get `part()`.
  */
 export class ChainRecord {
   readonly #plan: ChainPlan;
@@ -51,12 +56,11 @@ export class ChainRecord {
   readonly #store: HistoryPersistence | undefined;
   readonly #logger: Logger;
   readonly #horizonText: string;
-  /** The feed's newest snapshot; the one the published snapshot was made from; the published one. */
-  #feedSnapshot: FeeSnapshot | undefined;
-  #snapshotSource: FeeSnapshot | undefined;
+  /** What the feed knows beyond the blocks (its head, the next base fee, tips), as of its newest report. */
+  #tip: ChainTip = NO_TIP;
+  /** The published snapshot, made again only after the history or the tip changed. */
   #snapshot: FeeSnapshot | undefined;
-  /** The window's blocks changed since the published snapshot was made. */
-  #statsChanged = false;
+  #snapshotStale = true;
   #status: HistoryStatus;
   #backfill: BackfillStatus = IDLE_BACKFILL;
   #changed = false;
@@ -76,9 +80,17 @@ export class ChainRecord {
     return this.#history;
   }
 
-  /** The newest block the live feed reported; undefined before its first report (the history may hold older ones). */
+  /** The newest block the live feed confirmed; undefined before its first report (the history may hold older ones). */
   get liveNewestBlock(): bigint | undefined {
-    return this.#feedSnapshot?.newestBlock;
+    return this.#tip.newestBlock;
+  }
+
+  /** The newest blocks held (up to `count`, back to the first gap): what the feed holds after a restart. */
+  newestBlocks(count: number): FeedBlocks | undefined {
+    const newest = this.#history.newest;
+    if (newest === undefined) return undefined;
+    const baseFeesWei = this.#history.newestFees(count);
+    return { firstBlock: newest.block - BigInt(baseFeesWei.length) + 1n, baseFeesWei };
   }
 
   /** Loads what the store holds for the chain (at start, before the feed's first report). */
@@ -103,11 +115,18 @@ export class ChainRecord {
     this.#status = this.#makeStatus();
   }
 
-  /** Takes a feed's snapshot (and the anchors that came with it): writes its newest blocks into the history. */
-  takeFeedSnapshot(feed: FeeSnapshot | undefined, anchors: readonly BlockAnchor[], nowMs: number): void {
-    if (feed === undefined || (feed === this.#feedSnapshot && anchors.length === 0)) return;
-    this.#feedSnapshot = feed;
-    this.#write({ firstBlock: feed.newestBlock - BigInt(feed.historyWei.length) + 1n, baseFeesWei: feed.historyWei, anchors }, nowMs);
+  /** Takes a feed's report: writes its blocks and anchors into the history (and the store), and keeps its tip. */
+  takeReport(report: FeedReport, nowMs: number): void {
+    const last = report.blocks.length - 1;
+    report.blocks.forEach((blocks, i) => this.#write(i === last ? { ...blocks, anchors: report.anchors } : blocks, nowMs));
+    // Headers of blocks already held (a poll that found nothing new, a ws head) still make their time exact.
+    if (report.blocks.length === 0 && report.anchors.length > 0)
+      this.#write({ firstBlock: report.anchors[0]!.block, baseFeesWei: [], anchors: report.anchors }, nowMs);
+    const tip = this.#tip;
+    if (tip.newestBlock !== report.newestBlock || tip.nextBaseFeeWei !== report.nextBaseFeeWei || tip.recentTips !== report.recentTips) {
+      this.#tip = Object.freeze({ newestBlock: report.newestBlock, nextBaseFeeWei: report.nextBaseFeeWei, recentTips: report.recentTips });
+      this.#snapshotStale = true;
+    }
   }
 
   /** Writes a backfilled page (or any older blocks) into the history and the store. */
@@ -124,15 +143,11 @@ export class ChainRecord {
 
   /** The history's part of the chain's next publication; clears what changed. */
   part(): HistoryPart {
-    const feed = this.#feedSnapshot;
-    if (feed === undefined) {
-      this.#snapshot = undefined;
-    } else if (this.#statsChanged || feed !== this.#snapshotSource) {
-      const stats = this.#history.windowStats();
-      this.#snapshot = stats === undefined ? feed : withStatsWindow(feed, stats);
+    if (this.#snapshotStale) {
+      const snapshot = snapshotOfHistory(this.#plan.chainId, this.#history, this.#tip, this.#plan.blockTimeMs);
+      if (snapshot === undefined || this.#snapshot === undefined || !sameSnapshot(snapshot, this.#snapshot)) this.#snapshot = snapshot;
+      this.#snapshotStale = false;
     }
-    this.#snapshotSource = feed;
-    this.#statsChanged = false;
     const changed = this.#changed;
     this.#changed = false;
     return { snapshot: this.#snapshot, status: this.#status, changed };
@@ -140,17 +155,23 @@ export class ChainRecord {
 
   #write(write: RecordWrite, nowMs: number): void {
     let change: HistoryChange;
+    // No header dated more than MAX_HEADER_AHEAD_SECONDS after the clock dates a block, whoever brought it (the
+    // backfill's pages allow more before they call an endpoint a liar): it would date the blocks around it there too.
+    const latestSeconds = nowMs / 1_000 + MAX_HEADER_AHEAD_SECONDS;
+    const dated = write.anchors?.some((anchor) => anchor.timestamp > latestSeconds)
+      ? { ...write, anchors: write.anchors.filter((anchor) => anchor.timestamp <= latestSeconds) }
+      : write;
     try {
-      change = this.#history.write(write, nowMs / 1_000);
+      change = this.#history.write(dated, nowMs / 1_000);
     } catch (error) {
       this.#logger.warn("blocks refused by the history", { chainId: this.#plan.chainId, error: String(error) });
       return;
     }
     if (change.changedFrom === undefined && change.anchors.length === 0) return;
-    this.#statsChanged = true;
+    this.#snapshotStale = true;
     this.#changed = true;
     this.#status = this.#makeStatus();
-    this.#persist(write, change, nowMs);
+    this.#persist(dated, change, nowMs);
   }
 
   /** Writes what changed (new or different fees, and the anchors kept) to the store; the store never stops the feed. */
@@ -200,4 +221,22 @@ export class ChainRecord {
       backfill: this.#backfill,
     });
   }
+}
+
+/** Two snapshots say the same (a write that changed only timestamps, or nothing the snapshot shows). */
+function sameSnapshot(a: FeeSnapshot, b: FeeSnapshot): boolean {
+  return (
+    a.newestBlock === b.newestBlock &&
+    a.currentBaseFeeWei === b.currentBaseFeeWei &&
+    a.statsFromBlock === b.statsFromBlock &&
+    a.statsToBlock === b.statsToBlock &&
+    a.statsBlocks === b.statsBlocks &&
+    a.baseFeePercentileWei === b.baseFeePercentileWei &&
+    a.busyThresholdWei === b.busyThresholdWei &&
+    a.minWei === b.minWei &&
+    a.maxWei === b.maxWei &&
+    a.recentTips === b.recentTips &&
+    a.historyWei.length === b.historyWei.length &&
+    a.historyWei.every((fee, i) => fee === b.historyWei[i])
+  );
 }

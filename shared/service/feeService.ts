@@ -8,6 +8,8 @@ import { ChainRecord, type HistoryPersistence } from "./chainRecord.ts";
 import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
 
+const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
+
 export interface FeeServiceOptions {
   readonly logger: Logger;
   /** Seam for the RPC layer; the default follows real endpoints. */
@@ -47,6 +49,7 @@ export class FeeService implements FeeSource {
       const record = new ChainRecord(plan, { store: plan.persistHistory === false ? undefined : options.store, logger: options.logger });
       record.loadStored();
       const held = record.history.newest;
+      const heldBlocks = record.newestBlocks(HISTORY_BLOCKS);
       const feed = createFeed({
         chainId: plan.chainId,
         rpcUrls: plan.rpcUrls,
@@ -54,6 +57,7 @@ export class FeeService implements FeeSource {
         windowBlocks: HISTORY_BLOCKS,
         ...(plan.reorgDepthBlocks === undefined ? {} : { reorgDepthBlocks: plan.reorgDepthBlocks }),
         ...(held === undefined ? {} : { heldHead: { block: held.block, timestamp: held.timestamp } }),
+        ...(heldBlocks === undefined ? {} : { heldBlocks }),
         ...(plan.pollIntervalMs === undefined ? {} : { pollIntervalMs: plan.pollIntervalMs }),
         ...(plan.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: plan.requestTimeoutMs }),
         logger: options.logger,
@@ -72,7 +76,7 @@ export class FeeService implements FeeSource {
     if (startBackfill === undefined) return;
     for (const plan of this.#plans) {
       const record = this.#records.get(plan.chainId)!;
-      this.#backfills.push(startBackfill(plan, record, () => this.#publish(plan, this.#reports.get(plan.chainId)!)));
+      this.#backfills.push(startBackfill(plan, record, () => this.#publishHistoryGrew(plan)));
     }
   }
 
@@ -97,11 +101,25 @@ export class FeeService implements FeeSource {
     return () => this.#listeners.delete(listener);
   }
 
+  /** A feed's report: its blocks go into the chain's record, and the chain is published with what they changed. */
   #publish(plan: ChainPlan, report: FeedReport): void {
     const record = this.#records.get(plan.chainId)!;
     this.#reports.set(plan.chainId, report);
-    record.takeFeedSnapshot(report.snapshot, report.anchors ?? [], this.#now());
-    const publication = publish(plan, report, this.#publications.get(plan.chainId), record.part());
+    record.takeReport(report, this.#now());
+    this.#hand(publish(plan, report, this.#publications.get(plan.chainId), record.part()));
+  }
+
+  /**
+   * The backfill wrote pages (or its progress moved): the chain is published with its history's new part and the
+   * feed's health as it stands, nothing of the feed's last report taken again (no blocks changed at the head).
+   */
+  #publishHistoryGrew(plan: ChainPlan): void {
+    const health = { ...this.#reports.get(plan.chainId)!, changed: NOTHING_CHANGED };
+    this.#hand(publish(plan, health, this.#publications.get(plan.chainId), this.#records.get(plan.chainId)!.part()));
+  }
+
+  #hand(publication: ChainPublication): void {
+    const plan = publication;
     this.#publications.set(plan.chainId, publication);
     for (const listener of this.#listeners) {
       try {

@@ -4,10 +4,10 @@ import { BlockWindow } from "../core/fees/blockWindow.ts";
 import { DEFAULT_BLOCK_TIME_MS, snapshotOf, type FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { BlockTips } from "../core/fees/recentTips.ts";
-import type { FeedPhase, FeedReport } from "../rpc/feedReport.ts";
+import type { FeedPhase } from "../rpc/feedReport.ts";
 import type { HistoryStatus } from "../wire/networkStatus.ts";
 import type { ChainPlan } from "./chainPlan.ts";
-import { type ChainPublication, publish } from "./chainPublication.ts";
+import { type ChainPublication, type FeedHealth, NO_HISTORY, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
 
 /** How a test describes one chain. */
@@ -47,11 +47,11 @@ export class TestFeeSource implements FeeSource {
         ...(chain.statsWindow === undefined ? {} : { statsWindow: parseWindowSpec(chain.statsWindow) }),
       };
       const phase: FeedPhase = chain.noBaseFee ? "no-base-fee" : "syncing";
-      const report = { chainId: chain.chainId, snapshot: undefined, confirmedAt: undefined, phase, endpoints: [], changed: { blocks: false, health: false } };
+      const report: FeedHealth = { confirmedAt: undefined, phase, endpoints: [], callCounts: [], changed: { blocks: false, health: false } };
       this.#chains.set(chain.chainId, {
         plan,
         window: new BlockWindow(chain.statsWindowBlocks ?? HISTORY_BLOCKS),
-        publication: publish(plan, report, undefined),
+        publication: publish(plan, report, undefined, NO_HISTORY),
       });
     }
   }
@@ -117,14 +117,7 @@ export class TestFeeSource implements FeeSource {
   setHistoryStatus(chainId: number, status: HistoryStatus): void {
     const chain = this.#held(chainId);
     const { snapshot, confirmedAt } = chain.publication;
-    const report: FeedReport = {
-      chainId,
-      endpoints: [],
-      snapshot,
-      confirmedAt,
-      phase: chain.publication.status.state,
-      changed: { blocks: false, health: false },
-    };
+    const report: FeedHealth = { endpoints: [], callCounts: [], confirmedAt, phase: chain.publication.status.state, changed: { blocks: false, health: false } };
     chain.publication = publish(chain.plan, report, chain.publication, { snapshot, status, changed: true });
     for (const listener of this.#listeners) listener(chain.publication);
   }
@@ -141,7 +134,8 @@ export class TestFeeSource implements FeeSource {
   ): void {
     const previous = chain.publication;
     // The history's status stays what setHistoryStatus last said, as a real chain's does between its pages.
-    chain.publication = publish(chain.plan, { chainId: chain.plan.chainId, endpoints: [], ...report }, previous, {
+    const { snapshot: _snapshot, ...health } = report;
+    chain.publication = publish(chain.plan, { endpoints: [], callCounts: [], ...health }, previous, {
       snapshot: report.snapshot,
       status: previous.status.history,
       changed: false,

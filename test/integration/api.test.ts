@@ -37,15 +37,18 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
   const minedFeesWei: bigint[] = [];
 
   before(async () => {
+    // Blocks a second apart up to now, as a live chain's are (mined at once, Hardhat would date them ahead of the
+    // clock, and the service believes no header dated more than two minutes ahead).
+    const genesis = { timestamp: Math.floor(Date.now() / 1000) - 3_600, baseFeeWei: 1_000_000_000n };
     [node, youngNode, legacyNode] = await Promise.all([
-      startEvmNode({ chainId: 31337 }),
-      startEvmNode({ chainId: 1337 }),
+      startEvmNode({ chainId: 31337, genesis }),
+      startEvmNode({ chainId: 1337, genesis }),
       startEvmNode({ chainId: 1338, hardfork: "berlin" }),
     ]);
     // A run of mainnet blocks whose 600-block window and 500-block history differ in minimum, maximum and percentiles.
     minedFeesWei.push(...MAINNET.slice(300, 950));
-    await node.mineBlocks(minedFeesWei);
-    await youngNode.mineBlocks(MAINNET.slice(1000, 1012));
+    await node.mineBlocks(minedFeesWei, secondsApartUntilNow(minedFeesWei.length));
+    await youngNode.mineBlocks(MAINNET.slice(1000, 1012), secondsApartUntilNow(12));
     await legacyNode.mineBlocks([1n, 1n, 1n]);
     // A faithful proxy in front of the main chain's node: it counts the polls, and its URL can carry secrets.
     proxy = await startFaultProxy(node.url);
@@ -293,3 +296,9 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
     );
   });
 });
+
+/** `count` timestamps a second apart, the last one now (unix seconds). */
+function secondsApartUntilNow(count: number): number[] {
+  const now = Math.floor(Date.now() / 1000);
+  return Array.from({ length: count }, (_, i) => now - count + 1 + i);
+}

@@ -60,9 +60,14 @@ test("backfill: the newest 500 real mainnet base fees, oldest first, exact, with
   assert.deepEqual(report.endpoints, [{ url: proxy.url, transport: "http", state: "ok", active: true, reportedChainId: 1 }]);
   assert.equal(report.phase, "ok");
   assert.equal(report.chainId, 1);
-  assert.equal(chainFeed.report, report);
+  assert.equal(chainFeed.report.blocks, report.blocks, "the feed's newest report is the one handed on");
   assert.ok(Object.isFrozen(report) && Object.isFrozen(report.changed) && Object.isFrozen(report.endpoints) && Object.isFrozen(report.endpoints[0]));
-  assert.ok(Object.isFrozen(snapshot) && Object.isFrozen(snapshot.historyWei));
+  assert.deepEqual(
+    report.blocks.map((blocks) => [blocks.firstBlock, blocks.baseFeesWei]),
+    [[101n, chain.fees(101n, 600n)]],
+    "the report carries the blocks themselves",
+  );
+  assert.ok(Object.isFrozen(report.blocks) && Object.isFrozen(report.blocks[0]) && Object.isFrozen(report.blocks[0]!.baseFeesWei));
 });
 
 test("a chain younger than 500 blocks: every block it has, from genesis, in one request", async () => {
@@ -83,7 +88,7 @@ test("a 1000-block statistics window from an endpoint capped at 300 blocks: spli
   proxy.setFaults({ feeHistoryMaxBlocks: 300 });
   // The test's data tells a 1000-block window from a 500-block one by its statistics.
   assert.notDeepEqual(statisticsOf(chain.fees(201n, 1200n)), statisticsOf(chain.fees(701n, 1200n)));
-  const reports = new FeedReports();
+  const reports = new FeedReports({ windowBlocks: 1000 });
   const chainFeed = feed({ rpcUrls: [proxy.url], windowBlocks: 1000, pollIntervalMs: 100, blockTimeMs: 1000, onReport: reports.onReport });
   chainFeed.start();
   const { snapshot } = await reports.until((r) => r.snapshot !== undefined, "the backfill");

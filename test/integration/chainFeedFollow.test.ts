@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
-import type { FeedReport } from "../../shared/rpc/feedReport.ts";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.ts";
 import { FeedReports, MAINNET_FEES_WEI, recordingLogger, sleep, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
+import type { SeenReport } from "../support/feedHarness.ts";
 import { expectedPercentile } from "../support/independentFees.ts";
 
 // No test here times the feed: each counts the requests a counting proxy saw and waits for the feed's reports.
@@ -36,7 +36,7 @@ function countingReports(proxy: FaultProxy): FeedReports {
 }
 
 /** Starts the feed, waits for the backfill and resets the proxy's counts (no request is under way then). */
-async function backfilled(chainFeed: ChainFeed, reports: FeedReports, proxy: FaultProxy): Promise<FeedReport> {
+async function backfilled(chainFeed: ChainFeed, reports: FeedReports, proxy: FaultProxy): Promise<SeenReport> {
   chainFeed.start();
   const backfill = await reports.until((report) => report.snapshot !== undefined, "the backfill");
   proxy.resetCounts();
@@ -48,7 +48,7 @@ async function backfilled(chainFeed: ChainFeed, reports: FeedReports, proxy: Fau
  * `mined` (its count once the block was mined): 1 when the first poll after the block brought it, 0 when a poll
  * already under way did, more when a poll missed it.
  */
-async function pollsUntilBlock(reports: FeedReports, block: bigint, mined: number): Promise<{ report: FeedReport; polls: number }> {
+async function pollsUntilBlock(reports: FeedReports, block: bigint, mined: number): Promise<{ report: SeenReport; polls: number }> {
   const report = await reports.until((candidate) => candidate.snapshot?.newestBlock === block, `block ${block}`);
   return { report, polls: reports.requestsAt(report) - mined };
 }
@@ -177,7 +177,7 @@ test("a chain without EIP-1559 (berlin) is no-base-fee: no fee request, no data,
   await reports.until((report) => report.phase === "no-base-fee", "no-base-fee");
   // Were it followed, it would be polled several times meanwhile.
   await sleep(400);
-  assert.equal(chainFeed.report.snapshot, undefined);
+  assert.equal(chainFeed.report.newestBlock, undefined);
   assert.equal(chainFeed.report.phase, "no-base-fee");
   assert.ok(reports.all.filter((report) => report.changed.health).length >= 1);
   assert.ok(reports.all.every((report) => !report.changed.blocks));
@@ -201,5 +201,5 @@ test("stop() resolves without waiting for a request that hangs, and nothing is r
   await sleep(350);
   assert.equal(proxy.total(), countsAtStop);
   assert.equal(reports.all.length, reportsAtStop, "no report after stop()");
-  assert.equal(chainFeed.report.snapshot!.historyWei.length, 500, "stopping keeps the data");
+  assert.equal(reports.latest!.snapshot!.historyWei.length, 500, "stopping keeps the data");
 });

@@ -3,8 +3,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { ChainFeed } from "../../shared/rpc/chainFeed.ts";
-import type { FeedReport } from "../../shared/rpc/feedReport.ts";
-import { recordingLogger, waitFor } from "../support/feedHarness.ts";
+import { FeedReports, recordingLogger, waitFor } from "../support/feedHarness.ts";
 import { startHostileRpcServer, type HostileRpcServer } from "../support/hostileRpcServer.ts";
 
 const CHAIN = 41_101;
@@ -13,7 +12,7 @@ after(() => Promise.all(running.map((one) => one.stop())));
 
 async function follow(server: HostileRpcServer, extra: { chainIdRecheckMs?: number } = {}) {
   const logger = recordingLogger();
-  let report: FeedReport | undefined;
+  const reports = new FeedReports();
   const feed = new ChainFeed({
     chainId: CHAIN,
     rpcUrls: [server.httpUrl],
@@ -22,13 +21,13 @@ async function follow(server: HostileRpcServer, extra: { chainIdRecheckMs?: numb
     pollIntervalMs: 50,
     backoff: { initialMs: 50, maxMs: 200 },
     logger,
-    onReport: (next) => (report = next),
+    onReport: reports.onReport,
     ...extra,
   });
   running.push(feed, { stop: () => server.close() });
   feed.start();
-  await waitFor(() => report?.snapshot?.newestBlock === server.head, "the feed at the endpoint's head");
-  return { logger, endpoint: () => report!.endpoints[0]!, report: () => report! };
+  await waitFor(() => reports.latest?.snapshot?.newestBlock === server.head, "the feed at the endpoint's head");
+  return { logger, endpoint: () => reports.latest!.endpoints[0]!, report: () => reports.latest! };
 }
 
 test("an endpoint set aside as suspect is said once in the log, however often its checks fail, and once when it agrees again", async () => {

@@ -94,7 +94,7 @@ test("each http poll reads the newest header in the same batch as its fees, and 
   assert.deepEqual(anchors[anchors.length - 1], headers[7]);
   assert.ok(reports.all.every((report) => Object.isFrozen(report.anchors)));
   // Every report since the backfill brought a block, and with it its header.
-  assert.ok(reports.all.slice(reports.all.indexOf(backfill) + 1).every((report) => report.changed.blocks && report.anchors!.length > 0));
+  assert.ok(reports.all.slice(reports.all.indexOf(backfill) + 1).every((report) => report.changed.blocks && report.anchors.length > 0));
 });
 
 test("however the blocks come, an http endpoint is never polled more than twice per block time; a stalled chain once per block time", async () => {

@@ -3,6 +3,9 @@ import type { AddressInfo } from "node:net";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { startEvmNode, type EvmNode, type EvmNodeOptions } from "../../shared/demo/startEvmNode.ts";
 import { createLogger, type Logger } from "../../shared/log/logger.ts";
+import { BlockWindow } from "../../shared/core/fees/blockWindow.ts";
+import { type FeeSnapshot, snapshotOf } from "../../shared/core/fees/feeSnapshot.ts";
+import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import type { FeedReport } from "../../shared/rpc/feedReport.ts";
 
 /** Real mainnet base fees (block 17,180,000 onwards), the fees the test chains' blocks carry. */
@@ -83,23 +86,37 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A feed's report as a reader that takes every report in order sees the chain after it: the report, with `snapshot`
+ * made of the newest HISTORY_BLOCKS blocks all reports so far carried (the same object while no block changed).
+ */
+export type SeenReport = FeedReport & { readonly snapshot: FeeSnapshot | undefined };
+
+/**
  * The reports a feed published, in order, each with the epoch ms it arrived at and, given `countRequests` (e.g. a
  * counting proxy's count), the requests made by then. Pass `onReport` to the feed. A feed publishes once a sync's
  * requests are all answered, so that count is exact: no request of the feed is under way at that moment.
  * `until` waits for an event rather than a time: it resolves as soon as a report matches.
  */
 export class FeedReports {
-  readonly all: FeedReport[] = [];
+  readonly all: SeenReport[] = [];
+  /** The blocks the reports carried, as a reader keeps them: the feed's window (`windowBlocks`, 500 by default). */
+  readonly #window: BlockWindow;
   readonly #countRequests: (() => number) | undefined;
-  readonly #arrivedAt = new Map<FeedReport, number>();
-  readonly #requestsAt = new Map<FeedReport, number>();
-  readonly #waiters = new Set<{ matches: (report: FeedReport) => boolean; resolve: (report: FeedReport) => void }>();
+  readonly #arrivedAt = new Map<SeenReport, number>();
+  readonly #requestsAt = new Map<SeenReport, number>();
+  readonly #waiters = new Set<{ matches: (report: SeenReport) => boolean; resolve: (report: SeenReport) => void }>();
 
-  constructor(options: { countRequests?: () => number } = {}) {
+  constructor(options: { countRequests?: () => number; windowBlocks?: number } = {}) {
     this.#countRequests = options.countRequests;
+    this.#window = new BlockWindow(options.windowBlocks ?? HISTORY_BLOCKS);
   }
 
-  readonly onReport = (report: FeedReport): void => {
+  readonly onReport = (fed: FeedReport): void => {
+    for (const blocks of fed.blocks) this.#window.write(blocks.firstBlock, blocks.baseFeesWei);
+    const previous = this.latest?.snapshot;
+    const snapshot =
+      fed.changed.blocks || previous === undefined ? snapshotOf(fed.chainId, this.#window, fed.nextBaseFeeWei, { recentTips: fed.recentTips }) : previous;
+    const report: SeenReport = Object.freeze({ ...fed, snapshot });
     this.all.push(report);
     this.#arrivedAt.set(report, Date.now());
     if (this.#countRequests) this.#requestsAt.set(report, this.#countRequests());
@@ -110,37 +127,37 @@ export class FeedReports {
     }
   };
 
-  get latest(): FeedReport | undefined {
+  get latest(): SeenReport | undefined {
     return this.all[this.all.length - 1];
   }
 
   /** Epoch ms at which the report reached the listener. */
-  arrivedAt(report: FeedReport): number {
+  arrivedAt(report: SeenReport): number {
     const at = this.#arrivedAt.get(report);
     if (at === undefined) throw new Error("this report was never published to this recorder");
     return at;
   }
 
   /** What `countRequests` said when the report reached the listener. */
-  requestsAt(report: FeedReport): number {
+  requestsAt(report: SeenReport): number {
     const count = this.#requestsAt.get(report);
     if (count === undefined) throw new Error("no request count for this report: give the recorder countRequests");
     return count;
   }
 
   /** The reports published after `earlier` up to and including `later`. */
-  between(earlier: FeedReport, later: FeedReport): number {
+  between(earlier: SeenReport, later: SeenReport): number {
     return this.all.indexOf(later) - this.all.indexOf(earlier);
   }
 
   /** The newest report if it matches, else the next one that does; fails naming `what` after `timeoutMs`. */
-  until(matches: (report: FeedReport) => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<FeedReport> {
+  until(matches: (report: SeenReport) => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<SeenReport> {
     const latest = this.latest;
     if (latest && matches(latest)) return Promise.resolve(latest);
     return new Promise((resolve, reject) => {
       const waiter = {
         matches,
-        resolve: (report: FeedReport) => {
+        resolve: (report: SeenReport) => {
           clearTimeout(timer);
           resolve(report);
         },
@@ -154,7 +171,7 @@ export class FeedReports {
   }
 }
 
-function describeReport(report: FeedReport | undefined): string {
+function describeReport(report: SeenReport | undefined): string {
   if (!report) return "none";
   const endpoints = report.endpoints.map((endpoint) => `${endpoint.state}${endpoint.active ? "*" : ""}`).join(",");
   return `${report.phase}, block ${report.snapshot?.newestBlock ?? "none"}, endpoints ${endpoints}`;

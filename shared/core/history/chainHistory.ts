@@ -1,6 +1,6 @@
 import { congestionFromRanks } from "../fees/networkCongestion.ts";
 import { nearestRankIndex } from "../fees/percentile.ts";
-import { type BlockAnchor, MAX_HEADER_AHEAD_SECONDS } from "./blockAnchor.ts";
+import type { BlockAnchor } from "./blockAnchor.ts";
 import { BlockColumns, HISTORY_CHUNK_BLOCKS, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
 import type { BlockRun } from "./blockRun.ts";
 import type { WindowSpec } from "./duration.ts";
@@ -170,7 +170,7 @@ export class ChainHistory implements HistoryView {
       changedTo = first + i;
       this.#windows.feeChanged(first + i, old, fee);
     }
-    const anchors = this.#acceptAnchors(write.anchors ?? [], clockSeconds);
+    const anchors = this.#acceptAnchors(write.anchors ?? []);
     if (anchors.length > 0 && this.#clockAnchors.length > 0) {
       // The clock only stood in for headers: with a header's exact time held, it gives way to interpolation.
       for (const block of this.#clockAnchors) this.#columns.setTime(block, this.#columns.timestampAt(block), TIME_INTERPOLATED);
@@ -220,11 +220,9 @@ export class ChainHistory implements HistoryView {
 
   /**
    * The anchors of held blocks that agree with each other and with the exact times held around them (never
-   * decreasing with the block number), and are not dated more than MAX_HEADER_AHEAD_SECONDS after `clockSeconds`
-   * (a block from the future would date the blocks interpolated around it there too); sets their times. Checked as
-   * one batch: linear in the anchors given.
+   * decreasing with the block number); sets their times. Checked as one batch: linear in the anchors given.
    */
-  #acceptAnchors(anchors: readonly BlockAnchor[], clockSeconds: number): BlockAnchor[] {
+  #acceptAnchors(anchors: readonly BlockAnchor[]): BlockAnchor[] {
     const candidates = anchors
       .filter((anchor) => Number.isSafeInteger(Number(anchor.block)) && Number.isFinite(anchor.timestamp) && this.#columns.has(Number(anchor.block)))
       .sort((a, b) => (a.block < b.block ? -1 : a.block > b.block ? 1 : 0));
@@ -234,7 +232,7 @@ export class ChainHistory implements HistoryView {
     const before = this.#columns.findBack(firstBlock - 1, [TIME_EXACT], ANCHOR_SEARCH_BLOCKS);
     const after = this.#columns.findForward(lastBlock + 1, [TIME_EXACT], ANCHOR_SEARCH_BLOCKS);
     let floorTime = before === undefined ? Number.NEGATIVE_INFINITY : this.#columns.timestampAt(before);
-    const ceilingTime = Math.min(after === undefined ? Number.POSITIVE_INFINITY : this.#columns.timestampAt(after), clockSeconds + MAX_HEADER_AHEAD_SECONDS);
+    const ceilingTime = after === undefined ? Number.POSITIVE_INFINITY : this.#columns.timestampAt(after);
     const accepted: BlockAnchor[] = [];
     for (const anchor of candidates) {
       if (anchor.timestamp < floorTime || anchor.timestamp > ceilingTime) continue;

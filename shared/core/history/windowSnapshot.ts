@@ -1,19 +1,41 @@
-import type { FeeSnapshot } from "../fees/feeSnapshot.ts";
-import type { WindowStats } from "./chainHistory.ts";
+import { type FeeSnapshot } from "../fees/feeSnapshot.ts";
+import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
+import type { BlockTips } from "../fees/recentTips.ts";
+import type { ChainHistory } from "./chainHistory.ts";
+
+/** What the chain's feed knows beyond the blocks: the head it confirmed, the next block's base fee, recent tips. */
+export interface ChainTip {
+  /** The newest block the feed confirmed; undefined before its first answer (the history may hold older ones). */
+  readonly newestBlock: bigint | undefined;
+  readonly nextBaseFeeWei: bigint | undefined;
+  readonly recentTips: readonly BlockTips[];
+}
 
 /**
- * The snapshot the service publishes: the feed's newest blocks, current fee and tips, with the statistics (percentile,
- * busy threshold, min, max, busy, congestion) computed over the chain's statistics window from its history.
+ * The snapshot the service publishes, made from the chain's history alone: the history endpoint's newest
+ * HISTORY_BLOCKS blocks (back to the first gap), the statistics (percentile, busy threshold, min, max, busy,
+ * congestion) over the statistics window, and the current base fee: the feed's next base fee while the feed's newest
+ * block is the history's newest, else the newest block's own. Undefined while the history holds nothing.
  */
-export function withStatsWindow(feed: FeeSnapshot, stats: WindowStats): FeeSnapshot {
+export function snapshotOfHistory(chainId: number, history: ChainHistory, tip: ChainTip, blockTimeMs: number): FeeSnapshot | undefined {
+  const newest = history.newest;
+  const stats = history.windowStats();
+  if (newest === undefined || stats === undefined) return undefined;
+  const historyWei = history.newestFees(HISTORY_BLOCKS);
+  const currentBaseFeeWei = tip.newestBlock === newest.block && tip.nextBaseFeeWei !== undefined ? tip.nextBaseFeeWei : historyWei[historyWei.length - 1]!;
   return Object.freeze({
-    ...feed,
+    chainId,
+    newestBlock: newest.block,
+    historyWei: Object.freeze(historyWei),
     baseFeePercentileWei: stats.baseFeePercentileWei,
     busyThresholdWei: stats.busyThresholdWei,
     minWei: stats.minWei,
     maxWei: stats.maxWei,
-    busy: feed.currentBaseFeeWei > stats.busyThresholdWei,
-    networkCongestion: stats.congestionOf(feed.currentBaseFeeWei),
+    currentBaseFeeWei,
+    busy: currentBaseFeeWei > stats.busyThresholdWei,
+    networkCongestion: stats.congestionOf(currentBaseFeeWei),
+    recentTips: tip.recentTips,
+    blockTimeMs,
     statsBlocks: stats.blocks,
     statsFromBlock: stats.fromBlock,
     statsToBlock: stats.toBlock,

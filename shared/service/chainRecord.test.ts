@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
+import { silentLogger } from "../log/logger.ts";
+import type { FeedReport } from "../rpc/feedReport.ts";
+import type { ChainPlan } from "./chainPlan.ts";
+import { ChainRecord } from "./chainRecord.ts";
+
+const PLAN: ChainPlan = { chainId: 1, name: "Ethereum", rpcUrls: [], blockTimeMs: 12_000, statsWindowBlocks: 500 };
+const NOW_MS = 1_700_000_000_000;
+
+function report(firstBlock: bigint, baseFeesWei: readonly bigint[], extra: Partial<FeedReport> = {}): FeedReport {
+  return {
+    chainId: 1,
+    blocks: [{ firstBlock, baseFeesWei }],
+    newestBlock: firstBlock + BigInt(baseFeesWei.length - 1),
+    nextBaseFeeWei: undefined,
+    recentTips: [],
+    confirmedAt: NOW_MS,
+    phase: "ok",
+    endpoints: [],
+    changed: { blocks: true, health: false },
+    anchors: [],
+    callCounts: [],
+    ...extra,
+  };
+}
+
+test("the feed's blocks go into the history, and the snapshot is made of the history: statistics, current fee, the 500 newest", () => {
+  const record = new ChainRecord(PLAN, { logger: silentLogger });
+  const fees = Array.from({ length: 600 }, (_, i) => BigInt(i + 1));
+  record.takeReport(report(1_000n, fees, { nextBaseFeeWei: 7n }), NOW_MS);
+  const { snapshot } = record.part();
+  assert.equal(snapshot!.newestBlock, 1_599n);
+  assert.deepEqual(snapshot!.historyWei, fees.slice(100));
+  // A 500-block window: nearest rank over blocks 1100..1599 (fees 101..600).
+  assert.equal(snapshot!.baseFeePercentileWei, 350n);
+  assert.equal(snapshot!.busyThresholdWei, 550n);
+  assert.equal(snapshot!.currentBaseFeeWei, 7n, "the feed's next base fee, its newest block being the history's");
+  assert.equal(record.part().snapshot, snapshot, "the same object while nothing changed");
+});
+
+test("an older page (the backfill) changes the history and, through it, the window; the feed's tip stays", () => {
+  const record = new ChainRecord({ ...PLAN, statsWindowBlocks: 1_000 }, { logger: silentLogger });
+  record.takeReport(
+    report(
+      1_000n,
+      Array.from({ length: 500 }, () => 10n),
+      { nextBaseFeeWei: 11n },
+    ),
+    NOW_MS,
+  );
+  const before = record.part().snapshot!;
+  assert.equal(before.maxWei, 10n);
+  record.writePage({ firstBlock: 500n, baseFeesWei: Array.from({ length: 500 }, () => 90n) }, NOW_MS);
+  const after = record.part().snapshot!;
+  assert.equal(after.maxWei, 90n);
+  assert.equal(after.statsBlocks, 1_000);
+  assert.equal(after.currentBaseFeeWei, 11n);
+  assert.equal(after.newestBlock, 1_499n);
+});
+
+test("a header dated more than MAX_HEADER_AHEAD_SECONDS after the clock dates no block", () => {
+  const record = new ChainRecord(PLAN, { logger: silentLogger });
+  const nowSeconds = NOW_MS / 1_000;
+  record.takeReport(report(1n, [1n], { anchors: [{ block: 1n, timestamp: nowSeconds - 1_200 }] }), NOW_MS);
+  record.takeReport(
+    report(
+      2n,
+      Array.from({ length: 99 }, () => 1n),
+      { anchors: [{ block: 100n, timestamp: nowSeconds + 14 * 60 }] },
+    ),
+    NOW_MS,
+  );
+  const newest = record.history.newest!;
+  assert.ok(newest.timestamp <= nowSeconds + MAX_HEADER_AHEAD_SECONDS, `block 100 is dated ${newest.timestamp - nowSeconds} s after the clock`);
+  record.takeReport(report(101n, [1n], { anchors: [{ block: 101n, timestamp: nowSeconds + 60 }] }), NOW_MS);
+  assert.equal(record.history.newest!.timestamp, nowSeconds + 60, "one within the allowance is believed");
+});
