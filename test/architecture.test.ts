@@ -41,7 +41,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["config"],
   // chain feeds: connections, the endpoint pool, the fee-history state
   ["rpc"],
-  // the history store, and the backfill that fills it (in history/ today; its own folder would stand beside it)
+  // the history store, and the backfill that fills it (through connections of its own)
   ["history", "backfill"],
   // one publication per chain and change
   ["service"],
