@@ -1,6 +1,6 @@
+import { backoffMs, type BackoffOptions } from "../rpc/backoff.ts";
 import type { FeeHistoryLimit } from "../rpc/fetchBaseFees.ts";
 import { createRpcConnection, type RpcConnection } from "../rpc/rpcConnection.ts";
-import { backfillBackoffMs, type BackfillBackoffOptions } from "./backfillBackoff.ts";
 import type { BackfillPageConnection } from "./backfillPage.ts";
 import { BackfillRateLimiter } from "./backfillRateLimiter.ts";
 import { untilAborted, waitMs } from "./backfillWait.ts";
@@ -81,9 +81,9 @@ export class BackfillEndpoint {
   }
 
   /** A failure (unreachable, an HTTP or JSON-RPC error): waits longer after each one in a row. Returns the wait. */
-  markFailing(backoff: BackfillBackoffOptions, retryAfterMs?: number): number {
+  markFailing(backoff: BackoffOptions, retryAfterMs?: number): number {
     this.#failuresInARow++;
-    const wait = backfillBackoffMs(this.#failuresInARow, backoff, retryAfterMs);
+    const wait = backoffMs(this.#failuresInARow, backoff, retryAfterMs);
     this.#resumeAtMs = this.#options.monotonicMs() + wait;
     return wait;
   }

@@ -1,8 +1,8 @@
 import type { Logger } from "../log/logger.ts";
+import { checkedBackoff, DEFAULT_BACKOFF, retryAfterOf, type BackoffOptions } from "../rpc/backoff.ts";
 import { RpcEndpointError, WrongChainError } from "../rpc/errors.ts";
 import { parseRpcChainId } from "../rpc/parseRpcAnswers.ts";
 import type { BlockAnchor } from "./backfillAnchors.ts";
-import { DEFAULT_BACKFILL_BACKOFF, type BackfillBackoffOptions } from "./backfillBackoff.ts";
 import { BackfillEndpoint } from "./backfillEndpoint.ts";
 import { fetchBackfillPage, type BackfillPage } from "./backfillPage.ts";
 import { DEFAULT_PAGE_BLOCKS } from "./backfillPlan.ts";
@@ -46,8 +46,8 @@ export interface BackfillRunnerOptions {
   readonly pageBlocks?: number;
   /** Per request; default 10 s, as the live feed's. */
   readonly requestTimeoutMs?: number;
-  /** The wait after failures: 1 s doubling to 60 s by default. */
-  readonly backoff?: Partial<BackfillBackoffOptions>;
+  /** The wait after failures: 1 s doubling to 60 s by default, a Retry-After honoured up to the longest wait. */
+  readonly backoff?: Partial<BackoffOptions>;
   /** How long an endpoint whose answers cannot be trusted is left alone; default 10 minutes. */
   readonly setAsideMs?: number;
   readonly maxFutureSeconds?: number;
@@ -102,7 +102,7 @@ export interface BackfillOutcome extends BackfillProgress {
  */
 export class BackfillRunner {
   readonly #options: BackfillRunnerOptions;
-  readonly #backoff: BackfillBackoffOptions;
+  readonly #backoff: BackoffOptions;
   readonly #stop = new AbortController();
   readonly #nowMs: () => number;
   readonly #monotonicMs: () => number;
@@ -119,7 +119,7 @@ export class BackfillRunner {
     if (options.rpcUrls.length === 0) throw new RangeError(`chain ${options.chainId}: a backfill needs at least one RPC URL`);
     if (!(options.blockTimeMs > 0)) throw new RangeError(`chain ${options.chainId}: the block time is positive (got ${options.blockTimeMs} ms)`);
     this.#options = options;
-    this.#backoff = { ...DEFAULT_BACKFILL_BACKOFF, ...options.backoff };
+    this.#backoff = checkedBackoff({ ...DEFAULT_BACKOFF, ...options.backoff });
     this.#nowMs = options.nowMs ?? Date.now;
     this.#monotonicMs = options.monotonicMs ?? (() => performance.now());
   }
@@ -289,7 +289,7 @@ export class BackfillRunner {
       logger.warn(`chain ${chainId}: history backfill sets ${endpoint.redactedUrl} aside for ${Math.round(setAsideMs / 1000)} s: ${error.message}`, fields);
       return;
     }
-    const waitedMs = endpoint.markFailing(this.#backoff, retryAfterMsOf(error));
+    const waitedMs = endpoint.markFailing(this.#backoff, retryAfterOf(error));
     const warnAfter = this.#options.warnAfterFailures ?? DEFAULT_WARN_AFTER_FAILURES;
     const level = endpoint.failuresInARow === warnAfter ? "warn" : "debug";
     logger[level](
@@ -345,12 +345,4 @@ export class BackfillRunner {
       stopped: this.#stop.signal.aborted && !this.#progress.oldestReached,
     });
   }
-}
-
-/**
- * How long the endpoint asked to be left alone (HTTP 429 with Retry-After), when the error carries it. RpcEndpointError
- * carries the status only, so a 429 is backed off exponentially until the transport passes the header on.
- */
-function retryAfterMsOf(error: RpcEndpointError): number | undefined {
-  return error.retryAfterMs !== undefined && error.retryAfterMs > 0 ? error.retryAfterMs : undefined;
 }

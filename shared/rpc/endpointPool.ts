@@ -1,16 +1,11 @@
+import { backoffMs, checkedBackoff, retryAfterOf, type BackoffOptions } from "./backoff.ts";
 import { countedConnection, type RpcCallCounts } from "./countedConnection.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
 import type { FeeHistoryLimit } from "./fetchBaseFees.ts";
 import { createRpcConnection, type RpcConnection } from "./rpcConnection.ts";
 
-export interface BackoffOptions {
-  /** First wait after a failure; doubles with each further failure. Default 1 s. */
-  initialMs: number;
-  /** Longest wait. Default 60 s. */
-  maxMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 60_000 };
+// The pool's backoff is the one policy (backoff.ts); re-exported for the feed, which configures it through the pool.
+export { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff.ts";
 
 /** What the feed may do with an endpoint's connection: use it. Closing it is the pool's (`disconnect`, `close`). */
 export type EndpointConnection = Omit<RpcConnection, "close">;
@@ -86,11 +81,8 @@ export class EndpointPool {
 
   constructor(urls: readonly string[], options: { timeoutMs: number; backoff: BackoffOptions }) {
     if (urls.length === 0) throw new RangeError("a chain needs at least one RPC URL");
-    if (!(options.backoff.initialMs > 0) || !(options.backoff.maxMs >= options.backoff.initialMs)) {
-      throw new RangeError(`a backoff waits a positive time, at most its longest wait (got ${options.backoff.initialMs} ms up to ${options.backoff.maxMs} ms)`);
-    }
+    this.#backoff = checkedBackoff(options.backoff);
     this.#endpoints = urls.map((url) => new PooledEndpoint(url, options.timeoutMs));
-    this.#backoff = options.backoff;
   }
 
   /** Every endpoint, in the configured order. */
@@ -177,7 +169,10 @@ export class EndpointPool {
     pooled.lastError = undefined;
   }
 
-  /** Backs off from the endpoint: the wait doubles with each failure since it last served the feed. */
+  /**
+   * Backs off from the endpoint: the wait doubles with each failure since it last served the feed, and is at least
+   * what the endpoint asked for (a 429's or 503's Retry-After), up to the backoff's bound.
+   */
   markFailing(endpoint: Endpoint, error: Error, now: number): void {
     const pooled = this.#own(endpoint);
     pooled.attempted = true;
@@ -185,8 +180,8 @@ export class EndpointPool {
     pooled.state = "failing";
     pooled.verified = false;
     pooled.lastError = error.message;
-    pooled.retryAt = now + Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** Math.min(pooled.failuresSinceServed, 30));
     pooled.failuresSinceServed++;
+    pooled.retryAt = now + backoffMs(pooled.failuresSinceServed, this.#backoff, retryAfterOf(error));
     pooled.failedSinceServed = true;
     pooled.connection.close();
   }
