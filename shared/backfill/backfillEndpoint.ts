@@ -1,55 +1,52 @@
-import { backoffMs, type BackoffOptions } from "../rpc/backoff.ts";
+import type { BackoffOptions } from "../rpc/backoff.ts";
+import { checkChainId } from "../rpc/checkChainId.ts";
+import { EndpointHealth } from "../rpc/endpointHealth.ts";
+import { EndpointRateLimit } from "../rpc/endpointRateLimit.ts";
+import { WrongChainError } from "../rpc/errors.ts";
 import type { FeeHistoryLimit } from "../rpc/fetchBaseFees.ts";
 import { createRpcConnection, type RpcConnection } from "../rpc/rpcConnection.ts";
 import type { BackfillPageConnection } from "./backfillPage.ts";
-import { BackfillRateLimiter } from "./backfillRateLimiter.ts";
 import { untilAborted, waitMs } from "./backfillWait.ts";
 
 export interface BackfillEndpointOptions {
   readonly requestsPerSecond: number;
   readonly requestTimeoutMs: number;
+  /** The wait after failures in a row (the one policy, as the live feed's). */
+  readonly backoff: BackoffOptions;
   /** Aborts every wait and request of the endpoint: the backfill stopped. */
   readonly signal: AbortSignal;
-  /** Monotonic milliseconds (the rate limit and the waits are measured on it). */
+  /** Monotonic milliseconds (the rate limit, the backoff and the waits are measured on it). */
   readonly monotonicMs: () => number;
 }
 
 /**
  * One endpoint as the backfill uses it: its own connection (never the live feed's, so the head is never delayed),
- * with the same answer bounds and timeout; every JSON-RPC call it makes waits for the endpoint's rate limit; and what
- * the backfill learned of it: its chain id checked, its `eth_feeHistory` cap, its failures and when it may be asked again.
+ * with the same answer bounds and timeout; every JSON-RPC call it makes waits for the endpoint's rate limit; and its
+ * health as the live feed's pool keeps its endpoints' (rpc/endpointHealth.ts): its chain id checked, its
+ * `eth_feeHistory` cap, its failures in a row and when it may be asked again.
  */
 export class BackfillEndpoint {
   readonly redactedUrl: string;
   /** The rate-limited connection pages are fetched through. */
   readonly connection: BackfillPageConnection;
-  /** The endpoint's `eth_feeHistory` block-count cap, learned from its refusals and short answers. */
-  readonly limit: FeeHistoryLimit;
   readonly #connection: RpcConnection;
-  readonly #limiter: BackfillRateLimiter;
+  readonly #health: EndpointHealth;
+  readonly #rateLimit: EndpointRateLimit;
   readonly #options: BackfillEndpointOptions;
-  #maxBlocks = Number.POSITIVE_INFINITY;
   #requests = 0;
-  #verified = false;
-  #failuresInARow = 0;
-  #resumeAtMs = 0;
 
   constructor(url: string, options: BackfillEndpointOptions) {
     this.#connection = createRpcConnection(url, { timeoutMs: options.requestTimeoutMs });
-    this.#limiter = new BackfillRateLimiter(options.requestsPerSecond);
+    this.#health = new EndpointHealth(options.backoff);
+    this.#rateLimit = new EndpointRateLimit(options.requestsPerSecond);
     this.#options = options;
     this.redactedUrl = this.#connection.redactedUrl;
     this.connection = { redactedUrl: this.redactedUrl, request: (method, params) => this.#request(method, params) };
-    const currentCap = () => this.#maxBlocks;
-    const lowerCap = (maxBlocks: number) => {
-      if (maxBlocks >= 1 && maxBlocks < this.#maxBlocks) this.#maxBlocks = maxBlocks;
-    };
-    this.limit = {
-      get maxBlocks() {
-        return currentCap();
-      },
-      lower: lowerCap,
-    };
+  }
+
+  /** The endpoint's `eth_feeHistory` block-count cap, learned from its refusals and short answers. */
+  get limit(): FeeHistoryLimit {
+    return this.#health.feeHistoryLimit;
   }
 
   /** JSON-RPC calls sent so far (each counted against the rate limit). */
@@ -59,39 +56,45 @@ export class BackfillEndpoint {
 
   /** Its chain id was checked since it was last set aside. */
   get verified(): boolean {
-    return this.#verified;
+    return this.#health.verified;
   }
 
   get failuresInARow(): number {
-    return this.#failuresInARow;
+    return this.#health.failuresInARow;
   }
 
   /** Milliseconds (monotonic) until the endpoint may be asked again; 0 when it may be now. */
   get waitMs(): number {
-    return Math.max(0, this.#resumeAtMs - this.#options.monotonicMs());
+    return this.#health.waitMs(this.#options.monotonicMs());
   }
 
-  markVerified(): void {
-    this.#verified = true;
+  /** Checks its chain id (throws WrongChainError for another chain's); it is used once that passed. */
+  async verify(chainId: number): Promise<void> {
+    this.#health.recordChainId(await checkChainId(this.connection, chainId));
+    this.#health.markVerified();
+    this.#health.markAnswering();
   }
 
   /** A page came through: the backoff starts again from its shortest wait. */
   markServing(): void {
-    this.#failuresInARow = 0;
+    this.#health.markServing();
   }
 
-  /** A failure (unreachable, an HTTP or JSON-RPC error): waits longer after each one in a row. Returns the wait. */
-  markFailing(backoff: BackoffOptions, retryAfterMs?: number): number {
-    this.#failuresInARow++;
-    const wait = backoffMs(this.#failuresInARow, backoff, retryAfterMs);
-    this.#resumeAtMs = this.#options.monotonicMs() + wait;
-    return wait;
+  /**
+   * A failure (unreachable, an HTTP or JSON-RPC error): waits longer after each one in a row, and at least what the
+   * endpoint asked for (a 429's Retry-After) up to the longest wait. Returns the wait.
+   */
+  markFailing(error: Error): number {
+    return this.#health.markFailing(error, this.#options.monotonicMs());
   }
 
-  /** Its answers cannot be trusted (another chain, inconsistent pages): not asked for `ms`, then checked again. */
-  setAside(ms: number): void {
-    this.#verified = false;
-    this.#resumeAtMs = this.#options.monotonicMs() + ms;
+  /**
+   * Its answers cannot be trusted (another chain, garbage, inconsistent pages): not asked for `ms`, then its chain id
+   * is checked again, through a new connection.
+   */
+  setAside(error: Error, ms: number): void {
+    if (error instanceof WrongChainError) this.#health.recordChainId(error.reportedChainId);
+    this.#health.setAside(error instanceof WrongChainError ? "wrong-chain" : "suspect", error, this.#options.monotonicMs(), ms);
     this.#connection.close();
   }
 
@@ -102,8 +105,8 @@ export class BackfillEndpoint {
 
   async #request(method: string, params: readonly unknown[]): Promise<unknown> {
     const { signal, monotonicMs } = this.#options;
-    for (let wait = this.#limiter.waitMs(monotonicMs()); wait > 0; wait = this.#limiter.waitMs(monotonicMs())) await waitMs(wait, signal);
-    this.#limiter.record(monotonicMs());
+    for (let wait = this.#rateLimit.waitMs(monotonicMs()); wait > 0; wait = this.#rateLimit.waitMs(monotonicMs())) await waitMs(wait, signal);
+    this.#rateLimit.record(monotonicMs());
     this.#requests++;
     return untilAborted(this.#connection.request(method, params), signal);
   }

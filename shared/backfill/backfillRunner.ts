@@ -1,16 +1,16 @@
 import type { Logger } from "../log/logger.ts";
-import { checkedBackoff, DEFAULT_BACKOFF, retryAfterOf, type BackoffOptions } from "../rpc/backoff.ts";
-import { RpcEndpointError, WrongChainError } from "../rpc/errors.ts";
-import { parseRpcChainId } from "../rpc/parseRpcAnswers.ts";
+import { checkedBackoff, DEFAULT_BACKOFF, type BackoffOptions } from "../rpc/backoff.ts";
+import { RpcEndpointError } from "../rpc/errors.ts";
 import type { BlockAnchor } from "./backfillAnchors.ts";
 import { BackfillEndpoint } from "./backfillEndpoint.ts";
 import { fetchBackfillPage, type BackfillPage } from "./backfillPage.ts";
 import { DEFAULT_PAGE_BLOCKS } from "./backfillPlan.ts";
-import { DEFAULT_BACKFILL_REQUESTS_PER_SECOND } from "./backfillRateLimiter.ts";
 import type { BlockRange } from "./backfillRanges.ts";
 import { BackfillSchedule } from "./backfillSchedule.ts";
 import { BackfillStoppedError, untilAborted, waitMs } from "./backfillWait.ts";
 
+/** The gentle default: at most this many requests per second to each endpoint (the contract's "History"). */
+export const DEFAULT_BACKFILL_REQUESTS_PER_SECOND = 2;
 /** Per request, as the live feed's. */
 export const DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS = 10_000;
 /** An endpoint whose answers cannot be trusted is not asked again for this long. */
@@ -172,6 +172,7 @@ export class BackfillRunner {
         new BackfillEndpoint(url, {
           requestsPerSecond,
           requestTimeoutMs: this.#options.requestTimeoutMs ?? DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS,
+          backoff: this.#backoff,
           signal: this.#stop.signal,
           monotonicMs: this.#monotonicMs,
         }),
@@ -217,7 +218,7 @@ export class BackfillRunner {
           continue;
         }
         if (!endpoint.verified) {
-          await this.#verify(endpoint);
+          await endpoint.verify(this.#options.chainId);
           continue;
         }
         const range = schedule.take(endpoint.limit.maxBlocks);
@@ -233,12 +234,6 @@ export class BackfillRunner {
         this.#failed(endpoint, error);
       }
     }
-  }
-
-  async #verify(endpoint: BackfillEndpoint): Promise<void> {
-    const reported = parseRpcChainId(await endpoint.connection.request("eth_chainId", []), endpoint.redactedUrl);
-    if (reported !== this.#options.chainId) throw new WrongChainError(endpoint.redactedUrl, this.#options.chainId, reported);
-    endpoint.markVerified();
   }
 
   async #fetchAndKeep(endpoint: BackfillEndpoint, range: BlockRange): Promise<void> {
@@ -285,11 +280,11 @@ export class BackfillRunner {
     if (!(error instanceof RpcEndpointError)) {
       // Another chain, garbage or answers that contradict each other: not asked again for a long while.
       const setAsideMs = this.#options.setAsideMs ?? DEFAULT_SET_ASIDE_MS;
-      endpoint.setAside(setAsideMs);
+      endpoint.setAside(error, setAsideMs);
       logger.warn(`chain ${chainId}: history backfill sets ${endpoint.redactedUrl} aside for ${Math.round(setAsideMs / 1000)} s: ${error.message}`, fields);
       return;
     }
-    const waitedMs = endpoint.markFailing(this.#backoff, retryAfterOf(error));
+    const waitedMs = endpoint.markFailing(error);
     const warnAfter = this.#options.warnAfterFailures ?? DEFAULT_WARN_AFTER_FAILURES;
     const level = endpoint.failuresInARow === warnAfter ? "warn" : "debug";
     logger[level](
