@@ -39,9 +39,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ["log", "keys"],
   // the settings: schema, defaults, file, stored keys
   ["config"],
-  // chain feeds: connections, the endpoint pool, the fee-history state
+  // chain feeds: connections, the endpoint layer (health, backoff, chain-id check, rate limit) and pool, the fee-history state
   ["rpc"],
-  // the history store, and the backfill that fills it (in history/ today; its own folder would stand beside it)
+  // the history store, and the backfill that fills it (through connections of its own, on rpc/'s endpoint layer)
   ["history", "backfill"],
   // one publication per chain and change
   ["service"],

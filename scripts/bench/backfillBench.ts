@@ -3,7 +3,7 @@
 // chain can mine millions of blocks here). Baseline, same run, same server and transport: the same pages fetched by
 // bare eth_feeHistory calls one after another, with no timestamps (anchors), checks or planning.
 import { silentLogger } from "../../shared/log/logger.ts";
-import { BackfillRunner, type BackfillTarget } from "../../shared/history/backfillRunner.ts";
+import { BackfillRunner, type BackfillTarget } from "../../shared/backfill/backfillRunner.ts";
 import { createRpcConnection } from "../../shared/rpc/rpcConnection.ts";
 import { startSyntheticChainServer, type SyntheticChainServer } from "../../test/support/syntheticChainServer.ts";
 import type { BenchRow } from "./benchRow.ts";

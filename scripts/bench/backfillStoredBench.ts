@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HistoryStore } from "../../shared/history/historyStore.ts";
-import { BackfillRunner, type BackfillRunnerOptions } from "../../shared/history/backfillRunner.ts";
+import { BackfillRunner, type BackfillRunnerOptions } from "../../shared/backfill/backfillRunner.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { ChainRecord } from "../../shared/service/chainRecord.ts";
 import { startSyntheticChainServer, type SyntheticChainServer } from "../../test/support/syntheticChainServer.ts";

@@ -6,8 +6,9 @@ import type { AddressInfo, Socket } from "node:net";
 import { networkInterfaces } from "node:os";
 import { test, type TestContext } from "node:test";
 import { createLogger } from "../log/logger.ts";
+import { backoffMs } from "../rpc/backoff.ts";
 import type { AlertEvent } from "../wire/alerts.ts";
-import { WebhookSender, type WebhookOutcome, type WebhookSenderOptions } from "./webhookSender.ts";
+import { DEFAULT_WEBHOOK_BACKOFF, WebhookSender, type WebhookOutcome, type WebhookSenderOptions } from "./webhookSender.ts";
 
 /** The path's secret: it must never show in a log line or an outcome. */
 const SECRET = "T0AAA0AAA/B0BBB0BBB/k7Jx3mQ9vLr2sPz8WcYd4HnF";
@@ -136,7 +137,7 @@ function startSender(t: TestContext, options: Partial<WebhookSenderOptions> = {}
   const sender = new WebhookSender({
     logger: createLogger("debug", (line) => logLines.push(line)),
     timeoutMs: 10_000,
-    backoffMs: [50, 200],
+    backoff: { initialMs: 50, maxMs: 200 },
     ...options,
   });
   sender.onOutcome((ruleId, outcome) => {
@@ -199,7 +200,7 @@ test("http://localhost reaches a receiver on this computer (the loopback-only lo
 
 test("a receiver answering 500 is tried 3 times in all, with the backoff between tries, then given up", async (t) => {
   const receiver = await Receiver.start(t, answerWith(500, "database down\n"));
-  const { sender, logLines, outcomeNumber } = startSender(t, { backoffMs: [150, 400] });
+  const { sender, logLines, outcomeNumber } = startSender(t, { backoff: { initialMs: 150, maxMs: 400 } });
 
   sender.send({ ruleId: "cheap-mainnet", url: receiver.url(), event: EVENT });
   const outcome = await outcomeNumber(1);
@@ -228,7 +229,7 @@ test("408 and 429 are retried; a 429's Retry-After is waited out", async (t) => 
   const receiver = await Receiver.start(t, (response, request, index) =>
     [answerWith(408), answerWith(429, "", { "retry-after": "1" }), answerWith(200)][index]!(response, request, index),
   );
-  const { sender, outcomeNumber } = startSender(t, { backoffMs: [10] });
+  const { sender, outcomeNumber } = startSender(t, { backoff: { initialMs: 10, maxMs: 10 } });
   sender.send({ ruleId: "r", url: receiver.url(), event: EVENT });
   assert.equal((await outcomeNumber(1)).detail, "delivered: answered 200 OK at try 3");
   const [, second, third] = receiver.requests.map((request) => request.atMs);
@@ -316,7 +317,7 @@ test("a URL that webhookUrlProblem refuses gets no request at all, and an outcom
 
 test("a receiver that hangs is abandoned at the timeout, each try, and its connections closed", async (t) => {
   const receiver = await Receiver.start(t, hang);
-  const { sender, outcomeNumber } = startSender(t, { timeoutMs: 300, tries: 2, backoffMs: [10] });
+  const { sender, outcomeNumber } = startSender(t, { timeoutMs: 300, tries: 2, backoff: { initialMs: 10, maxMs: 10 } });
   sender.send({ ruleId: "r", url: receiver.url(), event: EVENT });
   const outcome = await outcomeNumber(1);
   assert.equal(outcome.detail, "gave up after 2 tries: no answer within 300 ms");
@@ -409,7 +410,7 @@ test("stop aborts what is in flight, clears the waits between tries, and sends n
   const hanging = await Receiver.start(t, hang);
   const failing = await Receiver.start(t, answerWith(500));
   const timersBefore = process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-  const { sender, logLines, outcomes } = startSender(t, { timeoutMs: 600_000, backoffMs: [60_000] });
+  const { sender, logLines, outcomes } = startSender(t, { timeoutMs: 600_000, backoff: { initialMs: 60_000, maxMs: 60_000 } });
 
   sender.send({ ruleId: "hang", url: hanging.url(), event: EVENT });
   sender.send({ ruleId: "fail", url: failing.url(), event: EVENT });
@@ -447,10 +448,19 @@ test("send never throws, and a listener that throws does not stop the others", a
   await receiver.until(() => logLines.some((line) => line.includes("a webhook outcome listener threw")), "the listener's failure logged");
 });
 
+test("by default the waits between tries are 1 s, then 4 s, a Retry-After honoured up to 60 s (the one backoff policy)", () => {
+  assert.deepEqual(
+    [1, 2, 3].map((triesMade) => backoffMs(triesMade, DEFAULT_WEBHOOK_BACKOFF)),
+    [1_000, 4_000, 4_000],
+  );
+  assert.equal(backoffMs(1, DEFAULT_WEBHOOK_BACKOFF, 30_000), 30_000);
+  assert.equal(backoffMs(2, DEFAULT_WEBHOOK_BACKOFF, 600_000), 60_000);
+});
+
 test("options out of range are refused when the sender is made", () => {
   const logger = createLogger("silent");
   assert.throws(() => new WebhookSender({ logger, tries: 0 }), /tries must be a whole number of 1 or more/);
   assert.throws(() => new WebhookSender({ logger, maxPending: 1.5 }), /maxPending must be a whole number/);
   assert.throws(() => new WebhookSender({ logger, timeoutMs: 0 }), /timeoutMs must be a positive number/);
-  assert.throws(() => new WebhookSender({ logger, backoffMs: [] }), /backoffMs must list at least one wait/);
+  assert.throws(() => new WebhookSender({ logger, backoff: { initialMs: 0 } }), /a backoff waits a positive time/);
 });

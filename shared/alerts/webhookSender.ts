@@ -10,8 +10,8 @@
 import packageJson from "../../package.json" with { type: "json" };
 import { webhookShown, webhookUrlProblem } from "../core/alerts/webhookUrl.ts";
 import type { Logger } from "../log/logger.ts";
+import { backoffMs, checkedBackoff, retryAfterMs, type BackoffOptions } from "../rpc/backoff.ts";
 import { UrlRedactor } from "../rpc/redactUrl.ts";
-import { retryAfterMs } from "../rpc/rpcConnection.ts";
 import type { AlertEvent } from "../wire/alerts.ts";
 import { postWebhook, type AnsweredPost, type WebhookPostResult } from "./webhookPost.ts";
 
@@ -40,16 +40,17 @@ export interface WebhookSenderOptions {
   readonly timeoutMs?: number;
   /** Tries in all, the first included (default 3). */
   readonly tries?: number;
-  /** The waits before the second, third, … tries (default 1 s, then 4 s); the last one repeats. */
-  readonly backoffMs?: readonly number[];
+  /**
+   * The waits between tries, by the one backoff policy (rpc/backoff.ts): by default 1 s, then 4 s, and a 429's or
+   * 503's Retry-After honoured up to 60 s.
+   */
+  readonly backoff?: Partial<BackoffOptions>;
   /** Deliveries held at once, waiting or in flight, over all rules (default 100). */
   readonly maxPending?: number;
   /** Requests open at once (default 4). */
   readonly maxInFlight?: number;
   /** An answer's body is read and dropped up to this many bytes, then the connection is closed (default 64 KiB). */
   readonly maxAnswerBytes?: number;
-  /** The longest wait a 429's or 503's Retry-After may add before the next try (default 60 s). */
-  readonly maxRetryAfterMs?: number;
   /** The User-Agent header (default gasfees/<version>). */
   readonly userAgent?: string;
   /** Told every delivery's outcome, as onOutcome's listeners are. */
@@ -58,11 +59,11 @@ export interface WebhookSenderOptions {
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 export const DEFAULT_WEBHOOK_TRIES = 3;
-export const DEFAULT_WEBHOOK_BACKOFF_MS: readonly number[] = [1_000, 4_000];
+/** 1 s before the second try, 4 s before the third (and any later one); a Retry-After honoured up to 60 s. */
+export const DEFAULT_WEBHOOK_BACKOFF: BackoffOptions = { initialMs: 1_000, factor: 4, maxMs: 4_000, maxRetryAfterMs: 60_000 };
 export const DEFAULT_WEBHOOK_MAX_PENDING = 100;
 export const DEFAULT_WEBHOOK_MAX_IN_FLIGHT = 4;
 export const DEFAULT_WEBHOOK_MAX_ANSWER_BYTES = 64 * 1024;
-export const DEFAULT_WEBHOOK_MAX_RETRY_AFTER_MS = 60_000;
 
 /** An answer's excerpt, as shown in an outcome: this many characters at most. */
 const EXCERPT_SHOWN_CHARS = 120;
@@ -90,17 +91,17 @@ class HeldDelivery {
 
 /** What a finished try means for the delivery. */
 type TryVerdict =
-  { readonly kind: "done"; readonly ok: boolean; readonly detail: string } | { readonly kind: "retry"; readonly why: string; readonly waitAtLeastMs: number };
+  | { readonly kind: "done"; readonly ok: boolean; readonly detail: string }
+  | { readonly kind: "retry"; readonly why: string; readonly retryAfterMs?: number | undefined };
 
 export class WebhookSender {
   readonly #logger: Logger;
   readonly #timeoutMs: number;
   readonly #tries: number;
-  readonly #backoffMs: readonly number[];
+  readonly #backoff: BackoffOptions;
   readonly #maxPending: number;
   readonly #maxInFlight: number;
   readonly #maxAnswerBytes: number;
-  readonly #maxRetryAfterMs: number;
   readonly #userAgent: string;
   readonly #listeners = new Set<WebhookOutcomeListener>();
   /** Every delivery held, oldest first. */
@@ -115,14 +116,10 @@ export class WebhookSender {
     this.#logger = options.logger;
     this.#timeoutMs = positive(options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS, "timeoutMs");
     this.#tries = positiveInteger(options.tries ?? DEFAULT_WEBHOOK_TRIES, "tries");
-    this.#backoffMs = options.backoffMs ?? DEFAULT_WEBHOOK_BACKOFF_MS;
-    if (this.#backoffMs.length === 0 || this.#backoffMs.some((ms) => !(ms >= 0))) {
-      throw new RangeError("WebhookSender: backoffMs must list at least one wait, each 0 ms or more");
-    }
+    this.#backoff = checkedBackoff({ ...DEFAULT_WEBHOOK_BACKOFF, ...options.backoff });
     this.#maxPending = positiveInteger(options.maxPending ?? DEFAULT_WEBHOOK_MAX_PENDING, "maxPending");
     this.#maxInFlight = positiveInteger(options.maxInFlight ?? DEFAULT_WEBHOOK_MAX_IN_FLIGHT, "maxInFlight");
     this.#maxAnswerBytes = positiveInteger(options.maxAnswerBytes ?? DEFAULT_WEBHOOK_MAX_ANSWER_BYTES, "maxAnswerBytes");
-    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_WEBHOOK_MAX_RETRY_AFTER_MS;
     this.#userAgent = options.userAgent ?? `gasfees/${packageJson.version}`;
     if (options.onOutcome) this.#listeners.add(options.onOutcome);
   }
@@ -235,7 +232,6 @@ export class WebhookSender {
     if (this.#stopped || !this.#held.includes(held)) return;
     const verdict = this.#judge(held, result);
     if (verdict.kind === "retry" && held.triesMade < this.#tries) {
-      const backoffMs = this.#backoffMs[Math.min(held.triesMade - 1, this.#backoffMs.length - 1)]!;
       held.state = "backoff";
       held.backoffTimer = setTimeout(
         () => {
@@ -243,7 +239,7 @@ export class WebhookSender {
           held.state = "waiting";
           this.#pump();
         },
-        Math.max(backoffMs, verdict.waitAtLeastMs),
+        backoffMs(held.triesMade, this.#backoff, verdict.retryAfterMs),
       );
       return;
     }
@@ -271,7 +267,7 @@ export class WebhookSender {
     if (result.kind === "failed") {
       const message = held.redactor.redact(result.message);
       if (result.reason === "not-loopback") return { kind: "done", ok: false, detail: `not sent: ${message}` };
-      return { kind: "retry", why: result.reason === "network" ? `could not reach it (${message})` : message, waitAtLeastMs: 0 };
+      return { kind: "retry", why: result.reason === "network" ? `could not reach it (${message})` : message };
     }
     const { status } = result;
     const answered = `answered ${status}${result.statusText ? ` ${held.redactor.redact(oneLine(result.statusText, 60))}` : ""}`;
@@ -280,8 +276,7 @@ export class WebhookSender {
     }
     const said = excerptShown(held, result);
     if (status === 408 || status === 429 || (status >= 500 && status <= 599)) {
-      const asked = status === 429 || status === 503 ? retryAfterMs(result.retryAfter, Date.now()) : undefined;
-      return { kind: "retry", why: `${answered}${said}`, waitAtLeastMs: Math.min(asked ?? 0, this.#maxRetryAfterMs) };
+      return { kind: "retry", why: `${answered}${said}`, retryAfterMs: retryAfterMs(status, result.retryAfter, Date.now()) };
     }
     if (status >= 300 && status <= 399) {
       const to = result.location === "" ? "" : ` to ${redirectShown(result.location, held.url)}`;

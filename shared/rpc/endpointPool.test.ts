@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EndpointPool } from "./endpointPool.ts";
+import { RpcEndpointError } from "./errors.ts";
 
 const backoff = { initialMs: 50, maxMs: 800 };
 const failure = new Error("eth_feeHistory at http://127.0.0.1:9 failed: the method does not exist");
@@ -35,6 +36,19 @@ test("serving the feed starts the backoff again from the shortest wait, and says
   assert.equal(endpoints.markServing(endpoint!), true);
   endpoints.markFailing(endpoint!, failure, 0);
   assert.equal(endpoint!.retryAt, 50);
+});
+
+test("a failure that asked for a wait (a 429's or 503's Retry-After) is waited out, up to the longest wait", () => {
+  const endpoints = pool();
+  const [endpoint] = endpoints.endpoints;
+  const refused = (retryAfterMs: number) =>
+    new RpcEndpointError("http://127.0.0.1:9", "eth_feeHistory", "HTTP 429 Too Many Requests", undefined, 429, retryAfterMs);
+  endpoints.markFailing(endpoint!, refused(300), 0);
+  assert.equal(endpoint!.retryAt, 300, "longer than the shortest wait (50 ms): as asked");
+  endpoints.markFailing(endpoint!, refused(10), 0);
+  assert.equal(endpoint!.retryAt, 100, "never shorter than the backoff's own wait (the second failure's: 100 ms)");
+  endpoints.markFailing(endpoint!, refused(3_600_000), 0);
+  assert.equal(endpoint!.retryAt, 800, "an hour asked: the longest wait");
 });
 
 test("a wrong-chain endpoint waits the longest, is never usable meanwhile, and a due endpoint is handed out once", () => {

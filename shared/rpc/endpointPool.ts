@@ -1,16 +1,12 @@
+import { checkedBackoff, type BackoffOptions } from "./backoff.ts";
 import { countedConnection, type RpcCallCounts } from "./countedConnection.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
+import { EndpointHealth, type EndpointState } from "./endpointHealth.ts";
 import type { FeeHistoryLimit } from "./fetchBaseFees.ts";
 import { createRpcConnection, type RpcConnection } from "./rpcConnection.ts";
 
-export interface BackoffOptions {
-  /** First wait after a failure; doubles with each further failure. Default 1 s. */
-  initialMs: number;
-  /** Longest wait. Default 60 s. */
-  maxMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 60_000 };
+// The pool's backoff is the one policy (backoff.ts); re-exported for the feed, which configures it through the pool.
+export { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff.ts";
 
 /** What the feed may do with an endpoint's connection: use it. Closing it is the pool's (`disconnect`, `close`). */
 export type EndpointConnection = Omit<RpcConnection, "close">;
@@ -22,7 +18,7 @@ export type EndpointConnection = Omit<RpcConnection, "close">;
 export interface Endpoint {
   readonly connection: EndpointConnection;
   readonly redactedUrl: string;
-  readonly state: EndpointStatus["state"];
+  readonly state: EndpointState;
   /** Its chain id and base fee were checked since it last connected (or recovered). */
   readonly verified: boolean;
   /** Epoch ms of the next attempt while failing (or serving another chain). */
@@ -37,41 +33,41 @@ export interface EndpointCallCount {
 }
 
 /** States in which an endpoint is not used until a background check finds it fit again. */
-function isSetAside(state: EndpointStatus["state"]): boolean {
+function isSetAside(state: EndpointState): boolean {
   return state === "failing" || state === "wrong-chain" || state === "suspect";
 }
 
 /** The pool's own record of an endpoint: the only place its state is written. */
 class PooledEndpoint implements Endpoint {
   readonly connection: RpcConnection;
-  /** What the endpoint taught us about its eth_feeHistory block-count limit. */
-  maxFeeHistoryBlocks = Number.POSITIVE_INFINITY;
-  state: EndpointStatus["state"] = "unknown";
-  verified = false;
+  /** Its state, chain id, failures and backoff, as the backfill keeps its endpoints' too. */
+  readonly health: EndpointHealth;
   attempted = false;
   /** A background check of a failing endpoint is under way. */
   probing = false;
-  lastError: string | undefined;
-  reportedChainId: number | undefined;
-  retryAt: number | undefined;
-  /**
-   * Failures since the endpoint last served the feed (a sync through it succeeded). Passing the background probe's
-   * checks does not reset it, so an endpoint that answers those but fails the requests the feed needs waits longer
-   * after each failure instead of being retried at the shortest wait forever.
-   */
-  failuresSinceServed = 0;
-  /** It failed (or served another chain) since it last served the feed. */
-  failedSinceServed = false;
 
   /** Every JSON-RPC call made through the endpoint, and those that failed. */
   readonly counts: RpcCallCounts = { calls: 0, failures: 0 };
 
-  constructor(url: string, timeoutMs: number) {
+  constructor(url: string, timeoutMs: number, backoff: BackoffOptions) {
     this.connection = countedConnection(createRpcConnection(url, { timeoutMs }), this.counts);
+    this.health = new EndpointHealth(backoff);
   }
 
   get redactedUrl(): string {
     return this.connection.redactedUrl;
+  }
+
+  get state(): EndpointState {
+    return this.health.state;
+  }
+
+  get verified(): boolean {
+    return this.health.verified;
+  }
+
+  get retryAt(): number | undefined {
+    return this.health.retryAt;
   }
 }
 
@@ -82,15 +78,12 @@ class PooledEndpoint implements Endpoint {
  */
 export class EndpointPool {
   readonly #endpoints: readonly PooledEndpoint[];
-  readonly #backoff: BackoffOptions;
+  readonly #backoff: Required<BackoffOptions>;
 
   constructor(urls: readonly string[], options: { timeoutMs: number; backoff: BackoffOptions }) {
     if (urls.length === 0) throw new RangeError("a chain needs at least one RPC URL");
-    if (!(options.backoff.initialMs > 0) || !(options.backoff.maxMs >= options.backoff.initialMs)) {
-      throw new RangeError(`a backoff waits a positive time, at most its longest wait (got ${options.backoff.initialMs} ms up to ${options.backoff.maxMs} ms)`);
-    }
-    this.#endpoints = urls.map((url) => new PooledEndpoint(url, options.timeoutMs));
-    this.#backoff = options.backoff;
+    this.#backoff = checkedBackoff(options.backoff);
+    this.#endpoints = urls.map((url) => new PooledEndpoint(url, options.timeoutMs, this.#backoff));
   }
 
   /** Every endpoint, in the configured order. */
@@ -126,25 +119,17 @@ export class EndpointPool {
 
   /** The endpoint's eth_feeHistory block-count limit, which fetchBaseFees lowers when the endpoint refuses or truncates. */
   feeHistoryLimit(endpoint: Endpoint): FeeHistoryLimit {
-    const pooled = this.#own(endpoint);
-    return {
-      get maxBlocks() {
-        return pooled.maxFeeHistoryBlocks;
-      },
-      lower(maxBlocks: number) {
-        if (maxBlocks >= 1 && maxBlocks < pooled.maxFeeHistoryBlocks) pooled.maxFeeHistoryBlocks = maxBlocks;
-      },
-    };
+    return this.#own(endpoint).health.feeHistoryLimit;
   }
 
   /** The chain id the endpoint reported (whether or not it is the chain's). */
   recordChainId(endpoint: Endpoint, reportedChainId: number): void {
-    this.#own(endpoint).reportedChainId = reportedChainId;
+    this.#own(endpoint).health.recordChainId(reportedChainId);
   }
 
   /** Its chain id and base fee were checked; not checked again until it fails. */
   markVerified(endpoint: Endpoint): void {
-    this.#own(endpoint).verified = true;
+    this.#own(endpoint).health.markVerified();
   }
 
   /**
@@ -153,11 +138,8 @@ export class EndpointPool {
    */
   markServing(endpoint: Endpoint): boolean {
     const pooled = this.#own(endpoint);
-    const recovered = pooled.failedSinceServed;
-    this.#markAnswering(pooled);
-    pooled.failuresSinceServed = 0;
-    pooled.failedSinceServed = false;
-    return recovered;
+    this.#tried(pooled);
+    return pooled.health.markServing();
   }
 
   /**
@@ -166,29 +148,17 @@ export class EndpointPool {
    * the feed's requests is not retried at the shortest wait forever.
    */
   markAnswering(endpoint: Endpoint): void {
-    this.#markAnswering(this.#own(endpoint));
-  }
-
-  #markAnswering(pooled: PooledEndpoint): void {
-    pooled.attempted = true;
-    pooled.probing = false;
-    pooled.state = "ok";
-    pooled.retryAt = undefined;
-    pooled.lastError = undefined;
-  }
-
-  /** Backs off from the endpoint: the wait doubles with each failure since it last served the feed. */
-  markFailing(endpoint: Endpoint, error: Error, now: number): void {
     const pooled = this.#own(endpoint);
-    pooled.attempted = true;
-    pooled.probing = false;
-    pooled.state = "failing";
-    pooled.verified = false;
-    pooled.lastError = error.message;
-    pooled.retryAt = now + Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** Math.min(pooled.failuresSinceServed, 30));
-    pooled.failuresSinceServed++;
-    pooled.failedSinceServed = true;
-    pooled.connection.close();
+    this.#tried(pooled);
+    pooled.health.markAnswering();
+  }
+
+  /**
+   * Backs off from the endpoint: the wait doubles with each failure since it last served the feed, and is at least
+   * what the endpoint asked for (a 429's or 503's Retry-After), up to the backoff's bound.
+   */
+  markFailing(endpoint: Endpoint, error: Error, now: number): void {
+    this.#markFailing(endpoint, error, now, "failing");
   }
 
   /**
@@ -196,21 +166,24 @@ export class EndpointPool {
    * and backed off like a failing endpoint, its chain id and head checked again when its wait is over.
    */
   markSuspect(endpoint: Endpoint, error: Error, now: number): void {
-    this.markFailing(endpoint, error, now);
-    this.#own(endpoint).state = "suspect";
+    this.#markFailing(endpoint, error, now, "suspect");
+  }
+
+  /** Its connection is closed: its chain id and base fee are checked again when its wait is over. */
+  #markFailing(endpoint: Endpoint, error: Error, now: number, state: "failing" | "suspect"): void {
+    const pooled = this.#own(endpoint);
+    this.#tried(pooled);
+    pooled.health.markFailing(error, now, state);
+    pooled.health.markUnverified();
+    pooled.connection.close();
   }
 
   /** Never used while it reports another chain; checked again only after the longest wait. */
   markWrongChain(endpoint: Endpoint, error: Error, reportedChainId: number, now: number): void {
     const pooled = this.#own(endpoint);
-    pooled.attempted = true;
-    pooled.probing = false;
-    pooled.state = "wrong-chain";
-    pooled.verified = false;
-    pooled.reportedChainId = reportedChainId;
-    pooled.lastError = error.message;
-    pooled.retryAt = now + this.#backoff.maxMs;
-    pooled.failedSinceServed = true;
+    this.#tried(pooled);
+    pooled.health.recordChainId(reportedChainId);
+    pooled.health.setAside("wrong-chain", error, now, this.#backoff.maxMs);
     pooled.connection.close();
   }
 
@@ -228,19 +201,28 @@ export class EndpointPool {
 
   /** Each endpoint as `/networks` shows it; `active` is the one the feed follows the chain through. */
   statuses(active: Endpoint | undefined): EndpointStatus[] {
-    return this.#endpoints.map((endpoint) => ({
-      url: endpoint.redactedUrl,
-      transport: endpoint.connection.transport,
-      state: endpoint.state,
-      active: endpoint === active,
-      ...(endpoint.lastError === undefined ? {} : { lastError: endpoint.lastError }),
-      ...(endpoint.reportedChainId === undefined ? {} : { reportedChainId: endpoint.reportedChainId }),
-      ...(endpoint.retryAt === undefined ? {} : { retryAt: endpoint.retryAt }),
-    }));
+    return this.#endpoints.map((endpoint) => {
+      const { health } = endpoint;
+      return {
+        url: endpoint.redactedUrl,
+        transport: endpoint.connection.transport,
+        state: health.state,
+        active: endpoint === active,
+        ...(health.lastError === undefined ? {} : { lastError: health.lastError }),
+        ...(health.reportedChainId === undefined ? {} : { reportedChainId: health.reportedChainId }),
+        ...(health.retryAt === undefined ? {} : { retryAt: health.retryAt }),
+      };
+    });
   }
 
   close(): void {
     for (const endpoint of this.#endpoints) endpoint.connection.close();
+  }
+
+  /** It was tried, and the check or attempt that handed it out is over. */
+  #tried(pooled: PooledEndpoint): void {
+    pooled.attempted = true;
+    pooled.probing = false;
   }
 
   #waiting(): PooledEndpoint[] {

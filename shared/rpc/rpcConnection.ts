@@ -1,4 +1,5 @@
 import type { Agent } from "node:http";
+import { retryAfterMs } from "./backoff.ts";
 import { MalformedRpcResponseError, RpcEndpointError } from "./errors.ts";
 import { openWebSocket, type SocketClient } from "./openWebSocket.ts";
 import { createKeepAliveAgent, HttpPostError, postJson, postTarget, type JsonHttpAnswer, type PostTarget } from "./postJson.ts";
@@ -205,19 +206,7 @@ function httpStatusError(answer: JsonHttpAnswer, redactor: UrlRedactor, method: 
   else if (error !== undefined) details = JSON.stringify(error);
   details ||= answer.statusText;
   const reason = `HTTP ${answer.status}${details ? ` ${redactor.redact(details).slice(0, 120)}` : ""}`;
-  return new RpcEndpointError(redactor.redactedUrl, method, reason, undefined, answer.status, retryAfterMs(answer.retryAfter, Date.now()));
-}
-
-/** The longest wait an endpoint may ask for: a hostile one cannot park a caller for longer. */
-const MAX_RETRY_AFTER_MS = 3_600_000;
-
-/** A Retry-After header (delay seconds, or an HTTP date) as ms from `nowMs`, at most an hour; undefined when it is neither. */
-export function retryAfterMs(header: string, nowMs: number): number | undefined {
-  const text = header.trim();
-  if (/^[0-9]{1,10}$/.test(text)) return Math.min(MAX_RETRY_AFTER_MS, Number(text) * 1_000);
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  return Number.isFinite(at) && at > nowMs ? Math.min(MAX_RETRY_AFTER_MS, at - nowMs) : undefined;
+  return new RpcEndpointError(redactor.redactedUrl, method, reason, undefined, answer.status, retryAfterMs(answer.status, answer.retryAfter, Date.now()));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
-import { BackfillRunner, type BackfillProgress, type BackfillRunnerOptions } from "../history/backfillRunner.ts";
+import { BackfillRunner, type BackfillProgress, type BackfillRunnerOptions } from "../backfill/backfillRunner.ts";
 import type { Logger } from "../log/logger.ts";
 import type { BackfillStatus } from "../wire/networkStatus.ts";
 import { type ChainPlan, historyHorizonOf } from "./chainPlan.ts";

@@ -165,7 +165,7 @@ describe("alert rules on a replayed mainnet chain", () => {
           notifications: { enabled: true, mutedChainIds: [], enterAfterBlocks: 3, enterMarginPercent: 10, calmAfterBlocks: 10, cooldownMinutes: 15 },
         },
         // A receiver that hangs keeps hanging for the whole test; the one answering 500 is retried without long waits.
-        webhook: { timeoutMs: 120_000, backoffMs: [100] },
+        webhook: { timeoutMs: 120_000, backoff: { initialMs: 100, maxMs: 100 } },
       },
       logger,
     );

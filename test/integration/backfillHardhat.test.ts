@@ -2,9 +2,9 @@
 // (3-4 May 2023, 12 s slots and a missed one now and then), through counting and fault-injecting proxies.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { BackfillPage } from "../../shared/history/backfillPage.ts";
-import { BlockRangeSet } from "../../shared/history/backfillRanges.ts";
-import { BackfillRunner, type BackfillRunnerOptions, type BackfillTarget } from "../../shared/history/backfillRunner.ts";
+import type { BackfillPage } from "../../shared/backfill/backfillPage.ts";
+import { BlockRangeSet } from "../../shared/backfill/backfillRanges.ts";
+import { BackfillRunner, type BackfillRunnerOptions, type BackfillTarget } from "../../shared/backfill/backfillRunner.ts";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.ts";
 import { recordingLogger } from "../support/feedHarness.ts";
 import { startTimedTestChain, type TimedTestChain } from "../support/timedTestChain.ts";

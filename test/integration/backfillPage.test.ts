@@ -2,9 +2,9 @@
 // is refused (every check on its own, with no other check standing in for it).
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { BackfillAnchors } from "../../shared/history/backfillAnchors.ts";
-import { BackfillAnswerError } from "../../shared/history/backfillErrors.ts";
-import { fetchBackfillPage, type BackfillPageChecks } from "../../shared/history/backfillPage.ts";
+import { BackfillAnchors } from "../../shared/backfill/backfillAnchors.ts";
+import { BackfillAnswerError } from "../../shared/backfill/backfillErrors.ts";
+import { fetchBackfillPage, type BackfillPageChecks } from "../../shared/backfill/backfillPage.ts";
 import type { FeeHistoryLimit } from "../../shared/rpc/fetchBaseFees.ts";
 import { MalformedRpcResponseError } from "../../shared/rpc/errors.ts";
 import { createRpcConnection, type RpcConnection } from "../../shared/rpc/rpcConnection.ts";

@@ -2,10 +2,10 @@
 // what it fetches, how gently, what it refuses, and how it stops and resumes.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import type { BlockAnchor } from "../../shared/history/backfillAnchors.ts";
-import type { BackfillPage } from "../../shared/history/backfillPage.ts";
-import { BlockRangeSet, type BlockRange } from "../../shared/history/backfillRanges.ts";
-import { BackfillRunner, type BackfillProgress, type BackfillRunnerOptions, type BackfillTarget } from "../../shared/history/backfillRunner.ts";
+import type { BlockAnchor } from "../../shared/backfill/backfillAnchors.ts";
+import type { BackfillPage } from "../../shared/backfill/backfillPage.ts";
+import { BlockRangeSet, type BlockRange } from "../../shared/backfill/backfillRanges.ts";
+import { BackfillRunner, type BackfillProgress, type BackfillRunnerOptions, type BackfillTarget } from "../../shared/backfill/backfillRunner.ts";
 import { recordingLogger, waitFor } from "../support/feedHarness.ts";
 import { startSyntheticChainServer, type SyntheticChainOptions, type SyntheticChainServer } from "../support/syntheticChainServer.ts";
 

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, test } from "node:test";
 import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
 import { startFaultProxy, type FaultMode, type FaultProxy } from "../support/faultProxy.ts";
@@ -231,4 +233,30 @@ test("an endpoint whose eth_feeHistory fails is retried with a growing wait, tho
   );
   // The probe still checks the endpoint before each attempt.
   assert.ok(endpoint.arrivals("eth_chainId").length >= attempts - 1);
+});
+
+test("an endpoint answering 429 with Retry-After is left alone as long as it asks, longer than the feed's own backoff", async () => {
+  // Every call refused with HTTP 429 and Retry-After: 1; the feed's own backoff would ask again after 50, then 100 ms.
+  const arrivals: number[] = [];
+  const server = createServer((request, response) => {
+    arrivals.push(Date.now());
+    request.resume();
+    request.on("end", () => response.writeHead(429, { "content-type": "text/plain", "retry-after": "1" }).end("Too Many Requests"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const reports = new FeedReports();
+  const chainFeed = feed({ rpcUrls: [url], backoff: { initialMs: 50, maxMs: 5_000 }, onReport: reports.onReport });
+  chainFeed.start();
+  const failing = await reports.until((report) => report.endpoints[0]!.state === "failing", "the endpoint failing");
+  const [status] = failing.endpoints;
+  assert.match(status!.lastError!, /HTTP 429/);
+  assert.ok(status!.retryAt! >= arrivals[0]! + 1_000, `retried at ${status!.retryAt! - arrivals[0]!} ms after the refusal, not after the 1 s it asked`);
+  await waitFor(() => arrivals.length >= 3, "two more attempts", 10_000);
+  const waitsMs = arrivals.slice(1, 3).map((at, i) => at - arrivals[i]!);
+  waitsMs.forEach((waitMs, i) => assert.ok(waitMs >= 1_000 - 5, `wait ${i + 1} was ${waitMs} ms, the endpoint asked for 1 s: ${JSON.stringify(waitsMs)}`));
 });

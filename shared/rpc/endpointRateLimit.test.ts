@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BackfillRateLimiter } from "./backfillRateLimiter.ts";
+import { EndpointRateLimit } from "./endpointRateLimit.ts";
 
 /** Sends as soon as the limiter allows, on a fake clock, and returns the send times. */
-function sendTimes(limiter: BackfillRateLimiter, requests: number, startMs = 0): number[] {
+function sendTimes(limiter: EndpointRateLimit, requests: number, startMs = 0): number[] {
   const times: number[] = [];
   let nowMs = startMs;
   while (times.length < requests) {
@@ -16,13 +16,13 @@ function sendTimes(limiter: BackfillRateLimiter, requests: number, startMs = 0):
 }
 
 test("2 requests per second: never a third within any second", () => {
-  const times = sendTimes(new BackfillRateLimiter(2), 9, 5);
+  const times = sendTimes(new EndpointRateLimit(2), 9, 5);
   assert.deepEqual(times, [5, 5, 1005, 1005, 2005, 2005, 3005, 3005, 4005]);
   for (let i = 2; i < times.length; i++) assert.ok(times[i]! - times[i - 2]! >= 1000, `requests ${i - 2} and ${i}`);
 });
 
 test("requests spread out by the caller's own pace count from when they were sent", () => {
-  const limiter = new BackfillRateLimiter(2);
+  const limiter = new EndpointRateLimit(2);
   limiter.record(0);
   assert.equal(limiter.waitMs(400), 0);
   limiter.record(400);
@@ -33,8 +33,8 @@ test("requests spread out by the caller's own pace count from when they were sen
 });
 
 test("a fractional rate spaces requests evenly; an infinite one never waits", () => {
-  assert.deepEqual(sendTimes(new BackfillRateLimiter(0.5), 3), [0, 2000, 4000]);
-  const unlimited = new BackfillRateLimiter(Number.POSITIVE_INFINITY);
+  assert.deepEqual(sendTimes(new EndpointRateLimit(0.5), 3), [0, 2000, 4000]);
+  const unlimited = new EndpointRateLimit(Number.POSITIVE_INFINITY);
   assert.deepEqual(sendTimes(unlimited, 1000).slice(-1), [0]);
-  for (const bad of [0, -1, Number.NaN]) assert.throws(() => new BackfillRateLimiter(bad), RangeError);
+  for (const bad of [0, -1, Number.NaN]) assert.throws(() => new EndpointRateLimit(bad), RangeError);
 });

@@ -1,12 +1,9 @@
-/** The gentle default: at most this many requests per second to each endpoint (the contract's "History"). */
-export const DEFAULT_BACKFILL_REQUESTS_PER_SECOND = 2;
-
 /**
- * At most `requestsPerSecond` requests in any window of one second (a fractional rate: one request per 1/rate
- * seconds), on a clock the caller gives (monotonic milliseconds). Infinity lifts the cap. The caller asks `waitMs`,
- * waits that long, and records each request when it sends it.
+ * An endpoint's rate limit: at most `requestsPerSecond` requests in any window of one second (a fractional rate: one
+ * request per 1/rate seconds), on a clock the caller gives (monotonic milliseconds). Infinity lifts the cap. The caller
+ * asks `waitMs`, waits that long, and records each request when it sends it.
  */
-export class BackfillRateLimiter {
+export class EndpointRateLimit {
   readonly #windowMs: number;
   /** The send times of the newest requests, at most as many as the window allows; oldest first. */
   readonly #sentAtMs: number[] = [];

@@ -1,16 +1,16 @@
 import type { Logger } from "../log/logger.ts";
-import { RpcEndpointError, WrongChainError } from "../rpc/errors.ts";
-import { parseRpcChainId } from "../rpc/parseRpcAnswers.ts";
+import { checkedBackoff, DEFAULT_BACKOFF, type BackoffOptions } from "../rpc/backoff.ts";
+import { RpcEndpointError } from "../rpc/errors.ts";
 import type { BlockAnchor } from "./backfillAnchors.ts";
-import { DEFAULT_BACKFILL_BACKOFF, type BackfillBackoffOptions } from "./backfillBackoff.ts";
 import { BackfillEndpoint } from "./backfillEndpoint.ts";
 import { fetchBackfillPage, type BackfillPage } from "./backfillPage.ts";
 import { DEFAULT_PAGE_BLOCKS } from "./backfillPlan.ts";
-import { DEFAULT_BACKFILL_REQUESTS_PER_SECOND } from "./backfillRateLimiter.ts";
 import type { BlockRange } from "./backfillRanges.ts";
 import { BackfillSchedule } from "./backfillSchedule.ts";
 import { BackfillStoppedError, untilAborted, waitMs } from "./backfillWait.ts";
 
+/** The gentle default: at most this many requests per second to each endpoint (the contract's "History"). */
+export const DEFAULT_BACKFILL_REQUESTS_PER_SECOND = 2;
 /** Per request, as the live feed's. */
 export const DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS = 10_000;
 /** An endpoint whose answers cannot be trusted is not asked again for this long. */
@@ -46,8 +46,8 @@ export interface BackfillRunnerOptions {
   readonly pageBlocks?: number;
   /** Per request; default 10 s, as the live feed's. */
   readonly requestTimeoutMs?: number;
-  /** The wait after failures: 1 s doubling to 60 s by default. */
-  readonly backoff?: Partial<BackfillBackoffOptions>;
+  /** The wait after failures: 1 s doubling to 60 s by default, a Retry-After honoured up to the longest wait. */
+  readonly backoff?: Partial<BackoffOptions>;
   /** How long an endpoint whose answers cannot be trusted is left alone; default 10 minutes. */
   readonly setAsideMs?: number;
   readonly maxFutureSeconds?: number;
@@ -102,7 +102,7 @@ export interface BackfillOutcome extends BackfillProgress {
  */
 export class BackfillRunner {
   readonly #options: BackfillRunnerOptions;
-  readonly #backoff: BackfillBackoffOptions;
+  readonly #backoff: BackoffOptions;
   readonly #stop = new AbortController();
   readonly #nowMs: () => number;
   readonly #monotonicMs: () => number;
@@ -119,7 +119,7 @@ export class BackfillRunner {
     if (options.rpcUrls.length === 0) throw new RangeError(`chain ${options.chainId}: a backfill needs at least one RPC URL`);
     if (!(options.blockTimeMs > 0)) throw new RangeError(`chain ${options.chainId}: the block time is positive (got ${options.blockTimeMs} ms)`);
     this.#options = options;
-    this.#backoff = { ...DEFAULT_BACKFILL_BACKOFF, ...options.backoff };
+    this.#backoff = checkedBackoff({ ...DEFAULT_BACKOFF, ...options.backoff });
     this.#nowMs = options.nowMs ?? Date.now;
     this.#monotonicMs = options.monotonicMs ?? (() => performance.now());
   }
@@ -172,6 +172,7 @@ export class BackfillRunner {
         new BackfillEndpoint(url, {
           requestsPerSecond,
           requestTimeoutMs: this.#options.requestTimeoutMs ?? DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS,
+          backoff: this.#backoff,
           signal: this.#stop.signal,
           monotonicMs: this.#monotonicMs,
         }),
@@ -217,7 +218,7 @@ export class BackfillRunner {
           continue;
         }
         if (!endpoint.verified) {
-          await this.#verify(endpoint);
+          await endpoint.verify(this.#options.chainId);
           continue;
         }
         const range = schedule.take(endpoint.limit.maxBlocks);
@@ -233,12 +234,6 @@ export class BackfillRunner {
         this.#failed(endpoint, error);
       }
     }
-  }
-
-  async #verify(endpoint: BackfillEndpoint): Promise<void> {
-    const reported = parseRpcChainId(await endpoint.connection.request("eth_chainId", []), endpoint.redactedUrl);
-    if (reported !== this.#options.chainId) throw new WrongChainError(endpoint.redactedUrl, this.#options.chainId, reported);
-    endpoint.markVerified();
   }
 
   async #fetchAndKeep(endpoint: BackfillEndpoint, range: BlockRange): Promise<void> {
@@ -285,11 +280,11 @@ export class BackfillRunner {
     if (!(error instanceof RpcEndpointError)) {
       // Another chain, garbage or answers that contradict each other: not asked again for a long while.
       const setAsideMs = this.#options.setAsideMs ?? DEFAULT_SET_ASIDE_MS;
-      endpoint.setAside(setAsideMs);
+      endpoint.setAside(error, setAsideMs);
       logger.warn(`chain ${chainId}: history backfill sets ${endpoint.redactedUrl} aside for ${Math.round(setAsideMs / 1000)} s: ${error.message}`, fields);
       return;
     }
-    const waitedMs = endpoint.markFailing(this.#backoff, retryAfterMsOf(error));
+    const waitedMs = endpoint.markFailing(error);
     const warnAfter = this.#options.warnAfterFailures ?? DEFAULT_WARN_AFTER_FAILURES;
     const level = endpoint.failuresInARow === warnAfter ? "warn" : "debug";
     logger[level](
@@ -345,12 +340,4 @@ export class BackfillRunner {
       stopped: this.#stop.signal.aborted && !this.#progress.oldestReached,
     });
   }
-}
-
-/**
- * How long the endpoint asked to be left alone (HTTP 429 with Retry-After), when the error carries it. RpcEndpointError
- * carries the status only, so a 429 is backed off exponentially until the transport passes the header on.
- */
-function retryAfterMsOf(error: RpcEndpointError): number | undefined {
-  return error.retryAfterMs !== undefined && error.retryAfterMs > 0 ? error.retryAfterMs : undefined;
 }
