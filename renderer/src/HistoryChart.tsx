@@ -5,7 +5,7 @@ import { blockNumber, clockTime } from "./format.ts";
 import { StatsChart } from "./StatsChart.tsx";
 import type { StatsStore } from "./statsStore.ts";
 import { useBaseFeeStats } from "./useBaseFeeStats.ts";
-import { durationWords, windowWords } from "./windowWords.ts";
+import { durationWords, heldByAnswer, lastSpanWords, windowWords } from "./windowWords.ts";
 
 interface Props {
   readonly store: StatsStore;
@@ -60,7 +60,7 @@ export const HistoryChart = memo(function HistoryChart({
         )}
       </div>
       <p className="chart-note">
-        {`Base fee in Gwei over the last ${windowWords(range.window)}, in ${range.buckets} buckets of ${durationWords(range.windowSeconds / range.buckets)}`}
+        {`Base fee in Gwei over ${lastSpanWords(range.windowSeconds, heldByAnswer(entry.heldFromSeconds, history))}, in ${range.buckets} buckets of ${durationWords(range.windowSeconds / range.buckets)}`}
         {firstBlock !== undefined && lastBlock !== undefined ? ` (blocks ${blockNumber(firstBlock)} to ${blockNumber(lastBlock)})` : ""}
         {". A bucket without blocks held is left empty."}
         {entry.error !== undefined && buckets !== undefined && entry.fetchedAt !== undefined ? (

@@ -9,6 +9,13 @@ export interface StatsEntry {
   readonly buckets: readonly BaseFeeStatsBucket[] | undefined;
   /** When (epoch ms) the answer in `buckets` arrived. */
   readonly fetchedAt: number | undefined;
+  /**
+   * Unix seconds of the oldest block the chain's history held, as the page knew it, when the answer in `buckets` was
+   * asked for: the answer covers at least from there (the service's history only grows back meanwhile). A reader names
+   * the span the answer covers by it ("median of 7.2 h held"), not by what is held by the time it reads. Undefined when
+   * the store was not told (historyHeld).
+   */
+  readonly heldFromSeconds: number | undefined;
   /** Why the last attempt failed, in words; undefined once an attempt succeeds. */
   readonly error: string | undefined;
   /** A request is on its way. */
@@ -17,7 +24,13 @@ export interface StatsEntry {
 
 export type FetchStats = (chainId: number, request: StatsRequest, signal: AbortSignal) => Promise<readonly BaseFeeStatsBucket[]>;
 
-export const EMPTY_STATS_ENTRY: StatsEntry = Object.freeze({ buckets: undefined, fetchedAt: undefined, error: undefined, loading: false });
+export const EMPTY_STATS_ENTRY: StatsEntry = Object.freeze({
+  buckets: undefined,
+  fetchedAt: undefined,
+  heldFromSeconds: undefined,
+  error: undefined,
+  loading: false,
+});
 
 /** After a failed attempt, the next one waits at least this long, however often readers ask. */
 export const RETRY_AFTER_FAILURE_MS = 10_000;
@@ -38,8 +51,8 @@ export class StatsStore {
   readonly #now: () => number;
   readonly #held = new Map<string, Held>();
   readonly #listeners = new Set<() => void>();
-  /** Per chain, the oldest block its history held when last told, and when that changed. */
-  readonly #history = new Map<number, { oldestBlock: string; changedAt: number }>();
+  /** Per chain, the oldest block its history held when last told (and its time), and when that changed. */
+  readonly #history = new Map<number, { oldestBlock: string; oldestTime: number | null; changedAt: number }>();
 
   constructor(fetchStats: FetchStats, now: () => number = Date.now) {
     this.#fetchStats = fetchStats;
@@ -60,11 +73,11 @@ export class StatsStore {
    * Tells the store what the chain's history holds now (its oldest block, from /networks): when older blocks arrive,
    * answers made before are outdated whatever their age, so a page opened during a first backfill fills in as it goes.
    */
-  historyHeld(chainId: number, oldestBlock: string | null): void {
+  historyHeld(chainId: number, oldestBlock: string | null, oldestTime: number | null = null): void {
     if (oldestBlock === null) return;
     const known = this.#history.get(chainId);
-    if (known?.oldestBlock === oldestBlock) return;
-    this.#history.set(chainId, { oldestBlock, changedAt: this.#now() });
+    if (known?.oldestBlock === oldestBlock && known.oldestTime === oldestTime) return;
+    this.#history.set(chainId, { oldestBlock, oldestTime, changedAt: known?.oldestBlock === oldestBlock ? known.changedAt : this.#now() });
   }
 
   /**
@@ -81,12 +94,18 @@ export class StatsStore {
     this.#held.set(key, held);
     const { entry } = held;
     if (entry.loading) return;
-    const grewAt = this.#history.get(chainId)?.changedAt;
-    const outdated = entry.fetchedAt !== undefined && grewAt !== undefined && entry.fetchedAt < grewAt && now - entry.fetchedAt >= HISTORY_REFRESH_MS;
+    const history = this.#history.get(chainId);
+    // Made before older blocks arrived, or asked for before they did (and answered after).
+    const grewSince =
+      history !== undefined &&
+      ((entry.fetchedAt !== undefined && entry.fetchedAt < history.changedAt) ||
+        (entry.heldFromSeconds !== undefined && history.oldestTime !== null && history.oldestTime < entry.heldFromSeconds));
+    const outdated = entry.fetchedAt !== undefined && grewSince && now - entry.fetchedAt >= HISTORY_REFRESH_MS;
     if (entry.fetchedAt !== undefined && now - entry.fetchedAt < maxAgeMs && !outdated) return;
     if (entry.error !== undefined && now - held.attemptedAt < Math.min(maxAgeMs, RETRY_AFTER_FAILURE_MS)) return;
 
     held.attemptedAt = now;
+    const heldFromSeconds = this.#history.get(chainId)?.oldestTime ?? undefined;
     const abort = new AbortController();
     held.abort = abort;
     this.#set(held, { ...entry, loading: true });
@@ -94,7 +113,7 @@ export class StatsStore {
       (buckets) => {
         if (abort.signal.aborted) return;
         held.abort = undefined;
-        this.#set(held, { buckets, fetchedAt: this.#now(), error: undefined, loading: false });
+        this.#set(held, { buckets, fetchedAt: this.#now(), heldFromSeconds, error: undefined, loading: false });
       },
       (error: unknown) => {
         if (abort.signal.aborted) return;

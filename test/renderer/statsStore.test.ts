@@ -44,7 +44,7 @@ test("one request for one question: asked once, shared while on its way, asked a
   asked[0]!.resolve(ANSWER);
   await settle();
   const entry = store.read(KEY);
-  assert.deepEqual(entry, { buckets: ANSWER, fetchedAt: 1_000_000, error: undefined, loading: false });
+  assert.deepEqual(entry, { buckets: ANSWER, fetchedAt: 1_000_000, heldFromSeconds: undefined, error: undefined, loading: false });
   assert.equal(store.read(KEY), entry, "the same object until it changes");
 
   clock.nowMs += 59_999;
@@ -67,7 +67,7 @@ test("a failure keeps the last answer, says why, and is not retried sooner than 
   store.refresh(1, DAY, 30_000);
   asked[1]!.reject(new Error("the service answered 503"));
   await settle();
-  assert.deepEqual(store.read(KEY), { buckets: ANSWER, fetchedAt: 1_000_000, error: "the service answered 503", loading: false });
+  assert.deepEqual(store.read(KEY), { buckets: ANSWER, fetchedAt: 1_000_000, heldFromSeconds: undefined, error: "the service answered 503", loading: false });
   clock.nowMs += RETRY_AFTER_FAILURE_MS - 1;
   store.refresh(1, DAY, 30_000);
   assert.equal(asked.length, 2, "not again at once");
@@ -126,4 +126,27 @@ test("older blocks arriving (a backfill) make the chain's answers asked again, a
   store.historyHeld(1, "0");
   store.refresh(1, DAY, 150_000);
   assert.equal(asked.length, 2, "the same history held: nothing to ask");
+});
+
+test("an answer says from when the history was held as it was asked for, so that its reader names the span it covers, not the one held since", async () => {
+  const { store, asked, clock } = storeWithHand();
+  store.historyHeld(1, "14150", 1_700_000_000);
+  store.refresh(1, DAY, 150_000);
+  // Older blocks arrive while the answer is on its way: it covers what was held when asked (at least).
+  store.historyHeld(1, "0", 1_699_900_000);
+  asked[0]!.resolve(ANSWER);
+  await settle();
+  assert.equal(store.read(KEY).heldFromSeconds, 1_700_000_000);
+  clock.nowMs += HISTORY_REFRESH_MS;
+  store.refresh(1, DAY, 150_000);
+  assert.equal(asked.length, 2);
+  assert.equal(store.read(KEY).heldFromSeconds, 1_700_000_000, "the answer held until the next one arrives");
+  asked[1]!.resolve(ANSWER);
+  await settle();
+  assert.equal(store.read(KEY).heldFromSeconds, 1_699_900_000);
+  // A chain whose history the store was not told of: unknown.
+  store.refresh(2, DAY, 150_000);
+  asked[2]!.resolve(ANSWER);
+  await settle();
+  assert.equal(store.read(statsRequestKey(2, DAY)).heldFromSeconds, undefined);
 });
