@@ -83,9 +83,11 @@ export class StatsStore {
   /**
    * Asks the service for `request` unless an answer younger than `maxAgeMs` (and made after the history last grew, or
    * younger than HISTORY_REFRESH_MS) is held, a request is already on its way,
-   * or the last attempt failed less than RETRY_AFTER_FAILURE_MS ago.
+   * or the last attempt failed less than RETRY_AFTER_FAILURE_MS ago. A reader that `follow`s the chain (the view on
+   * screen, whose caption names its blocks) also has an answer that does not reach the chain's newest block asked
+   * again once it is `everyMs` old: its blocks then follow the chain's as they arrive.
    */
-  refresh(chainId: number, request: StatsRequest, maxAgeMs: number): void {
+  refresh(chainId: number, request: StatsRequest, maxAgeMs: number, follow?: { readonly newestBlock: string; readonly everyMs: number }): void {
     const now = this.#now();
     const key = statsRequestKey(chainId, request);
     this.#forgetUnused(now, key);
@@ -101,7 +103,9 @@ export class StatsStore {
       ((entry.fetchedAt !== undefined && entry.fetchedAt < history.changedAt) ||
         (entry.heldFromSeconds !== undefined && history.oldestTime !== null && history.oldestTime < entry.heldFromSeconds));
     const outdated = entry.fetchedAt !== undefined && grewSince && now - entry.fetchedAt >= HISTORY_REFRESH_MS;
-    if (entry.fetchedAt !== undefined && now - entry.fetchedAt < maxAgeMs && !outdated) return;
+    const behind =
+      follow !== undefined && entry.fetchedAt !== undefined && now - entry.fetchedAt >= follow.everyMs && !reaches(entry.buckets, follow.newestBlock);
+    if (entry.fetchedAt !== undefined && now - entry.fetchedAt < maxAgeMs && !outdated && !behind) return;
     if (entry.error !== undefined && now - held.attemptedAt < Math.min(maxAgeMs, RETRY_AFTER_FAILURE_MS)) return;
 
     held.attemptedAt = now;
@@ -147,4 +151,10 @@ export class StatsStore {
       if (key !== keep && held.abort === undefined && now - held.usedAt > FORGET_AFTER_MS) this.#held.delete(key);
     }
   }
+}
+
+/** Whether an answer's newest block held is `newestBlock` (or later). */
+function reaches(buckets: readonly BaseFeeStatsBucket[] | undefined, newestBlock: string): boolean {
+  const newestHeld = buckets?.findLast((bucket) => bucket.blocks > 0)?.toBlock;
+  return newestHeld !== undefined && BigInt(newestHeld) >= BigInt(newestBlock);
 }

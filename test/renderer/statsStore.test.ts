@@ -128,6 +128,51 @@ test("older blocks arriving (a backfill) make the chain's answers asked again, a
   assert.equal(asked.length, 2, "the same history held: nothing to ask");
 });
 
+test("a view that follows the chain: an answer that does not reach its newest block is asked again as blocks arrive, at most every everyMs", async () => {
+  const { store, asked, clock } = storeWithHand();
+  const upTo = (block: number): readonly BaseFeeStatsBucket[] => [
+    { start: 0, end: 300, blocks: 0 },
+    {
+      start: 300,
+      end: 600,
+      blocks: 25,
+      fromBlock: String(block - 24),
+      toBlock: String(block),
+      min: "1",
+      p10: "1",
+      p25: "1",
+      p50: "1",
+      p75: "1",
+      p90: "1",
+      max: "1",
+    },
+  ];
+  const follow = (newestBlock: number) => ({ newestBlock: String(newestBlock), everyMs: 2_000 });
+  store.refresh(1, DAY, 150_000, follow(100));
+  asked[0]!.resolve(upTo(100));
+  await settle();
+  clock.nowMs += 10_000;
+  store.refresh(1, DAY, 150_000, follow(100));
+  assert.equal(asked.length, 1, "the answer reaches the newest block: nothing to ask, however old");
+  store.refresh(1, DAY, 150_000);
+  assert.equal(asked.length, 1, "a reader that does not follow the chain keeps its maximum age");
+  store.refresh(1, DAY, 150_000, follow(101));
+  assert.equal(asked.length, 2, "a new block: asked again, long before the 150 s");
+  asked[1]!.resolve(upTo(101));
+  await settle();
+  clock.nowMs += 1_999;
+  store.refresh(1, DAY, 150_000, follow(102));
+  assert.equal(asked.length, 2, "not more often than everyMs");
+  clock.nowMs += 1;
+  store.refresh(1, DAY, 150_000, follow(102));
+  assert.equal(asked.length, 3);
+  asked[2]!.resolve([{ start: 0, end: 300, blocks: 0 }]);
+  await settle();
+  clock.nowMs += 2_000;
+  store.refresh(1, DAY, 150_000, follow(102));
+  assert.equal(asked.length, 4, "an answer without blocks reaches no block");
+});
+
 test("an answer says from when the history was held as it was asked for, so that its reader names the span it covers, not the one held since", async () => {
   const { store, asked, clock } = storeWithHand();
   store.historyHeld(1, "14150", 1_700_000_000);
