@@ -160,22 +160,12 @@ const ChainTile = memo(function ChainTile({ status, current, focusable, serviceA
   );
 });
 
-/** "vs 24 h median" or "vs median of 7.2 h held"; narrow screens drop "median" ("vs 24 h", "vs 7.2 h held"). */
+/** "vs 24 h median", or "vs 7.2 h median" while less is held; narrow screens drop "median" ("vs 24 h", "vs 7.2 h"). */
 function VersusOf({ words }: { words: string }) {
-  const held = /^median of (.*)$/.exec(words);
   return (
     <span className="chip-versus-of" data-testid="versus-of">
-      {held ? (
-        <>
-          vs <span className="chip-versus-median">median of </span>
-          {held[1]}
-        </>
-      ) : (
-        <>
-          vs {words.replace(/ median$/, "")}
-          <span className="chip-versus-median"> median</span>
-        </>
-      )}
+      vs {words.replace(/ median$/, "")}
+      <span className="chip-versus-median"> median</span>
     </span>
   );
 }

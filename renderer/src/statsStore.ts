@@ -12,7 +12,7 @@ export interface StatsEntry {
   /**
    * Unix seconds of the oldest block the chain's history held, as the page knew it, when the answer in `buckets` was
    * asked for: the answer covers at least from there (the service's history only grows back meanwhile). A reader names
-   * the span the answer covers by it ("median of 7.2 h held"), not by what is held by the time it reads. Undefined when
+   * the span the answer covers by it ("7.2 h median"), not by what is held by the time it reads. Undefined when
    * the store was not told (historyHeld).
    */
   readonly heldFromSeconds: number | undefined;

@@ -62,14 +62,15 @@ export function lastSpanWords(spanSeconds: number, history: HeldTimes): string {
 
 /**
  * The median of the last `spanSeconds` as a chain's tile names it, short ("24 h median") and in a sentence; while
- * the history holds less, what it holds ("median of 7.2 h held").
+ * the history holds less, over what it holds ("7.2 h median": as short, so that it fits the tile where "24 h median"
+ * does; the sentence, its title, says why).
  */
 export function medianOfSpanWords(spanSeconds: number, history: HeldTimes): { short: string; long: string } {
   const span = durationWords(spanSeconds);
   const held = heldOfSpan(spanSeconds, history);
   return held === undefined
     ? { short: `${span} median`, long: `the median of the last ${span}` }
-    : { short: `median of ${held} held`, long: `the median of the ${held} held (the history does not reach ${span} back yet)` };
+    : { short: `${held} median`, long: `the median of the ${held} held (the history does not reach ${span} back yet)` };
 }
 
 /**

@@ -56,11 +56,11 @@ test("a span of time ending at the newest block says how much of it is held whil
   // The chain tiles' comparison: "vs 24 h median" only over a whole day.
   assert.deepEqual(medianOfSpanWords(DAY, held(30)), { short: "24 h median", long: "the median of the last 24 h" });
   assert.deepEqual(medianOfSpanWords(DAY, held(7.25)), {
-    short: "median of 7.2 h held",
+    short: "7.2 h median",
     long: "the median of the 7.2 h held (the history does not reach 24 h back yet)",
   });
   assert.deepEqual(medianOfSpanWords(DAY, held(0.3 * 24)), {
-    short: "median of 7.2 h held",
+    short: "7.2 h median",
     long: "the median of the 7.2 h held (the history does not reach 24 h back yet)",
   });
 });
@@ -68,7 +68,7 @@ test("a span of time ending at the newest block says how much of it is held whil
 test("an answer is named by what was held when it was asked for, not by what is held since", () => {
   const now = { oldestTime: 1_699_900_000, newestTime: 1_700_000_000 };
   // Asked with 7.2 h held; the backfill has since brought 27.7 h: the answer in hand is still a median of 7.2 h.
-  assert.equal(medianOfSpanWords(86_400, heldByAnswer(1_700_000_000 - 7.25 * 3_600, now)).short, "median of 7.2 h held");
+  assert.equal(medianOfSpanWords(86_400, heldByAnswer(1_700_000_000 - 7.25 * 3_600, now)).short, "7.2 h median");
   assert.equal(medianOfSpanWords(86_400, heldByAnswer(undefined, now)).short, "24 h median", "unknown: what is held now");
 });
 
