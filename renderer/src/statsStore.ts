@@ -41,6 +41,8 @@ export const FORGET_AFTER_MS = 3_600_000;
 
 interface Held {
   entry: StatsEntry;
+  /** The oldest block the chain's history held (as the store was told) when the answer in `entry` was asked for. */
+  answerFromBlock: string | undefined;
   attemptedAt: number;
   usedAt: number;
   abort: AbortController | undefined;
@@ -91,17 +93,18 @@ export class StatsStore {
     const now = this.#now();
     const key = statsRequestKey(chainId, request);
     this.#forgetUnused(now, key);
-    const held = this.#held.get(key) ?? { entry: EMPTY_STATS_ENTRY, attemptedAt: -Infinity, usedAt: now, abort: undefined };
+    const held = this.#held.get(key) ?? { entry: EMPTY_STATS_ENTRY, answerFromBlock: undefined, attemptedAt: -Infinity, usedAt: now, abort: undefined };
     held.usedAt = now;
     this.#held.set(key, held);
     const { entry } = held;
     if (entry.loading) return;
     const history = this.#history.get(chainId);
-    // Made before older blocks arrived, or asked for before they did (and answered after).
+    // Made before older blocks arrived, or asked for before they did (and answered after). By block: a held block's
+    // time may be retimed, its number not.
     const grewSince =
       history !== undefined &&
       ((entry.fetchedAt !== undefined && entry.fetchedAt < history.changedAt) ||
-        (entry.heldFromSeconds !== undefined && history.oldestTime !== null && history.oldestTime < entry.heldFromSeconds));
+        (held.answerFromBlock !== undefined && BigInt(history.oldestBlock) < BigInt(held.answerFromBlock)));
     const outdated = entry.fetchedAt !== undefined && grewSince && now - entry.fetchedAt >= HISTORY_REFRESH_MS;
     const behind =
       follow !== undefined && entry.fetchedAt !== undefined && now - entry.fetchedAt >= follow.everyMs && !reaches(entry.buckets, follow.newestBlock);
@@ -109,7 +112,8 @@ export class StatsStore {
     if (entry.error !== undefined && now - held.attemptedAt < Math.min(maxAgeMs, RETRY_AFTER_FAILURE_MS)) return;
 
     held.attemptedAt = now;
-    const heldFromSeconds = this.#history.get(chainId)?.oldestTime ?? undefined;
+    const heldFromSeconds = history?.oldestTime ?? undefined;
+    const fromBlock = history?.oldestBlock;
     const abort = new AbortController();
     held.abort = abort;
     this.#set(held, { ...entry, loading: true });
@@ -117,6 +121,7 @@ export class StatsStore {
       (buckets) => {
         if (abort.signal.aborted) return;
         held.abort = undefined;
+        held.answerFromBlock = fromBlock;
         this.#set(held, { buckets, fetchedAt: this.#now(), heldFromSeconds, error: undefined, loading: false });
       },
       (error: unknown) => {

@@ -195,3 +195,16 @@ test("an answer says from when the history was held as it was asked for, so that
   await settle();
   assert.equal(store.read(statsRequestKey(2, DAY)).heldFromSeconds, undefined);
 });
+
+test("the oldest block retimed (its time interpolated anew) is no older block: nothing is asked again for it", async () => {
+  const { store, asked, clock } = storeWithHand();
+  store.historyHeld(1, "0", 1_700_000_000);
+  store.refresh(1, DAY, 150_000);
+  asked[0]!.resolve(ANSWER);
+  await settle();
+  store.historyHeld(1, "0", 1_699_999_990);
+  clock.nowMs += HISTORY_REFRESH_MS;
+  store.refresh(1, DAY, 150_000);
+  assert.equal(asked.length, 1);
+  assert.equal(store.read(KEY).heldFromSeconds, 1_700_000_000);
+});
