@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState, type FormEvent } from "react";
 import { AlertToasts } from "./AlertToasts.tsx";
 import { ApiPanel } from "./ApiPanel.tsx";
 import { ChainSwitcher } from "./ChainSwitcher.tsx";
@@ -36,9 +36,10 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   // The history's answers (baseFeeStats), shared by the chart, the heatmap and the chain tiles.
   const stats = useMemo(() => new StatsStore((chainId, request, signal) => client.baseFeeStats(chainId, request, signal)), [client]);
   useEffect(() => () => stats.cancel(), [stats]);
-  // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes.
-  useEffect(() => {
-    for (const { status } of feed.chains) stats.historyHeld(status.chainId, status.history.oldestBlock);
+  // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes. Told before the
+  // views ask (their effects come after layout effects), so that each answer knows what was held when it was asked.
+  useLayoutEffect(() => {
+    for (const { status } of feed.chains) stats.historyHeld(status.chainId, status.history.oldestBlock, status.history.oldestTime);
   }, [stats, feed.chains]);
   const [range, setRange] = useChartRange();
   const [selected, setSelected] = useState<number | undefined>(chainFromHash);

@@ -9,6 +9,7 @@ import type { StatsRequest } from "./statsRequest.ts";
 import type { StatsStore } from "./statsStore.ts";
 import { useBaseFeeStats } from "./useBaseFeeStats.ts";
 import { versusMedian } from "./versusMedian.ts";
+import { heldByAnswer, lastSpanWords, medianOfSpanWords } from "./windowWords.ts";
 
 interface Props {
   readonly chains: readonly ChainLive[];
@@ -21,7 +22,8 @@ interface Props {
 
 /**
  * Every configured chain at a glance, one tile each: its state, its current base fee against its median of the last
- * 24 hours, and a sparkline of those 24 hours; a click (or Tab, then the arrow keys, Home and End) switches to it.
+ * 24 hours (of what is held of them, while the history is shorter), and a sparkline of those 24 hours; a click (or
+ * Tab, then the arrow keys, Home and End) switches to it.
  */
 export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, serviceAnswering, stats, onSelect }: Props) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
@@ -80,6 +82,7 @@ export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, ser
 });
 
 /** The 24 hours' median, and the same 24 hours in 48 half-hour buckets for the sparkline; asked again every 5 minutes. */
+const DAY_S = 86_400;
 const DAY_MEDIAN: StatsRequest = { kind: "window", window: "24h", buckets: 1 };
 const DAY_SPARKLINE: StatsRequest = { kind: "window", window: "24h", buckets: 48 };
 const REFRESH_MS = 300_000;
@@ -100,13 +103,17 @@ interface TileProps {
 const ChainTile = memo(function ChainTile({ status, current, focusable, serviceAnswering, stats, index, placeButton, onSelect, onKeyDown }: TileProps) {
   const state = glanceState(status, serviceAnswering);
   const ask = serviceAnswering && status.history.blocks > 0;
-  const median = useBaseFeeStats(stats, status.chainId, DAY_MEDIAN, REFRESH_MS, ask).buckets?.[0]?.p50;
-  const sparkline = useBaseFeeStats(stats, status.chainId, DAY_SPARKLINE, REFRESH_MS, ask).buckets;
+  const medianAnswer = useBaseFeeStats(stats, status.chainId, DAY_MEDIAN, REFRESH_MS, ask);
+  const median = medianAnswer.buckets?.[0]?.p50;
+  const sparklineAnswer = useBaseFeeStats(stats, status.chainId, DAY_SPARKLINE, REFRESH_MS, ask);
+  const sparkline = sparklineAnswer.buckets;
   const fee = status.currentBaseFee;
   const versus = fee === null || median === undefined ? undefined : versusMedian(fee, median);
   const why = serviceAnswering ? GLANCE_WORDS[state] : "unknown: the service is not answering";
   const feeWords = fee === null ? "" : `; base fee ${fee} Gwei`;
-  const medianWords = median === undefined ? "" : `, 24 h median ${median} Gwei`;
+  // Named by what the answer covers: "vs 24 h median" never stands beside a median of less than a day.
+  const medianOf = medianOfSpanWords(DAY_S, heldByAnswer(medianAnswer.heldFromSeconds, status.history));
+  const medianWords = median === undefined ? "" : `, ${medianOf.long} ${median} Gwei`;
   return (
     <button
       ref={(element) => placeButton(index, element)}
@@ -136,17 +143,29 @@ const ChainTile = memo(function ChainTile({ status, current, focusable, serviceA
               className={`chip-versus versus-${versus.direction}`}
               data-testid={`chain-${status.chainId}-versus`}
               data-median={median}
-              title={`The current base fee against the median of the last 24 h (${median} Gwei)`}
+              title={`The current base fee against ${medianOf.long}: ${median} Gwei`}
             >
-              {versus.words}{" "}
-              <span className="chip-versus-of">
-                vs 24 h<span className="chip-versus-median"> median</span>
-              </span>
+              {versus.words} <VersusOf words={medianOf.short} />
             </span>
           )}
         </span>
       )}
-      {sparkline === undefined ? null : <Sparkline buckets={sparkline} label={`${status.name}: median base fee over the last 24 h`} />}
+      {sparkline === undefined ? null : (
+        <Sparkline
+          buckets={sparkline}
+          label={`${status.name}: median base fee over ${lastSpanWords(DAY_S, heldByAnswer(sparklineAnswer.heldFromSeconds, status.history))}`}
+        />
+      )}
     </button>
   );
 });
+
+/** "vs 24 h median", or "vs 7.2 h median" while less is held; narrow screens drop "median" ("vs 24 h", "vs 7.2 h"). */
+function VersusOf({ words }: { words: string }) {
+  return (
+    <span className="chip-versus-of" data-testid="versus-of">
+      vs {words.replace(/ median$/, "")}
+      <span className="chip-versus-median"> median</span>
+    </span>
+  );
+}

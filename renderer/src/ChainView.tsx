@@ -86,7 +86,7 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
             <GweiCard testId="window-max" label="Window max" exact={status.maxBaseFee} sub={`over ${windowName}`} />
           </div>
           <div className="chart-toolbar">
-            <RangeSelector selected={shownRange.id} timeRangesUnavailable={hasHistory ? undefined : NO_HISTORY} onSelect={onRange} />
+            <RangeSelector selected={shownRange.id} timeRangesUnavailable={hasHistory ? undefined : NO_HISTORY} onSelect={onRange} history={status.history} />
             <ChartLegend
               kind={shownRange.kind === "blocks" ? "blocks" : "bands"}
               baseFeePercentile={status.baseFeePercentile}
@@ -133,6 +133,7 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
               chainId={status.chainId}
               chainName={status.name}
               newestHourStartSeconds={localHourStartSeconds(status.history.newestTime)}
+              history={status.history}
               enabled={askHistory}
             />
           ) : null}

@@ -20,12 +20,14 @@ import { bucketTimeSpan } from "./timeSpanWords.ts";
 import { useBaseFeeStats } from "./useBaseFeeStats.ts";
 import "./heatmap.css";
 import { blockNumber } from "./format.ts";
+import { type HeldTimes, heldByAnswer, lastSpanWords } from "./windowWords.ts";
 
 /** The hour's median changes with every block, but a week's map need not: asked again every 5 minutes. */
 const REFRESH_MS = 300_000;
 const LEVELS = 5;
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const TIME_ZONE = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+const WEEK_S = 7 * 86_400;
 
 interface Props {
   readonly store: StatsStore;
@@ -36,6 +38,8 @@ interface Props {
    * to it, so that a chain whose clock lags the reader's (or a replay of older blocks) still fills it.
    */
   readonly newestHourStartSeconds: number;
+  /** The history held, so that the map says how much of the week it covers while the history is shorter. */
+  readonly history: HeldTimes;
   readonly enabled: boolean;
 }
 
@@ -44,9 +48,10 @@ interface Props {
  * (Monday first), a cell per hour, coloured by its share of the week (five equal shares, cheapest green), empty where
  * no blocks are held; and the cheapest and dearest hours in words.
  */
-export const CheapestHours = memo(function CheapestHours({ store, chainId, chainName, newestHourStartSeconds, enabled }: Props) {
+export const CheapestHours = memo(function CheapestHours({ store, chainId, chainName, newestHourStartSeconds, history, enabled }: Props) {
   const request = hourOfWeekRequest(newestHourStartSeconds);
   const entry = useBaseFeeStats(store, chainId, request, REFRESH_MS, enabled);
+  const weekWords = lastSpanWords(WEEK_S, heldByAnswer(entry.heldFromSeconds, history));
   return (
     <section
       className="heatmap-panel"
@@ -57,7 +62,7 @@ export const CheapestHours = memo(function CheapestHours({ store, chainId, chain
       <div className="heatmap-head">
         <h3 id="heatmap-title">Cheapest hours</h3>
         <span className="heatmap-sub">
-          median base fee of each hour over the last 7 days, in your time ({TIME_ZONE}) · {chainName}
+          median base fee of each hour over {weekWords}, in your time ({TIME_ZONE}) · {chainName}
         </span>
       </div>
       {entry.buckets === undefined ? (

@@ -1,15 +1,18 @@
 import { memo, useRef, type KeyboardEvent } from "react";
 import { CHART_RANGES, type ChartRangeId } from "./chartRange.ts";
+import { type HeldTimes, lastSpanWords } from "./windowWords.ts";
 
 interface Props {
   readonly selected: ChartRangeId;
   /** Why the time ranges cannot be drawn (the service holds no history for this chain), or undefined when they can. */
   readonly timeRangesUnavailable: string | undefined;
   readonly onSelect: (range: ChartRangeId) => void;
+  /** The history held, so that a range's title says how much of it is held while the history is shorter. */
+  readonly history: HeldTimes;
 }
 
 /** The chart's range: one radio group (Tab reaches the chosen one, the arrow keys move), as a row of segments. */
-export const RangeSelector = memo(function RangeSelector({ selected, timeRangesUnavailable, onSelect }: Props) {
+export const RangeSelector = memo(function RangeSelector({ selected, timeRangesUnavailable, onSelect, history }: Props) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
   const usable = CHART_RANGES.filter((range) => range.kind === "blocks" || timeRangesUnavailable === undefined);
   const onKeyDown = (event: KeyboardEvent, id: ChartRangeId) => {
@@ -44,7 +47,7 @@ export const RangeSelector = memo(function RangeSelector({ selected, timeRangesU
                 ? timeRangesUnavailable
                 : range.kind === "blocks"
                   ? `The newest ${range.label}, one point per block, live`
-                  : `The last ${range.label} in ${range.buckets} buckets: median, 25th–75th and 10th–90th percentiles, min–max`
+                  : `${upperFirst(lastSpanWords(range.windowSeconds, history))} in ${range.buckets} buckets: median, 25th–75th and 10th–90th percentiles, min–max`
             }
             onClick={() => onSelect(range.id)}
             onKeyDown={(event) => onKeyDown(event, range.id)}
@@ -56,3 +59,5 @@ export const RangeSelector = memo(function RangeSelector({ selected, timeRangesU
     </div>
   );
 });
+
+const upperFirst = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);

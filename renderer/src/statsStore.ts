@@ -9,6 +9,13 @@ export interface StatsEntry {
   readonly buckets: readonly BaseFeeStatsBucket[] | undefined;
   /** When (epoch ms) the answer in `buckets` arrived. */
   readonly fetchedAt: number | undefined;
+  /**
+   * Unix seconds of the oldest block the chain's history held, as the page knew it, when the answer in `buckets` was
+   * asked for: the answer covers at least from there (the service's history only grows back meanwhile). A reader names
+   * the span the answer covers by it ("7.2 h median"), not by what is held by the time it reads. Undefined when
+   * the store was not told (historyHeld).
+   */
+  readonly heldFromSeconds: number | undefined;
   /** Why the last attempt failed, in words; undefined once an attempt succeeds. */
   readonly error: string | undefined;
   /** A request is on its way. */
@@ -17,7 +24,13 @@ export interface StatsEntry {
 
 export type FetchStats = (chainId: number, request: StatsRequest, signal: AbortSignal) => Promise<readonly BaseFeeStatsBucket[]>;
 
-export const EMPTY_STATS_ENTRY: StatsEntry = Object.freeze({ buckets: undefined, fetchedAt: undefined, error: undefined, loading: false });
+export const EMPTY_STATS_ENTRY: StatsEntry = Object.freeze({
+  buckets: undefined,
+  fetchedAt: undefined,
+  heldFromSeconds: undefined,
+  error: undefined,
+  loading: false,
+});
 
 /** After a failed attempt, the next one waits at least this long, however often readers ask. */
 export const RETRY_AFTER_FAILURE_MS = 10_000;
@@ -28,6 +41,8 @@ export const FORGET_AFTER_MS = 3_600_000;
 
 interface Held {
   entry: StatsEntry;
+  /** The oldest block the chain's history held (as the store was told) when the answer in `entry` was asked for. */
+  answerFromBlock: string | undefined;
   attemptedAt: number;
   usedAt: number;
   abort: AbortController | undefined;
@@ -38,8 +53,8 @@ export class StatsStore {
   readonly #now: () => number;
   readonly #held = new Map<string, Held>();
   readonly #listeners = new Set<() => void>();
-  /** Per chain, the oldest block its history held when last told, and when that changed. */
-  readonly #history = new Map<number, { oldestBlock: string; changedAt: number }>();
+  /** Per chain, the oldest block its history held when last told (and its time), and when that changed. */
+  readonly #history = new Map<number, { oldestBlock: string; oldestTime: number | null; changedAt: number }>();
 
   constructor(fetchStats: FetchStats, now: () => number = Date.now) {
     this.#fetchStats = fetchStats;
@@ -60,33 +75,45 @@ export class StatsStore {
    * Tells the store what the chain's history holds now (its oldest block, from /networks): when older blocks arrive,
    * answers made before are outdated whatever their age, so a page opened during a first backfill fills in as it goes.
    */
-  historyHeld(chainId: number, oldestBlock: string | null): void {
+  historyHeld(chainId: number, oldestBlock: string | null, oldestTime: number | null = null): void {
     if (oldestBlock === null) return;
     const known = this.#history.get(chainId);
-    if (known?.oldestBlock === oldestBlock) return;
-    this.#history.set(chainId, { oldestBlock, changedAt: this.#now() });
+    if (known?.oldestBlock === oldestBlock && known.oldestTime === oldestTime) return;
+    this.#history.set(chainId, { oldestBlock, oldestTime, changedAt: known?.oldestBlock === oldestBlock ? known.changedAt : this.#now() });
   }
 
   /**
    * Asks the service for `request` unless an answer younger than `maxAgeMs` (and made after the history last grew, or
    * younger than HISTORY_REFRESH_MS) is held, a request is already on its way,
-   * or the last attempt failed less than RETRY_AFTER_FAILURE_MS ago.
+   * or the last attempt failed less than RETRY_AFTER_FAILURE_MS ago. A reader that `follow`s the chain (the view on
+   * screen, whose caption names its blocks) also has an answer that does not reach the chain's newest block asked
+   * again once it is `everyMs` old: its blocks then follow the chain's as they arrive.
    */
-  refresh(chainId: number, request: StatsRequest, maxAgeMs: number): void {
+  refresh(chainId: number, request: StatsRequest, maxAgeMs: number, follow?: { readonly newestBlock: string; readonly everyMs: number }): void {
     const now = this.#now();
     const key = statsRequestKey(chainId, request);
     this.#forgetUnused(now, key);
-    const held = this.#held.get(key) ?? { entry: EMPTY_STATS_ENTRY, attemptedAt: -Infinity, usedAt: now, abort: undefined };
+    const held = this.#held.get(key) ?? { entry: EMPTY_STATS_ENTRY, answerFromBlock: undefined, attemptedAt: -Infinity, usedAt: now, abort: undefined };
     held.usedAt = now;
     this.#held.set(key, held);
     const { entry } = held;
     if (entry.loading) return;
-    const grewAt = this.#history.get(chainId)?.changedAt;
-    const outdated = entry.fetchedAt !== undefined && grewAt !== undefined && entry.fetchedAt < grewAt && now - entry.fetchedAt >= HISTORY_REFRESH_MS;
-    if (entry.fetchedAt !== undefined && now - entry.fetchedAt < maxAgeMs && !outdated) return;
+    const history = this.#history.get(chainId);
+    // Made before older blocks arrived, or asked for before they did (and answered after). By block: a held block's
+    // time may be retimed, its number not.
+    const grewSince =
+      history !== undefined &&
+      ((entry.fetchedAt !== undefined && entry.fetchedAt < history.changedAt) ||
+        (held.answerFromBlock !== undefined && BigInt(history.oldestBlock) < BigInt(held.answerFromBlock)));
+    const outdated = entry.fetchedAt !== undefined && grewSince && now - entry.fetchedAt >= HISTORY_REFRESH_MS;
+    const behind =
+      follow !== undefined && entry.fetchedAt !== undefined && now - entry.fetchedAt >= follow.everyMs && !reaches(entry.buckets, follow.newestBlock);
+    if (entry.fetchedAt !== undefined && now - entry.fetchedAt < maxAgeMs && !outdated && !behind) return;
     if (entry.error !== undefined && now - held.attemptedAt < Math.min(maxAgeMs, RETRY_AFTER_FAILURE_MS)) return;
 
     held.attemptedAt = now;
+    const heldFromSeconds = history?.oldestTime ?? undefined;
+    const fromBlock = history?.oldestBlock;
     const abort = new AbortController();
     held.abort = abort;
     this.#set(held, { ...entry, loading: true });
@@ -94,7 +121,8 @@ export class StatsStore {
       (buckets) => {
         if (abort.signal.aborted) return;
         held.abort = undefined;
-        this.#set(held, { buckets, fetchedAt: this.#now(), error: undefined, loading: false });
+        held.answerFromBlock = fromBlock;
+        this.#set(held, { buckets, fetchedAt: this.#now(), heldFromSeconds, error: undefined, loading: false });
       },
       (error: unknown) => {
         if (abort.signal.aborted) return;
@@ -128,4 +156,10 @@ export class StatsStore {
       if (key !== keep && held.abort === undefined && now - held.usedAt > FORGET_AFTER_MS) this.#held.delete(key);
     }
   }
+}
+
+/** Whether an answer's newest block held is `newestBlock` (or later). */
+function reaches(buckets: readonly BaseFeeStatsBucket[] | undefined, newestBlock: string): boolean {
+  const newestHeld = buckets?.findLast((bucket) => bucket.blocks > 0)?.toBlock;
+  return newestHeld !== undefined && BigInt(newestHeld) >= BigInt(newestBlock);
 }

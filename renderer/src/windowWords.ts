@@ -28,18 +28,59 @@ export function roughDurationWords(seconds: number): string {
   return `${ONE_DECIMAL.format(Math.floor((seconds / DAY_S) * 10) / 10)} days`;
 }
 
+/** The times of the oldest and newest blocks held (`GET /networks`' history), unix seconds; null while nothing is held. */
+export interface HeldTimes {
+  readonly oldestTime: number | null;
+  readonly newestTime: number | null;
+}
+
+/**
+ * The history an answer covers: from the oldest block held when it was asked for (StatsEntry.heldFromSeconds), not
+ * the one held by now (older blocks may have arrived since, and the answer is asked again a little later), up to the
+ * newest block.
+ */
+export function heldByAnswer(heldFromSeconds: number | undefined, history: HeldTimes): HeldTimes {
+  return { oldestTime: heldFromSeconds ?? history.oldestTime, newestTime: history.newestTime };
+}
+
+/**
+ * How much of the last `spanSeconds` (ending at the newest block) the history holds, in words ("7.2 h"), while it does
+ * not reach that far back (a first start, backfilling; the demo's two days of a week); undefined once it does (a
+ * block's spacing short of the span is the span: its oldest block lies a little inside it), or while nothing is held.
+ */
+export function heldOfSpan(spanSeconds: number, history: HeldTimes): string | undefined {
+  if (history.oldestTime === null || history.newestTime === null) return undefined;
+  const heldSeconds = history.newestTime - history.oldestTime;
+  return heldSeconds < spanSeconds * 0.98 ? roughDurationWords(heldSeconds) : undefined;
+}
+
+/** "the last 24 h", or, while less is held, "the 7.2 h held of the last 24 h": a view's span as it is filled. */
+export function lastSpanWords(spanSeconds: number, history: HeldTimes): string {
+  const held = heldOfSpan(spanSeconds, history);
+  return held === undefined ? `the last ${durationWords(spanSeconds)}` : `the ${held} held of the last ${durationWords(spanSeconds)}`;
+}
+
+/**
+ * The median of the last `spanSeconds` as a chain's tile names it, short ("24 h median") and in a sentence; while
+ * the history holds less, over what it holds ("7.2 h median": as short, so that it fits the tile where "24 h median"
+ * does; the sentence, its title, says why).
+ */
+export function medianOfSpanWords(spanSeconds: number, history: HeldTimes): { short: string; long: string } {
+  const span = durationWords(spanSeconds);
+  const held = heldOfSpan(spanSeconds, history);
+  return held === undefined
+    ? { short: `${span} median`, long: `the median of the last ${span}` }
+    : { short: `${held} median`, long: `the median of the ${held} held (the history does not reach ${span} back yet)` };
+}
+
 /**
  * The window the statistics are computed over now: the configured one ("24 h"), or, while the history held is still
  * shorter than a window of time (a first start, backfilling), what it is instead: every block held ("the 3.2 h held").
  */
-export function statsWindowWords(statsWindow: string, history: { readonly oldestTime: number | null; readonly newestTime: number | null }): string {
+export function statsWindowWords(statsWindow: string, history: HeldTimes): string {
   const spec = parseWindowSpec(statsWindow);
-  if (spec?.kind === "duration" && history.oldestTime !== null && history.newestTime !== null) {
-    const heldSeconds = history.newestTime - history.oldestTime;
-    // A block's spacing short of the window is the window (its oldest block is a little inside it).
-    if (heldSeconds < spec.seconds * 0.98) return `the ${roughDurationWords(heldSeconds)} held`;
-  }
-  return windowWords(statsWindow);
+  const held = spec?.kind === "duration" ? heldOfSpan(spec.seconds, history) : undefined;
+  return held === undefined ? windowWords(statsWindow) : `the ${held} held`;
 }
 
 /** The two statistics lines' names, with the window they are computed over ("24 h", or "the 3.2 h held"). */

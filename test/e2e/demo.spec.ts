@@ -1,16 +1,19 @@
 // Demo mode as a newcomer meets it: `npm run serve -- --demo` (what package.json's serve script runs, in a process of
 // its own, with a settings folder of its own), its dashboard in Debian's Chromium. Within the demo's first minute the
-// badge must show both Normal and Busy: that is what the app is for; and the 24 h view and the cheapest hours must
-// hold the demo's two days of real blocks.
+// badge must show both Normal and Busy, on the default 24-hour statistics window: that is what the app is for; the
+// 24 h view and the cheapest hours must hold the demo's two days of real blocks, say how much of a span is held, and
+// name the blocks up to the newest. The README's screenshots of the demo's first minute are taken here.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { serveScriptArguments } from "../../scripts/bench/serveProcess.ts";
+import { DEMO_CHAIN_NAME } from "../../shared/cli/demoChain.ts";
 import { DEMO_REPLAY } from "../../shared/demo/demoReplayPlan.ts";
 import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
+import { README_SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
 
 /** The demo's first minute, in blocks: the history's head, then one block per interval. */
 const FIRST_MINUTE_BLOCKS = 60_000 / DEMO_REPLAY.blockIntervalMs;
@@ -111,6 +114,22 @@ test("in demo mode the badge shows Normal and Busy within the demo's first minut
     .info()
     .annotations.push({ type: "first Busy", description: `block ${busyAt.block}, ${(busyAt.atMs - seen[0]!.atMs) / 1000} s after the page's first data` });
   expect(output().stdout, "stdout carries only the listening line").toMatch(/^gasfees listening on \S+\n$/);
+
+  // On the default window, under a plain name: the page's block numbers are the demo chain's own, and the mainnet
+  // blocks it replays are said once, in the log.
+  await expect(page.locator("#chain-title")).toHaveText(`${DEMO_CHAIN_NAME} chain ${DEMO_CHAIN_ID}`);
+  await expect(page.getByTestId("busy-threshold").locator("xpath=..")).toContainText("p90 over 24 h");
+  expect(output().stderr).toMatch(/from block 14,651 on, one block every 2 s replays mainnet 17,191,292 to 17,191,351/);
+
+  // The README's screenshots: the first minute, the history held, Busy beside a red "vs 24 h median".
+  await expect(page.getByTestId("backfill")).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId("congestion")).toHaveAttribute("data-state", "busy", { timeout: 60_000 });
+  // The tile's answers cover the day (its sparkline starts at the left edge), not the feed's first 500 blocks.
+  await expect(page.getByTestId(`chain-${DEMO_CHAIN_ID}-versus`)).toContainText("vs 24 h median");
+  const sparklineStartX = async () =>
+    Number(/^M\s*(-?[\d.]+)/.exec((await page.getByTestId("sparkline").locator(".sparkline-median").getAttribute("d")) ?? "")?.[1]);
+  await expect.poll(sparklineStartX).toBeLessThan(4);
+  await shootEverySize(page, "demo", { into: README_SCREENSHOTS });
 });
 
 test("in demo mode the 24 h view and the cheapest hours hold two days of real blocks within the demo's first minute", async ({ page }) => {
@@ -166,4 +185,25 @@ test("in demo mode the 24 h view and the cheapest hours hold two days of real bl
   await expect(heatmap).toHaveAttribute("data-state", "ready");
   // 49.4 hours of blocks fill at least 49 hours of the week.
   await expect.poll(() => heatmap.locator(".heat-cell:not(.heat-empty)").count(), { timeout: followsWithinMs }).toBeGreaterThanOrEqual(49);
+
+  // A span is named by what is held of it: the whole day, two days of the week.
+  await expect(page.getByTestId(`chain-${DEMO_CHAIN_ID}-versus`)).toContainText("vs 24 h median");
+  await expect(page.getByTestId("stats-caption")).toContainText("over the last 24 h,");
+  await expect(heatmap).toContainText("over the 2 days held of the last 7 days");
+  await page.getByTestId("range-7d").click();
+  await expect(page.getByTestId("stats-caption")).toContainText("over the 2 days held of the last 7 days,");
+
+  // The caption of the range on screen names its blocks up to the newest, block after block.
+  await page.getByTestId("range-1h").click();
+  const caption = page.getByTestId("stats-caption");
+  const newestShown = async () => BigInt((await page.getByTestId("newest-block").getAttribute("data-value")) ?? "0");
+  for (let block = 0; block < 3; block++) {
+    const newest = await newestShown();
+    await expect
+      .poll(async () => BigInt((await caption.getAttribute("data-to-block")) || "0") >= newest, { message: `the caption reaches block ${newest}` })
+      .toBe(true);
+    await expect.poll(newestShown).toBeGreaterThan(newest);
+  }
+  const toBlock = Number(await caption.getAttribute("data-to-block"));
+  await expect(caption).toContainText(`to ${toBlock.toLocaleString("en-US")})`);
 });

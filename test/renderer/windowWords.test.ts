@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { durationWords, roughDurationWords, statsLineNames, statsWindowWords, windowWords } from "../../renderer/src/windowWords.ts";
+import {
+  durationWords,
+  heldByAnswer,
+  heldOfSpan,
+  lastSpanWords,
+  medianOfSpanWords,
+  roughDurationWords,
+  statsLineNames,
+  statsWindowWords,
+  windowWords,
+} from "../../renderer/src/windowWords.ts";
 import { backfillWords } from "../../renderer/src/backfillWords.ts";
 import type { HistoryStatus } from "../../shared/wire/networkStatus.ts";
 
@@ -27,6 +37,39 @@ test("the window in use: the configured one once the history reaches it, else ev
   assert.equal(statsWindowWords("24h", { oldestTime: null, newestTime: null }), "24 h");
   assert.equal(statsWindowWords("500 blocks", held(0.5)), "500 blocks");
   assert.equal(roughDurationWords(20), "1 min");
+});
+
+test("a span of time ending at the newest block says how much of it is held while the history is shorter: never 24 h over less", () => {
+  const held = (hours: number) => ({ oldestTime: 1_700_000_000, newestTime: 1_700_000_000 + hours * 3_600 });
+  const DAY = 86_400;
+  const WEEK = 7 * DAY;
+  assert.equal(heldOfSpan(DAY, held(30)), undefined, "the whole day held");
+  assert.equal(heldOfSpan(DAY, held(23.9)), undefined, "a block's spacing short of the span is the span");
+  assert.equal(heldOfSpan(DAY, held(7.25)), "7.2 h");
+  assert.equal(heldOfSpan(WEEK, held(49.4)), "2 days");
+  assert.equal(heldOfSpan(DAY, { oldestTime: null, newestTime: null }), undefined, "nothing held: nothing to say of it");
+  assert.equal(lastSpanWords(DAY, held(30)), "the last 24 h");
+  assert.equal(lastSpanWords(DAY, held(7.25)), "the 7.2 h held of the last 24 h");
+  assert.equal(lastSpanWords(WEEK, held(49.4)), "the 2 days held of the last 7 days");
+  assert.equal(lastSpanWords(3_600, held(49.4)), "the last 1 h");
+  assert.equal(lastSpanWords(3_600, held(0.25)), "the 15 min held of the last 1 h");
+  // The chain tiles' comparison: "vs 24 h median" only over a whole day.
+  assert.deepEqual(medianOfSpanWords(DAY, held(30)), { short: "24 h median", long: "the median of the last 24 h" });
+  assert.deepEqual(medianOfSpanWords(DAY, held(7.25)), {
+    short: "7.2 h median",
+    long: "the median of the 7.2 h held (the history does not reach 24 h back yet)",
+  });
+  assert.deepEqual(medianOfSpanWords(DAY, held(0.3 * 24)), {
+    short: "7.2 h median",
+    long: "the median of the 7.2 h held (the history does not reach 24 h back yet)",
+  });
+});
+
+test("an answer is named by what was held when it was asked for, not by what is held since", () => {
+  const now = { oldestTime: 1_699_900_000, newestTime: 1_700_000_000 };
+  // Asked with 7.2 h held; the backfill has since brought 27.7 h: the answer in hand is still a median of 7.2 h.
+  assert.equal(medianOfSpanWords(86_400, heldByAnswer(1_700_000_000 - 7.25 * 3_600, now)).short, "7.2 h median");
+  assert.equal(medianOfSpanWords(86_400, heldByAnswer(undefined, now)).short, "24 h median", "unknown: what is held now");
 });
 
 function history(progress: number, blocksToGo: number | null, horizon = "7d"): HistoryStatus {

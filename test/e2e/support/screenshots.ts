@@ -5,12 +5,14 @@ import type { Locator, Page } from "@playwright/test";
 /** Where the browser tests write their screenshots (looked at by a person, kept out of git). */
 export const SCREENSHOTS = fileURLToPath(new URL("../../../test-results/screenshots/", import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });
+/** Where the README's screenshots are kept (in git): a spec writes there only the views the README shows. */
+export const README_SCREENSHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
 
 /**
  * `<name>-<size>-<scheme>.png` at 1280x800 and 800x600, each in light and dark, of the page (whole with `fullPage`) or
- * of `target`; the page is left at 1280x800, light.
+ * of `target`, into SCREENSHOTS (or `into`); the page is left at 1280x800, light.
  */
-export async function shootEverySize(page: Page, name: string, options: { target?: Locator; fullPage?: boolean } = {}): Promise<void> {
+export async function shootEverySize(page: Page, name: string, options: { target?: Locator; fullPage?: boolean; into?: string } = {}): Promise<void> {
   for (const [size, viewport] of [
     ["1280x800", { width: 1280, height: 800 }],
     ["800x600", { width: 800, height: 600 }],
@@ -19,7 +21,7 @@ export async function shootEverySize(page: Page, name: string, options: { target
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme });
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      const path = `${SCREENSHOTS}${name}-${size}-${colorScheme}.png`;
+      const path = `${options.into ?? SCREENSHOTS}${name}-${size}-${colorScheme}.png`;
       if (options.target) await options.target.screenshot({ path });
       else await page.screenshot({ path, fullPage: options.fullPage ?? false });
     }
