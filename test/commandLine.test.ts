@@ -74,3 +74,41 @@ test("serve --help says where settings.json and history.sqlite are: the settings
     assert.ok(xdg.stdout.includes(`${join(home, "xdg", "gasfees", "settings.json")}  `), xdg.stdout);
   }
 });
+
+test("npm run test:electron where Electron cannot be had says that its tests are skipped, and why, once", () => {
+  // An empty folder in ELECTRON_OVERRIDE_DIST_PATH: no binary, and none fetched.
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const result = spawnSync(npm, ["run", "test:electron"], {
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      NODE_TEST_CONTEXT: "",
+      GASFEES_REQUIRE_ELECTRON: "",
+      ELECTRON_OVERRIDE_DIST_PATH: mkdtempSync(join(tmpdir(), "gasfees-no-electron-")),
+    },
+    shell: process.platform === "win32",
+    timeout: 120_000,
+  });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  const output = result.stdout + result.stderr;
+  const count = (pattern: RegExp) => [...output.matchAll(new RegExp(pattern.source, "g"))].length;
+  assert.equal(count(/tests (will be )?skipped: /), 1, output);
+  assert.equal(count(/Where it cannot be fetched:/), 1, output);
+  assert.match(output, /Electron end-to-end tests skipped: .*ELECTRON_OVERRIDE_DIST_PATH/);
+  assert.match(output, /\d+ skipped/);
+});
+
+test("node scripts/runTests.mjs: node:sqlite's ExperimentalWarning, known and harmless, is not printed once per test file", () => {
+  // Two test files that open SQLite stores, each in a process of its own; a runner of its own (node:test refuses to
+  // run within a test while NODE_TEST_CONTEXT is set at all).
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  const result = spawnSync(process.execPath, ["scripts/runTests.mjs", "shared/history/alertFiringStore", "shared/history/historyStore.test"], {
+    encoding: "utf8",
+    env,
+    timeout: 120_000,
+  });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /^ℹ pass [1-9]/m);
+  assert.doesNotMatch(result.stdout + result.stderr, /ExperimentalWarning|SQLite is an experimental feature/);
+});
