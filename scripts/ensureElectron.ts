@@ -11,8 +11,8 @@
 //
 //   tsx scripts/ensureElectron.ts --for start|dist|tests
 //
-// start and dist exit 1 when the binary cannot be had; for tests that is a skip with the reason (exit 0), or a
-// failure (exit 1) under GASFEES_REQUIRE_ELECTRON=1.
+// start and dist exit 1 when the binary cannot be had; for tests that is a skip (exit 0; the reason in a line, the skip
+// and what to do said by the tests' config), or a failure (exit 1) under GASFEES_REQUIRE_ELECTRON=1.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -494,7 +494,9 @@ export async function runEnsureElectron(need: ElectronNeed, options: EnsureElect
   const binary = await ensureElectron({ ...options, write });
   if (need === "tests") {
     const plan = electronTestPlan(binary);
-    if (plan.kind === "skip") write(`gasfees: the Electron end-to-end tests will be skipped: ${plan.reason}\n`);
+    // The skip, with what to do, is said once, by the tests' own config (playwright.electron.config.ts) as they start:
+    // here only why the binary could not be had, in a line.
+    if (plan.kind === "skip") write(`gasfees: no Electron binary for the end-to-end tests: ${binary.found ? "" : binary.reason}\n`);
     if (plan.kind === "fail") write(`gasfees: the Electron end-to-end tests FAIL: ${plan.reason}\n`);
     return plan.kind === "fail" ? 1 : 0;
   }

@@ -30,5 +30,8 @@ if (files.length === 0) {
   console.error(`no test files match ${only.join(" ")}`);
   process.exit(1);
 }
-const child = spawn(process.execPath, ["--import", "tsx", "--test", ...files], { stdio: "inherit" });
+// node:sqlite (the history store) says it is experimental once in each process that loads it: once per test file,
+// known and harmless. The runner passes this flag on to each file's process (and the service processes that tests
+// fork with the runner's flags); other warnings still show.
+const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", "--import", "tsx", "--test", ...files], { stdio: "inherit" });
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

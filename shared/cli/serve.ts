@@ -12,7 +12,7 @@ import { startDemoChain } from "./demoChain.ts";
 import { checkPortFree, PortInUseError } from "./checkPortFree.ts";
 import { NO_CHAIN_ANSWERS_HINT, watchForNoChainReachable } from "./noChainReachable.ts";
 import { npmSwallowedOptions } from "./npmSwallowedOptions.ts";
-import { parseServeOptions, SERVE_USAGE, UsageError } from "./serveOptions.ts";
+import { parseServeOptions, serveUsage, UsageError } from "./serveOptions.ts";
 import { resolveDashboardToken, resolveServeKeys } from "./serveKeys.ts";
 
 const STOP_DEADLINE_MS = 1000;
@@ -31,7 +31,7 @@ async function serve(argv: readonly string[]): Promise<void> {
   }
   const options = parseServeOptions(swallowed?.args ?? argv);
   if (options.help) {
-    process.stdout.write(`${SERVE_USAGE}\n`);
+    process.stdout.write(`${serveUsage()}\n`);
     return;
   }
   const userSettingsPath = settingsPath(userConfigDir());
@@ -91,7 +91,7 @@ async function serve(argv: readonly string[]): Promise<void> {
 
 serve(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
-    process.stderr.write(`gasfees: ${error.message}\n\n${SERVE_USAGE}\n`);
+    process.stderr.write(`gasfees: ${error.message}\n\n${serveUsage()}\n`);
     process.exit(2);
   }
   if (error instanceof SettingsError) {

@@ -1,8 +1,17 @@
 import { parseArgs } from "node:util";
+import { historyPath } from "../app/openHistoryStore.ts";
+import { settingsPath, userConfigDir } from "../config/configDir.ts";
 import { type ApiKeySettings, type ChainSettings, chainSettingsSchema } from "../config/settings.ts";
 import { apiKeyValueSchema } from "../keys/apiKeyValue.ts";
 
-export const SERVE_USAGE = `Usage: npm run serve -- [options]
+/**
+ * `npm run serve -- --help`: the options, then where the files are, in the settings folder of this computer (the
+ * desktop app's, userConfigDir) as this environment has it.
+ */
+export function serveUsage(configDir: string = userConfigDir()): string {
+  const [settings, history] = [settingsPath(configDir), historyPath(configDir)];
+  const width = Math.max(settings.length, history.length);
+  return `Usage: npm run serve -- [options]
 
   --port N                 listen port (default 8950, or GASFEES_PORT; 0 = any free port)
   --host H                 interface to listen on (default 127.0.0.1)
@@ -12,7 +21,14 @@ export const SERVE_USAGE = `Usage: npm run serve -- [options]
                            without any, the stored key is used (one is generated and stored on first run)
   --config FILE            a JSON settings file (the desktop app's format)
   --demo                   follow a local EVM node replaying real mainnet base fees (no internet needed)
-  --help                   show this help`;
+  --help                   show this help
+
+Files, shared with the desktop app:
+  ${settings.padEnd(width)}  the settings: chains, API keys, alerts (--config FILE reads another)
+  ${history.padEnd(width)}  the base fees kept across restarts
+Their folder: GASFEES_CONFIG_DIR when set; else ~/Library/Application Support/gasfees on macOS,
+%APPDATA%\\gasfees on Windows, $XDG_CONFIG_HOME/gasfees (default ~/.config/gasfees) elsewhere.`;
+}
 
 export interface ServeOptions {
   port?: number;

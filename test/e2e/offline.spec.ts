@@ -18,7 +18,9 @@ const KEY = "0123456789abcdef0123456789abcdef";
 
 let serve: ChildProcessWithoutNullStreams | undefined;
 
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  // The page first: a service stopped under it would be a console error of its event stream.
+  await page.close();
   if (serve === undefined || serve.exitCode !== null || serve.signalCode !== null) return;
   const exited = once(serve, "exit");
   serve.kill("SIGTERM");

@@ -30,7 +30,11 @@ export interface DesktopStack {
 const SERVICE_ENTRY = fileURLToPath(new URL("./desktopSettingsService.ts", import.meta.url));
 
 export async function startDesktopStack(): Promise<DesktopStack> {
-  const child = fork(SERVICE_ENTRY, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  // node:sqlite's ExperimentalWarning (the service's history store), known and harmless, as npm run serve has it.
+  const child = fork(SERVICE_ENTRY, [], {
+    execArgv: ["--disable-warning=ExperimentalWarning", "--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const listeners = new Set<(channel: string, payload: unknown) => void>();
   let nextId = 1;

@@ -19,7 +19,11 @@ export interface StackProcess<Command> {
 
 /** Forks `entry` (run through tsx) and resolves once it is ready; `name` says which stack in errors. */
 export async function startStackProcess<Command extends { readonly type: string }>(entry: string, name: string): Promise<StackProcess<Command>> {
-  const child: ChildProcess = fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  // node:sqlite's ExperimentalWarning (the service's history store), known and harmless, as npm run serve has it.
+  const child: ChildProcess = fork(entry, [], {
+    execArgv: ["--disable-warning=ExperimentalWarning", "--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const waiting = new Map<number, { resolve: (message: StackMessage & { type: "done" }) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   const ready = new Promise<StackMessage & { type: "ready" }>((resolve, reject) => {
