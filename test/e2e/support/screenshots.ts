@@ -5,8 +5,12 @@ import type { Locator, Page } from "@playwright/test";
 /** Where the browser tests write their screenshots (looked at by a person, kept out of git). */
 export const SCREENSHOTS = fileURLToPath(new URL("../../../test-results/screenshots/", import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });
-/** Where the README's screenshots are kept (in git): a spec writes there only the views the README shows. */
-export const README_SCREENSHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
+/**
+ * Where the docs' screenshots of the views they show go: docs/screenshots (in git) when the run is asked to update
+ * them (GASFEES_UPDATE_DOCS_SCREENSHOTS=1), else SCREENSHOTS, so that `npm test` leaves the work tree as it was.
+ */
+export const README_SCREENSHOTS =
+  process.env.GASFEES_UPDATE_DOCS_SCREENSHOTS === "1" ? fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url)) : SCREENSHOTS;
 
 /**
  * `<name>-<size>-<scheme>.png` at 1280x800 and 800x600, each in light and dark, of the page (whole with `fullPage`) or
