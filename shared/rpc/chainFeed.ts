@@ -62,6 +62,14 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_OVERLAP_BLOCKS = 8;
 /** An endpoint that answered a batch with one error is asked for fees alone (no header) for this long, then tried again. */
 export const BATCH_REFUSAL_MEMORY_MS = 10 * 60_000;
+/**
+ * An http poll brings the newest block's header (a second call in its batch) while the chain's rhythm is learned (the
+ * first HEADERS_TO_LEARN headers), then once the newest header seen is HEADER_EVERY_BLOCKS blocks behind: in between,
+ * the next poll is timed from the header's time and the chain's rhythm, and the history interpolates between headers.
+ * So a poll costs one JSON-RPC call, and about one in sixteen two (the bench's call budget: at most 1.2 per block).
+ */
+export const HEADER_EVERY_BLOCKS = 16;
+export const HEADERS_TO_LEARN = 8;
 /** An endpoint in use has its `eth_chainId` checked again this often (besides on connecting and on turning suspect). */
 export const CHAIN_ID_RECHECK_MS = 5 * 60_000;
 
@@ -95,6 +103,8 @@ export class ChainFeed {
   readonly #pool: EndpointPool;
   readonly #state: FeeHistoryState;
   readonly #head: ChainHead;
+  /** Headers believed from polls so far (the rhythm is learned from the first HEADERS_TO_LEARN). */
+  #pollHeaders = 0;
   /** Blocks applied since the previous report, to go out in the next one. */
   #unreportedBlocks: FeedBlocks[] = [];
   /** When each endpoint's chain id was last checked (epoch ms). */
@@ -316,13 +326,14 @@ export class ChainFeed {
       lastSyncAt: this.#lastSyncAt,
       now,
     });
-    // Polls bring the newest header along; the backfill goes alone (the endpoint's check has just read the header), and
-    // so do the polls of a feed told its interval (fees alone, as before block timing: tests, a baseline).
-    const withHeader =
+    // Polls bring the newest header along when it is due (HEADER_EVERY_BLOCKS); the backfill goes alone (the endpoint's
+    // check has just read the header), and so do the polls of a feed told its interval (fees alone: tests, a baseline).
+    const timed =
       endpoint.connection.transport === "http" &&
       this.#state.newestBlock !== undefined &&
       this.#options.pollIntervalMs === undefined &&
       !((this.#batchRefusedUntil.get(endpoint) ?? 0) > now);
+    const withHeader = timed && this.#headerDue();
     const answer = await fetchBaseFees(endpoint.connection, { ...request, withHeader }, this.#pool.feeHistoryLimit(endpoint));
     if (this.#stopped) return;
     if (answer.batchRefused) this.#refusedBatch(endpoint, now);
@@ -334,7 +345,10 @@ export class ChainFeed {
     const rewritten = this.#state.oldestRewrite(answer);
     if (rewritten !== undefined) await this.#believe(endpoint, this.#head.judgeRewrite(rewritten));
     if (this.#stopped) return;
-    if (endpoint.connection.transport === "http") this.#sawHeader(endpoint, answer.header, now, Date.now());
+    if (endpoint.connection.transport === "http") {
+      if (withHeader || !timed) this.#sawHeader(endpoint, answer.header, now, Date.now());
+      else this.#schedule.record({ endpoint: endpoint.redactedUrl, sentAt: now, answeredAt: Date.now(), header: this.#expectedHeader(answerNewest) });
+    }
     if (this.#state.contradicts(answer)) {
       await this.#checkChainId(endpoint);
       if (this.#stopped) return;
@@ -346,12 +360,30 @@ export class ChainFeed {
     this.#head.confirm(answerNewest, Date.now());
   }
 
+  /** Whether the next poll brings the newest header: while the rhythm is learned, then every HEADER_EVERY_BLOCKS blocks. */
+  #headerDue(): boolean {
+    const newest = this.#anchors.newest;
+    const held = this.#state.newestBlock;
+    return this.#pollHeaders < HEADERS_TO_LEARN || newest === undefined || held === undefined || held - newest.block >= BigInt(HEADER_EVERY_BLOCKS - 1);
+  }
+
+  /**
+   * The newest block's header as the chain's rhythm has it, for timing the next poll of one that brought no header:
+   * the newest header seen, plus the chain's spacing for each block since. Never an anchor of the history.
+   */
+  #expectedHeader(block: bigint): BlockAnchor | undefined {
+    const newest = this.#anchors.newest;
+    if (newest === undefined || block < newest.block) return undefined;
+    return { block, timestamp: newest.timestamp + (Number(block - newest.block) * this.#schedule.blockTimeMs) / 1000 };
+  }
+
   /**
    * A header the feed saw from `endpoint` (undefined when the answer carried none it could read), in an answer to a
    * request sent at `sentAt` that arrived at `answeredAt`: an anchor for the next report, and a poll for the schedule.
    */
   #sawHeader(endpoint: Endpoint, header: BlockAnchor | undefined, sentAt: number, answeredAt: number): void {
     const believed = header !== undefined && this.#anchors.offer(header, answeredAt) !== "refused" ? header : undefined;
+    if (believed !== undefined && endpoint.connection.transport === "http") this.#pollHeaders++;
     if (header !== undefined && believed === undefined) {
       this.#logger.debug(`chain ${this.chainId}: block ${header.block}'s timestamp ${header.timestamp} from ${endpoint.redactedUrl} is not believed`, {
         chainId: this.chainId,

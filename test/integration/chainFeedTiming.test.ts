@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
+import { ChainFeed, type ChainFeedOptions, HEADERS_TO_LEARN } from "../../shared/rpc/chainFeed.ts";
 import type { FeedReport } from "../../shared/rpc/feedReport.ts";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.ts";
 import { FeedReports, recordingLogger, sleep, startScriptedEndpoint, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
@@ -64,7 +64,7 @@ async function mineSlots(chain: TestChain, count: number, slotMs: number): Promi
 
 const anchorsOf = (reports: readonly FeedReport[]) => reports.flatMap((report) => report.anchors ?? []);
 
-test("each http poll reads the newest header in the same batch as its fees, and its timestamp goes out as the report's anchor", async () => {
+test("http polls read the newest header in the same batch as their fees while the rhythm is learned, then one in 16 blocks; each header goes out as the report's anchor", async () => {
   const { chain, proxy } = await setup(40);
   const reports = new FeedReports();
   const chainFeed = feed({ rpcUrls: [proxy.url], onReport: reports.onReport });
@@ -77,12 +77,13 @@ test("each http poll reads the newest header in the same batch as its fees, and 
 
   await mineSlots(chain, 8, 1000);
   await reports.until((report) => report.snapshot?.newestBlock === 48n, "block 48");
-  // Every poll since the backfill asked for the header with the fees (one batch each), and nothing else.
-  const counts = proxy.counts();
-  assert.deepEqual(Object.keys(counts).sort(), ["eth_feeHistory", "eth_getBlockByNumber"]);
-  assert.equal(counts.eth_getBlockByNumber, counts.eth_feeHistory);
+  // While the rhythm is learned (HEADERS_TO_LEARN headers, the check's among them), polls ask for the header with the
+  // fees (one batch each), and nothing else.
+  const learning = proxy.counts();
+  assert.deepEqual(Object.keys(learning).sort(), ["eth_feeHistory", "eth_getBlockByNumber"]);
+  assert.ok(learning.eth_getBlockByNumber! >= HEADERS_TO_LEARN - 2 && learning.eth_getBlockByNumber! <= HEADERS_TO_LEARN - 1, JSON.stringify(learning));
   // The newest header of each poll that found a new block went out once, exactly as the node has it (a poll that
-  // found two new blocks has the newer one's), in order, the newest block's among them.
+  // found two new blocks has the newer one's), in order.
   const anchors = anchorsOf(reports.all.slice(reports.all.indexOf(backfill) + 1));
   const headers = await headersOf(chain, 41n, 48n);
   assert.ok(anchors.length >= 2, `${anchors.length} anchors`);
@@ -91,10 +92,21 @@ test("each http poll reads the newest header in the same batch as its fees, and 
     anchors.every((anchor, i) => i === 0 || anchor.block > anchors[i - 1]!.block),
     "each block once, in order",
   );
-  assert.deepEqual(anchors[anchors.length - 1], headers[7]);
   assert.ok(reports.all.every((report) => Object.isFrozen(report.anchors)));
-  // Every report since the backfill brought a block, and with it its header.
-  assert.ok(reports.all.slice(reports.all.indexOf(backfill) + 1).every((report) => report.changed.blocks && report.anchors.length > 0));
+
+  // Then a header every HEADER_EVERY_BLOCKS blocks, each block still at the first poll after it.
+  proxy.resetCounts();
+  const reportsBefore = reports.all.length;
+  await mineSlots(chain, 20, 1000);
+  await reports.until((report) => report.snapshot?.newestBlock === 68n, "block 68");
+  const following = proxy.counts();
+  assert.ok(following.eth_feeHistory! >= 20, JSON.stringify(following));
+  assert.ok((following.eth_getBlockByNumber ?? 0) >= 1 && (following.eth_getBlockByNumber ?? 0) <= 2, `headers for 20 blocks: ${JSON.stringify(following)}`);
+  const calls = following.eth_feeHistory! + (following.eth_getBlockByNumber ?? 0);
+  assert.ok(calls / 20 <= 1.25, `${calls} calls for 20 blocks`);
+  const later = anchorsOf(reports.all.slice(reportsBefore));
+  const laterHeaders = await headersOf(chain, 49n, 68n);
+  for (const anchor of later) assert.deepEqual(anchor, laterHeaders[Number(anchor.block - 49n)], "an anchor is a header the node has, never a guess");
 });
 
 test("however the blocks come, an http endpoint is never polled more than twice per block time; a stalled chain once per block time", async () => {
