@@ -118,14 +118,14 @@ export class FeeService implements FeeSource {
     this.#hand(publish(plan, health, this.#publications.get(plan.chainId), this.#records.get(plan.chainId)!.part()));
   }
 
+  /** Keeps the chain's newest publication and hands it to every reader; a reader that throws stops no other. */
   #hand(publication: ChainPublication): void {
-    const plan = publication;
-    this.#publications.set(plan.chainId, publication);
+    this.#publications.set(publication.chainId, publication);
     for (const listener of this.#listeners) {
       try {
         listener(publication);
       } catch (error) {
-        this.#logger.error("a reader of the chain's publication failed", { chainId: plan.chainId, error: String(error) });
+        this.#logger.error("a reader of the chain's publication failed", { chainId: publication.chainId, error: String(error) });
       }
     }
   }
