@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
-import { recordingLogger, waitFor } from "../../test/support/feedHarness.ts";
+import { recordingLogger } from "../../test/support/feedHarness.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import type { AlertRule } from "../core/alerts/alertRule.ts";
 import { parseWindowSpec } from "../core/history/duration.ts";
 import { HistoryStore } from "../history/historyStore.ts";
@@ -127,11 +128,11 @@ test("a rule fires once on its crossing, and every channel gets the alert: liste
   assert.match(lines[0]!, new RegExp(`"webhook":"http://127\\.0\\.0\\.1:${port}/…"`));
   assert.ok(!logger.lines.join("").includes("secret-token"), "the webhook's path is never logged");
 
-  await waitFor(() => received.length === 1, "the webhook's POST");
+  await waitFor("the webhook's POST", () => received.length === 1);
   assert.equal(received[0]!.path, "/hooks/secret-token");
   assert.equal(received[0]!.contentType, "application/json");
   assert.deepEqual(JSON.parse(received[0]!.body), expected);
-  await waitFor(() => alerts.status().rules[0]!.lastWebhook !== null, "the webhook's outcome in the rule's status");
+  await waitFor("the webhook's outcome in the rule's status", () => alerts.status().rules[0]!.lastWebhook !== null);
 
   const [status] = alerts.status().rules;
   assert.equal(status!.state, "firing");

@@ -7,6 +7,7 @@ import { networkInterfaces } from "node:os";
 import { test, type TestContext } from "node:test";
 import { createLogger } from "../log/logger.ts";
 import { backoffMs } from "../rpc/backoff.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import type { AlertEvent } from "../wire/alerts.ts";
 import { DEFAULT_WEBHOOK_BACKOFF, WebhookSender, type WebhookOutcome, type WebhookSenderOptions } from "./webhookSender.ts";
 
@@ -41,7 +42,6 @@ type Answer = (response: ServerResponse, request: ReceivedRequest, index: number
 class Receiver {
   readonly requests: ReceivedRequest[] = [];
   readonly #sockets = new Set<Socket>();
-  #waiters: (() => void)[] = [];
 
   private constructor(
     readonly server: Server,
@@ -56,7 +56,6 @@ class Receiver {
       receiver.#sockets.add(socket);
       socket.on("close", () => {
         receiver.#sockets.delete(socket);
-        receiver.#wake();
       });
     });
     server.on("request", (request: IncomingMessage, response: ServerResponse) => {
@@ -72,7 +71,6 @@ class Receiver {
         };
         receiver.requests.push(received);
         answer(response, received, receiver.requests.length - 1);
-        receiver.#wake();
       });
     });
     t.after(() => receiver.close());
@@ -89,34 +87,15 @@ class Receiver {
     return this.#sockets.size;
   }
 
-  /** Resolves once `condition` holds, checked after every request and closed connection (and every 50 ms). */
+  /** Resolves once `condition` holds. */
   async until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-    const started = performance.now();
-    while (!condition()) {
-      if (performance.now() - started > timeoutMs) throw new Error(`the receiver never saw ${what} (within ${timeoutMs} ms)`);
-      await new Promise<void>((resolve) => this.#waiters.push(wakeOrPoll(resolve)));
-    }
-  }
-
-  #wake(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const wake of waiters) wake();
+    await waitFor(`the receiver to see ${what}`, condition, timeoutMs);
   }
 
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
-}
-
-/** A wake-up for a waiter that also comes by itself after 50 ms, its timer cleared when woken earlier. */
-function wakeOrPoll(resolve: () => void): () => void {
-  const timer = setTimeout(resolve, 50);
-  return () => {
-    clearTimeout(timer);
-    resolve();
-  };
 }
 
 const answerWith =
@@ -133,7 +112,6 @@ const hang: Answer = () => undefined;
 function startSender(t: TestContext, options: Partial<WebhookSenderOptions> = {}) {
   const logLines: string[] = [];
   const outcomes: { ruleId: string; outcome: WebhookOutcome }[] = [];
-  const outcomeWaiters: (() => void)[] = [];
   const sender = new WebhookSender({
     logger: createLogger("debug", (line) => logLines.push(line)),
     timeoutMs: 10_000,
@@ -142,18 +120,11 @@ function startSender(t: TestContext, options: Partial<WebhookSenderOptions> = {}
   });
   sender.onOutcome((ruleId, outcome) => {
     outcomes.push({ ruleId, outcome });
-    for (const wake of outcomeWaiters.splice(0)) wake();
   });
   t.after(() => sender.stop());
   /** Resolves with the `count`-th outcome (1-based) once it has come. */
-  const outcomeNumber = async (count: number, timeoutMs = 20_000): Promise<WebhookOutcome> => {
-    const started = performance.now();
-    while (outcomes.length < count) {
-      if (performance.now() - started > timeoutMs) throw new Error(`only ${outcomes.length} webhook outcomes came, not ${count}`);
-      await new Promise<void>((resolve) => outcomeWaiters.push(wakeOrPoll(resolve)));
-    }
-    return outcomes[count - 1]!.outcome;
-  };
+  const outcomeNumber = (count: number, timeoutMs = 20_000): Promise<WebhookOutcome> =>
+    waitFor(`webhook outcome number ${count}`, () => outcomes[count - 1]?.outcome, timeoutMs);
   return { sender, logLines, outcomes, outcomeNumber };
 }
 

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { after, test } from "node:test";
 import { WebSocket } from "ws";
-import { waitFor } from "../../test/support/apiClient.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import { createRpcConnection } from "../rpc/rpcConnection.ts";
 import { EvmNodeRpcError, EvmNodeStoppedError } from "./errors.ts";
 import { loadMainnetBaseFees } from "./mainnetBaseFees.ts";

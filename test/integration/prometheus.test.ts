@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { RunningService } from "../../shared/app/startService.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { startTestChain, type TestChain } from "../support/feedHarness.ts";
 import { expectedGwei, expectedPercentile } from "../support/independentFees.ts";
 import { startLocalService } from "../support/startLocalService.ts";
@@ -76,8 +77,7 @@ async function startPrometheus(dir: string, config: unknown): Promise<Prometheus
         const listening = /msg="Listening on" address=127\.0\.0\.1:(\d+)/.exec(log);
         return listening && log.includes("Server is ready to receive web requests") ? Number(listening[1]) : undefined;
       },
-      WAIT_MS,
-      50,
+      { timeoutMs: WAIT_MS, everyMs: 50 },
     );
     const url = `http://127.0.0.1:${port}`;
     return {
@@ -143,8 +143,7 @@ describe(
       await waitFor(
         `Prometheus to have scraped block ${block}`,
         async () => ((await prometheus.query(`gasfees_newest_block${selector}`))[0]?.value === Number(block) ? true : undefined),
-        WAIT_MS,
-        100,
+        { timeoutMs: WAIT_MS, everyMs: 100 },
       );
       const series = await prometheus.query(`{__name__=~"${COMPARED.join("|")}",chain_id="${CHAIN_ID}",job="${JOB}"}`);
       return Object.fromEntries(series.map(({ metric, value }): [string, number] => [metric["__name__"] ?? "", value]));
@@ -179,8 +178,7 @@ describe(
       await waitFor(
         "two scrapes of the service",
         async () => ((await prometheus.query(`count_over_time(up{job="${JOB}"}[5m])`))[0]?.value ?? 0) >= 2 || undefined,
-        WAIT_MS,
-        100,
+        { timeoutMs: WAIT_MS, everyMs: 100 },
       );
     });
 

@@ -13,7 +13,7 @@ import { DEFAULT_SLOW_CLIENT_LIMITS } from "../../shared/http/slowClients.ts";
 import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { createLogger } from "../../shared/log/logger.ts";
-import { waitFor } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 
