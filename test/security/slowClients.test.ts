@@ -12,7 +12,7 @@ import { runInNewContext } from "node:vm";
 import { createApiServer, type ApiServerOptions } from "../../shared/http/server.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
-import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
+import { scriptedService } from "../support/scriptedFeed.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 /** As large as the dashboard's real bundle (React and recharts). */
@@ -40,10 +40,10 @@ function dashboardBuild(t: TestContext): string {
 }
 
 async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}): Promise<number> {
-  const source = new TestFeeSource([{ chainId: 1 }]);
-  source.write(1, 100n, [1_000_000_000n], Date.now());
+  const scripted = scriptedService([{ chainId: 1 }]);
+  scripted.write(1, 100n, [1_000_000_000n]);
   const server = createApiServer({
-    source,
+    source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: silentLogger,
     port: 0,
