@@ -8,7 +8,7 @@ export const DEFAULT_WAIT_MS = 15_000;
 export interface WaitOptions {
   /** Fail after this long; DEFAULT_WAIT_MS unless given. */
   readonly timeoutMs?: number;
-  /** Check again this often; 10 ms unless given. */
+  /** Check again this often; 20 ms unless given. */
   readonly everyMs?: number;
 }
 
@@ -24,7 +24,7 @@ type NotYet = undefined | null | false;
  * `timeoutMs` (a number stands for `{ timeoutMs }`); a check that throws fails the wait at once with its error.
  */
 export async function waitFor<T>(what: string, check: () => T | Promise<T>, options: WaitOptions | number = {}): Promise<Exclude<T, NotYet>> {
-  const { timeoutMs = DEFAULT_WAIT_MS, everyMs = 10 } = typeof options === "number" ? { timeoutMs: options } : options;
+  const { timeoutMs = DEFAULT_WAIT_MS, everyMs = 20 } = typeof options === "number" ? { timeoutMs: options } : options;
   const started = performance.now();
   for (;;) {
     const value = await check();
