@@ -61,7 +61,7 @@ export class ScriptedFeed implements Feed {
   constructor(options: ChainFeedOptions, script: { readonly noBaseFee?: boolean; readonly now?: () => number } = {}) {
     this.#options = options;
     this.#noBaseFee = script.noBaseFee ?? false;
-    this.#now = script.now ?? Date.now;
+    this.#now = script.now ?? (() => Date.now());
     this.#report = firstFeedReport(options.chainId, NONE);
   }
 
@@ -153,7 +153,10 @@ export interface ScriptedChain {
 }
 
 export interface ScriptedServiceOptions {
-  /** The service's clock (epoch ms), and the default time of the script's writes and pages; default Date.now. */
+  /**
+   * The service's clock (epoch ms), and the default time of the script's writes and pages; default Date.now() (the
+   * mocked one where a test mocks Date).
+   */
   readonly now?: () => number;
   /** Where the service keeps histories (a real HistoryStore on a temp file); default none: in memory only. */
   readonly store?: HistoryPersistence;
@@ -192,7 +195,7 @@ export function scriptedPlan(chain: ScriptedChain): ChainPlan {
 
 /** Builds the real FeeService over scripted feeds for `chains` (no RPC) and starts it. */
 export function scriptedService(chains: readonly ScriptedChain[], options: ScriptedServiceOptions = {}): ScriptedService {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   const feeds = new Map<number, ScriptedFeed>();
   const backfills = new Map<number, { readonly record: ChainRecord; readonly republish: () => void }>();
   const noBaseFee = new Set(chains.filter((chain) => chain.noBaseFee).map((chain) => chain.chainId));
