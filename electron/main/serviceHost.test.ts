@@ -12,6 +12,7 @@ import { silentLogger } from "../../shared/log/logger.ts";
 import { startService } from "../../shared/app/startService.ts";
 import type { AlertRuleStatus } from "../../shared/wire/alerts.ts";
 import { startTestChain } from "../../test/support/feedHarness.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import type { AlertNotification } from "./alertNotification.ts";
 import { findFreePort, ServiceHost } from "./serviceHost.ts";
 
@@ -281,14 +282,8 @@ test("the dashboard's API panel shows a key the app holds now: one created after
 
 const GWEI = 1_000_000_000n;
 
-/** Polls `condition` until it holds (generous: the machine may be loaded), else fails naming `what`. */
-async function until(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`${what} did not happen within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Until `condition` holds (generous: the machine may be loaded), else fails naming `what`. */
+const until = (what: string, condition: () => boolean, timeoutMs = 60_000) => waitFor(what, condition, { timeoutMs, everyMs: 50 });
 
 /** A host following a real Hardhat chain, with its notifications collected. */
 async function hostOnChain(t: { after: (done: () => unknown) => void }, settings: Record<string, unknown>) {

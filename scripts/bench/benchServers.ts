@@ -5,14 +5,15 @@ import { createServer, request, type OutgoingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MAINNET_BASE_FEES_FOR_BENCH, BENCH_KEY, BENCH_PATHS } from "./benchServersData.ts";
 import { createApiServer } from "../../shared/http/server.ts";
-import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
+import { scriptedService } from "../../test/support/scriptedFeed.ts";
 
-const source = new TestFeeSource([{ chainId: 1, name: "Ethereum" }]);
-source.write(1, 17_180_000n, MAINNET_BASE_FEES_FOR_BENCH(), Date.now());
+// The real service, its feed scripted: 500 real mainnet blocks.
+const scripted = scriptedService([{ chainId: 1, name: "Ethereum" }]);
+scripted.write(1, 17_180_000n, MAINNET_BASE_FEES_FOR_BENCH());
 const gasfees = createApiServer({
-  source,
+  source: scripted.service,
   keyring: new ApiKeyring([{ key: BENCH_KEY }]),
   logger: silentLogger,
   port: 0,

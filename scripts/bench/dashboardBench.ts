@@ -10,14 +10,12 @@ import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { DEFAULT_DASHBOARD_DIR } from "../../shared/http/dashboardFiles.ts";
 import { createApiServer } from "../../shared/http/server.ts";
-import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
-import { ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
 import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { CHROMIUM } from "../../test/e2e/playwright.config.ts";
+import { scriptedService } from "../../test/support/scriptedFeed.ts";
 import type { BenchRow } from "./benchRow.ts";
-import { heldHistoryStatus, HistoryBackedSource } from "./historyBackedSource.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const CHAIN_ID = 1;
@@ -52,11 +50,11 @@ const POLYLINE_PAGE = `<svg id="chart" width="1100" height="420" xmlns="http://w
 const WEEK_BLOCKS = 50_400;
 
 /**
- * A week of history ending now, its last block the live window's newest: the real mainnet fees of the timed data in
- * order, each block after the one before by the real spacing of the same rows (12 s slots, 24 or 36 s after a missed
- * one), the 49 hours of data taken again from the start as often as a week needs.
+ * A week of blocks ending now, its newest 500 the live window (`liveFeesWei`): before them, the real mainnet fees of
+ * the timed data in order; each block after the one before by the real spacing of the same rows (12 s slots, 24 or
+ * 36 s after a missed one), the 49 hours of data taken again from the start as often as a week needs.
  */
-function weekOfHistory(newestBlock: bigint): ArrayHistoryView {
+function weekOfBlocks(newestBlock: bigint, liveFeesWei: readonly bigint[]): { firstBlock: bigint; timestamps: Float64Array; baseFeesWei: BigUint64Array } {
   const rows = loadTimedMainnetBlocks();
   const count = rows.timestamps.length;
   const timestamps = new Float64Array(WEEK_BLOCKS);
@@ -68,7 +66,8 @@ function weekOfHistory(newestBlock: bigint): ArrayHistoryView {
     baseFeesWei[index] = rows.baseFeesWei[row]!;
     time -= rows.timestamps[row + 1]! - rows.timestamps[row]!;
   }
-  return new ArrayHistoryView([{ firstBlock: newestBlock - BigInt(WEEK_BLOCKS) + 1n, timestamps, baseFeesWei }]);
+  baseFeesWei.set(liveFeesWei, WEEK_BLOCKS - liveFeesWei.length);
+  return { firstBlock: newestBlock - BigInt(WEEK_BLOCKS) + 1n, timestamps, baseFeesWei };
 }
 
 /**
@@ -119,13 +118,17 @@ export async function runDashboardBench(loads = 5, updates = 20, switchRounds = 
     if (built.status !== 0) throw new Error("could not build the dashboard (npm run build:renderer)");
   }
   const feesWei = loadMainnetBaseFees().baseFeesWei;
-  const fees = new TestFeeSource([{ chainId: CHAIN_ID, name: "Ethereum (mainnet fees)", statsWindow: "24h" }]);
-  fees.write(CHAIN_ID, 17_180_000n, feesWei.slice(0, 500), Date.now());
-  const week = weekOfHistory(17_180_499n);
-  fees.setHistory(CHAIN_ID, week);
-  const source = new HistoryBackedSource(fees, new Map([[CHAIN_ID, heldHistoryStatus(week, "7d")]]));
+  // The real service, its feed and backfill scripted: the feed brings the newest 500 blocks (the newest with its
+  // header), the backfill the rest of the week, each block dated by its header.
+  const fees = scriptedService([{ chainId: CHAIN_ID, name: "Ethereum (mainnet fees)", statsWindow: "24h" }]);
+  const week = weekOfBlocks(17_180_499n, feesWei.slice(0, 500));
+  const anchorsOf = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, offset) => ({ block: week.firstBlock + BigInt(from + offset), timestamp: week.timestamps[from + offset]! }));
+  const liveFrom = WEEK_BLOCKS - 500;
+  fees.write(CHAIN_ID, week.firstBlock + BigInt(liveFrom), feesWei.slice(0, 500), { anchors: anchorsOf(WEEK_BLOCKS - 1, WEEK_BLOCKS) });
+  fees.backfillPage(CHAIN_ID, { firstBlock: week.firstBlock, baseFeesWei: week.baseFeesWei.subarray(0, liveFrom), anchors: anchorsOf(0, liveFrom) });
   const server = createApiServer({
-    source,
+    source: fees.service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: silentLogger,
     port: 0,
@@ -163,7 +166,7 @@ export async function runDashboardBench(loads = 5, updates = 20, switchRounds = 
     for (let update = 0; update < updates; update++) {
       newest++;
       const block = newest;
-      const cost = await mainThreadCost(cdp, () => fees.write(CHAIN_ID, block, [feesWei[500 + update]!], Date.now()), 300);
+      const cost = await mainThreadCost(cdp, () => fees.write(CHAIN_ID, block, [feesWei[500 + update]!]), 300);
       const shown = await page.getByTestId("newest-block").getAttribute("data-value");
       if (shown !== block.toString()) throw new Error(`the dashboard shows block ${shown}, not ${block}, 300 ms after it was written`);
       updateScriptMs.push(cost.scriptMs);
@@ -198,7 +201,7 @@ export async function runDashboardBench(loads = 5, updates = 20, switchRounds = 
     for (let update = 0; update < updates; update++) {
       newest++;
       const block = newest;
-      const cost = await mainThreadCost(rangesCdp, () => fees.write(CHAIN_ID, block, [feesWei[500 + updates + update]!], Date.now()), 300);
+      const cost = await mainThreadCost(rangesCdp, () => fees.write(CHAIN_ID, block, [feesWei[500 + updates + update]!]), 300);
       const shown = await ranges.getByTestId("newest-block").getAttribute("data-value");
       if (shown !== block.toString()) throw new Error(`the 24 h view shows block ${shown}, not ${block}, 300 ms after it was written`);
       dayScriptMs.push(cost.scriptMs);

@@ -1,15 +1,13 @@
-// baseFeeStats over an Arbitrum-sized history (a week of 0.25 s blocks: 2,419,200, in the service's own ChainHistory)
+// baseFeeStats over an Arbitrum-sized history (a week of 0.25 s blocks: 2,419,200, in the real service's history)
 // through the real server, beside one native sort of the same fees in the same run (what summarising them by sorting
 // would cost at the least), and the CSV export of the same week streamed to a client that reads as fast as it can.
 import { readFileSync } from "node:fs";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";
-import { ChainHistory } from "../../shared/core/history/chainHistory.ts";
-import { parseWindowSpec } from "../../shared/core/history/duration.ts";
 import { Agent, request as httpRequest } from "node:http";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { createApiServer } from "../../shared/http/server.ts";
-import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
+import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
 import type { BenchRow } from "./benchRow.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -28,17 +26,21 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 const headerSeconds = (index: number) => Math.floor(NEWEST_SECONDS - (BLOCKS - 1 - index) * SPACING_SECONDS);
 
 /**
- * The service's own in-memory history, filled as a backfill fills it: pages of 1,024 blocks with exact timestamps at
- * each page's ends, interpolated between them.
+ * The real service's history of the chain, filled as it fills it: the feed's newest 500 blocks (the newest with its
+ * header), then the backfill's pages of 1,024 older blocks, exact timestamps at each page's ends, interpolated between them.
  */
-function weekOfHistory(feesWei: BigUint64Array): ChainHistory {
-  const history = new ChainHistory({ window: parseWindowSpec("24h")!, horizonSeconds: 8 * 86_400, blockTimeMs: SPACING_SECONDS * 1000 });
-  for (let first = 0; first < BLOCKS; first += PAGE_BLOCKS) {
-    const last = Math.min(BLOCKS, first + PAGE_BLOCKS) - 1;
+function followWeek(feesWei: BigUint64Array): ScriptedService {
+  const scripted = scriptedService([{ chainId: ARBITRUM, blockTimeMs: 250, statsWindow: "24h", historyHorizon: "8d" }]);
+  const liveFrom = BLOCKS - 500;
+  scripted.write(ARBITRUM, FIRST_BLOCK + BigInt(liveFrom), [...feesWei.subarray(liveFrom)], {
+    anchors: [{ block: FIRST_BLOCK + BigInt(BLOCKS - 1), timestamp: headerSeconds(BLOCKS - 1) }],
+  });
+  for (let first = 0; first < liveFrom; first += PAGE_BLOCKS) {
+    const last = Math.min(liveFrom, first + PAGE_BLOCKS) - 1;
     const anchors = [first, last].map((index) => ({ block: FIRST_BLOCK + BigInt(index), timestamp: headerSeconds(index) }));
-    history.write({ firstBlock: FIRST_BLOCK + BigInt(first), baseFeesWei: feesWei.subarray(first, last + 1), anchors }, NEWEST_SECONDS);
+    scripted.backfillPage(ARBITRUM, { firstBlock: FIRST_BLOCK + BigInt(first), baseFeesWei: feesWei.subarray(first, last + 1), anchors });
   }
-  return history;
+  return scripted;
 }
 
 /** Real mainnet base fees (the demo's replay data), repeated to fill the week. */
@@ -69,12 +71,9 @@ function get(agent: Agent, port: number, path: string, onData?: (bytes: number) 
 
 export async function runStatsBench(requests = 20): Promise<BenchRow[]> {
   const feesWei = weekOfFees();
-  const history = weekOfHistory(feesWei);
-  const source = new TestFeeSource([{ chainId: ARBITRUM, blockTimeMs: 250, statsWindow: "24h" }]);
-  source.write(ARBITRUM, FIRST_BLOCK + BigInt(BLOCKS - 500), [...feesWei.subarray(BLOCKS - 500)], Date.now());
-  source.setHistory(ARBITRUM, history);
+  const scripted = followWeek(feesWei);
   const server = createApiServer({
-    source,
+    source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: silentLogger,
     port: 0,

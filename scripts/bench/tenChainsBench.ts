@@ -4,6 +4,7 @@
 import { createPublicClient, defineChain, http } from "viem";
 import { startFaultProxy, type FaultProxy } from "../../test/support/faultProxy.ts";
 import { startTestChain, type TestChain } from "../../test/support/feedHarness.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import type { BenchRow } from "./benchRow.ts";
 import { bareNodeRssMb, startServeProcess } from "./serveProcess.ts";
 
@@ -12,14 +13,6 @@ const BLOCK_INTERVAL_MS = 1000;
 const NEW_BLOCKS = Number(process.env.GASFEES_BENCH_BLOCKS ?? 30);
 const KEY = "0123456789abcdef0123456789abcdef";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 /** Mines one block on every chain each interval, `count` times, calling `afterRound` at the end of each interval. */
 async function mineRounds(chains: readonly TestChain[], count: number, afterRound: () => void = () => {}): Promise<void> {
@@ -67,12 +60,12 @@ export async function runTenChainsBench(): Promise<BenchRow[]> {
     let callsPerBlock: number;
     try {
       const caughtUp = caughtUpOn(serve.url);
-      await until("ten chains backfilled", caughtUp, 60_000);
+      await waitFor("ten chains backfilled", caughtUp, { timeoutMs: 60_000, everyMs: 100 });
       sampleRss();
       await sleep(2 * BLOCK_INTERVAL_MS);
       proxies.forEach((proxy) => proxy.resetCounts());
       await mineRounds(chains, NEW_BLOCKS, sampleRss);
-      await until("ten chains caught up", caughtUp, 30_000);
+      await waitFor("ten chains caught up", caughtUp, { timeoutMs: 30_000, everyMs: 100 });
       requestsPerBlock = totalRequests() / (CHAINS * NEW_BLOCKS);
       callsPerBlock = totalCalls() / (CHAINS * NEW_BLOCKS);
       sampleRss();
@@ -84,9 +77,9 @@ export async function runTenChainsBench(): Promise<BenchRow[]> {
     const fromSource = await startServeProcess(settings, { tsx: true });
     let tsxRssMb: number;
     try {
-      await until("ten chains backfilled (tsx)", caughtUpOn(fromSource.url), 60_000);
+      await waitFor("ten chains backfilled (tsx)", caughtUpOn(fromSource.url), { timeoutMs: 60_000, everyMs: 100 });
       await mineRounds(chains, 5);
-      await until("ten chains caught up (tsx)", caughtUpOn(fromSource.url), 30_000);
+      await waitFor("ten chains caught up (tsx)", caughtUpOn(fromSource.url), { timeoutMs: 30_000, everyMs: 100 });
       tsxRssMb = fromSource.rssMb();
     } finally {
       await fromSource.stop();

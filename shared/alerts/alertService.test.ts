@@ -5,12 +5,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
-import { ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
-import { recordingLogger, waitFor } from "../../test/support/feedHarness.ts";
+import { recordingLogger } from "../../test/support/feedHarness.ts";
+import { scriptedService } from "../../test/support/scriptedFeed.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import type { AlertRule } from "../core/alerts/alertRule.ts";
 import { parseWindowSpec } from "../core/history/duration.ts";
 import { HistoryStore } from "../history/historyStore.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
+import type { FeeSource } from "../service/feeSource.ts";
 import { type AlertEvent, alertsBodySchema, type AlertRuleProblem } from "../wire/alerts.ts";
 import type { AlertFiringLog } from "../core/alerts/alertFiringLog.ts";
 import { AlertService } from "./alertService.ts";
@@ -48,15 +49,21 @@ interface SetupOptions {
   readonly firstBlock?: bigint;
 }
 
-/** The real service on a TestFeeSource (real publications), with a clock the test moves and every alert kept. */
+/** The real alert service on the real FeeService (a scripted feed), with a clock the test moves and every alert kept. */
 function setup(t: TestContext, rules: readonly AlertRule[], { webhooks, firings, startMs = T0, firstBlock = 100n }: SetupOptions = {}) {
-  const source = new TestFeeSource([
+  const scripted = scriptedService([
     { chainId: ETHEREUM, name: "Ethereum" },
     { chainId: BASE, name: "Base", blockTimeMs: 2000 },
   ]);
   const clock = { nowMs: startMs };
   const logger = recordingLogger();
-  const alerts = new AlertService({ source, logger, now: () => clock.nowMs, ...(webhooks ? { webhooks } : {}), ...(firings ? { firings } : {}) });
+  const alerts = new AlertService({
+    source: scripted.service,
+    logger,
+    now: () => clock.nowMs,
+    ...(webhooks ? { webhooks } : {}),
+    ...(firings ? { firings } : {}),
+  });
   t.after(() => alerts.stop());
   alerts.configure(rules, []);
   const events: AlertEvent[] = [];
@@ -65,11 +72,11 @@ function setup(t: TestContext, rules: readonly AlertRule[], { webhooks, firings,
   /** Publishes the chain's next block, whose current base fee is `gwei`, at `atMs` (default: the clock as it is). */
   const block = async (gwei: number | bigint, chainId = ETHEREUM) => {
     const wei = typeof gwei === "bigint" ? gwei : BigInt(Math.round(gwei * 1e9));
-    source.write(chainId, nextBlock++, [wei], clock.nowMs);
+    scripted.write(chainId, nextBlock++, [wei], { confirmedAt: clock.nowMs });
     // The channels are told once the publication has reached every reader: a turn later.
     await new Promise((resolve) => setImmediate(resolve));
   };
-  return { source, clock, logger, alerts, events, block, blockNumber: () => nextBlock - 1n };
+  return { scripted, clock, logger, alerts, events, block, blockNumber: () => nextBlock - 1n };
 }
 
 const alertLines = (lines: readonly string[]) => lines.filter((line) => / alert \S+ fired: /.test(line));
@@ -127,11 +134,11 @@ test("a rule fires once on its crossing, and every channel gets the alert: liste
   assert.match(lines[0]!, new RegExp(`"webhook":"http://127\\.0\\.0\\.1:${port}/…"`));
   assert.ok(!logger.lines.join("").includes("secret-token"), "the webhook's path is never logged");
 
-  await waitFor(() => received.length === 1, "the webhook's POST");
+  await waitFor("the webhook's POST", () => received.length === 1);
   assert.equal(received[0]!.path, "/hooks/secret-token");
   assert.equal(received[0]!.contentType, "application/json");
   assert.deepEqual(JSON.parse(received[0]!.body), expected);
-  await waitFor(() => alerts.status().rules[0]!.lastWebhook !== null, "the webhook's outcome in the rule's status");
+  await waitFor("the webhook's outcome in the rule's status", () => alerts.status().rules[0]!.lastWebhook !== null);
 
   const [status] = alerts.status().rules;
   assert.equal(status!.state, "firing");
@@ -142,12 +149,12 @@ test("a rule fires once on its crossing, and every channel gets the alert: liste
 });
 
 test("nothing fires for a condition already true when the rule starts, nor for the same block seen again", async (t) => {
-  const { events, block, alerts, source } = setup(t, [ruleOf()]);
+  const { events, block, alerts, scripted } = setup(t, [ruleOf()]);
   await block(5); // true at the first observation: firing, silently
   assert.equal(alerts.status().rules[0]!.state, "firing");
   await block(4);
-  source.setPhase(ETHEREUM, "degraded");
-  source.setPhase(ETHEREUM, "ok");
+  scripted.setPhase(ETHEREUM, "degraded");
+  scripted.setPhase(ETHEREUM, "ok");
   assert.deepEqual(events, []);
   await block(9); // re-armed (forBlocks 1)
   await block(7); // a crossing after the re-arm fires
@@ -155,7 +162,7 @@ test("nothing fires for a condition already true when the rule starts, nor for t
 });
 
 test("a chain whose data is degraded fires nothing, and says why in the rule's status; a crossing held back is told once it is ok again", async (t) => {
-  const { events, block, alerts, source, clock } = setup(t, [ruleOf({ cooldownMs: MINUTE })]);
+  const { events, block, alerts, scripted, clock } = setup(t, [ruleOf({ cooldownMs: MINUTE })]);
   await block(20);
   await block(5); // fires at T0
   await block(20); // re-armed
@@ -165,12 +172,12 @@ test("a chain whose data is degraded fires nothing, and says why in the rule's s
   assert.equal(alerts.status().rules[0]!.pendingUntil, new Date(T0 + MINUTE).toISOString());
 
   clock.nowMs = T0 + 2 * MINUTE;
-  source.setPhase(ETHEREUM, "degraded");
+  scripted.setPhase(ETHEREUM, "degraded");
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(events.length, 1, "the cooldown is over, but the chain's data is stale: nothing is told");
   assert.equal(alerts.status().rules[0]!.paused, "degraded");
 
-  source.setPhase(ETHEREUM, "ok");
+  scripted.setPhase(ETHEREUM, "ok");
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(alerts.status().rules[0]!.paused, null);
   assert.equal(events.length, 2, "back to ok with the condition still true: the held-back crossing is told");
@@ -210,14 +217,14 @@ test("configure keeps the state of a rule whose condition is unchanged, and star
 });
 
 test("a channel that throws is logged, and neither the other channels nor the feed miss anything", async (t) => {
-  const { block, alerts, logger, source } = setup(t, [ruleOf({ cooldownMs: 0 })]);
+  const { block, alerts, logger, scripted } = setup(t, [ruleOf({ cooldownMs: 0 })]);
   const after: AlertEvent[] = [];
   alerts.subscribe(() => {
     throw new Error("this listener is broken");
   });
   alerts.subscribe((event) => after.push(event));
   const published: bigint[] = [];
-  source.subscribe((publication) => published.push(publication.snapshot!.newestBlock));
+  scripted.service.subscribe((publication) => published.push(publication.snapshot!.newestBlock));
   await block(10);
   await block(5);
   await block(10);
@@ -231,35 +238,42 @@ test("a channel that throws is logged, and neither the other channels nor the fe
   assert.equal(alertLines(logger.lines).length, 2, "the log line is written all the same");
 });
 
-test("a relative rule compares with the percentile of its window (nearest rank); without history it is paused for no threshold", async (t) => {
+test("a relative rule compares with the percentile of its window (nearest rank) over the chain's history; without one it is paused for no threshold", async (t) => {
   const window = parseWindowSpec("5 blocks")!;
-  const { events, block, alerts, source } = setup(t, [ruleOf({ id: "p20", cooldownGroup: "p20", threshold: { kind: "percentile", percentile: 20, window } })]);
-  await block(10); // block 100, and no history to compute the percentile over
-  assert.equal(alerts.status().rules[0]!.paused, "no threshold");
-  assert.equal(alerts.status().rules[0]!.threshold, null);
+  const rule = ruleOf({ id: "p20", cooldownGroup: "p20", threshold: { kind: "percentile", percentile: 20, window } });
 
-  // From here on the history holds every block written (12 s apart), as the service's does.
-  const heldGwei = [10];
-  const blockHeld = async (gwei: number) => {
-    heldGwei.push(gwei);
-    source.setHistory(
-      ETHEREUM,
-      ArrayHistoryView.of(
-        heldGwei.map((fee, index) => ({ block: 100n + BigInt(index), timestamp: 1_700_000_000 + 12 * index, baseFeeWei: BigInt(fee) * GWEI })),
-      ),
-    );
-    await block(gwei);
+  // A chain with data but no history to compute the percentile over. The service's history holds every block it
+  // published, so it never gives this: a source that hides the history stands in for it.
+  const hiding = scriptedService([{ chainId: ETHEREUM, name: "Ethereum" }]);
+  const withoutHistory: FeeSource = {
+    get: (chainId) => hiding.service.get(chainId),
+    list: () => hiding.service.list(),
+    history: () => undefined,
+    subscribe: (listener) => hiding.service.subscribe(listener),
   };
-  await blockHeld(11); // 10, 11: p20 of 2 is sorted[ceil(0.4) - 1] = 10; 11 is above: armed
+  const paused = new AlertService({ source: withoutHistory, logger: recordingLogger(), now: () => T0 });
+  t.after(() => paused.stop());
+  paused.configure([rule], []);
+  hiding.write(ETHEREUM, 100n, [10n * GWEI], { confirmedAt: T0 });
+  assert.equal(paused.status().rules[0]!.paused, "no threshold");
+  assert.equal(paused.status().rules[0]!.threshold, null);
+
+  // The service's own history from here on: it holds every block written.
+  const { events, block, alerts } = setup(t, [rule]);
+  await block(10); // block 100: the window holds it alone, and 10 is at its p20
+  assert.equal(alerts.status().rules[0]!.paused, null);
+  assert.equal(alerts.status().rules[0]!.threshold, "10");
+  assert.equal(alerts.status().rules[0]!.thresholdBlocks, 1);
+  await block(11); // 10, 11: p20 of 2 is sorted[ceil(0.4) - 1] = 10; 11 is above: armed
   assert.equal(alerts.status().rules[0]!.paused, null);
   assert.equal(alerts.status().rules[0]!.threshold, "10");
   assert.equal(alerts.status().rules[0]!.thresholdBlocks, 2);
   assert.equal(alerts.status().rules[0]!.state, "armed");
-  for (const gwei of [12, 13, 14, 12]) await blockHeld(gwei); // block 105: window 11, 12, 13, 14, 12: p20 = 11
+  for (const gwei of [12, 13, 14, 12]) await block(gwei); // block 105: window 11, 12, 13, 14, 12: p20 = 11
   assert.equal(alerts.status().rules[0]!.threshold, "11");
   assert.equal(alerts.status().rules[0]!.thresholdBlocks, 5);
   assert.equal(events.length, 0);
-  await blockHeld(11); // block 106: window 12, 13, 14, 12, 11: p20 = 11, and 11 is at it ("below" is at or below)
+  await block(11); // block 106: window 12, 13, 14, 12, 11: p20 = 11, and 11 is at it ("below" is at or below)
   assert.equal(events.length, 1);
   assert.equal(events[0]!.threshold, "11");
   assert.equal(events[0]!.text, "Ethereum base fee 11 gwei is at 11 gwei, its p20 over 5 blocks (p20, block 106)");

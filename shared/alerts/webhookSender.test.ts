@@ -7,6 +7,7 @@ import { networkInterfaces } from "node:os";
 import { test, type TestContext } from "node:test";
 import { createLogger } from "../log/logger.ts";
 import { backoffMs } from "../rpc/backoff.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import type { AlertEvent } from "../wire/alerts.ts";
 import { DEFAULT_WEBHOOK_BACKOFF, WebhookSender, type WebhookOutcome, type WebhookSenderOptions } from "./webhookSender.ts";
 
@@ -31,7 +32,7 @@ interface ReceivedRequest {
   readonly path: string;
   readonly headers: IncomingMessage["headers"];
   readonly body: string;
-  /** performance.now() when its body had arrived. */
+  /** Date.now() when its body had arrived (the mocked clock's, in the tests that mock it). */
   readonly atMs: number;
 }
 
@@ -41,7 +42,6 @@ type Answer = (response: ServerResponse, request: ReceivedRequest, index: number
 class Receiver {
   readonly requests: ReceivedRequest[] = [];
   readonly #sockets = new Set<Socket>();
-  #waiters: (() => void)[] = [];
 
   private constructor(
     readonly server: Server,
@@ -56,7 +56,6 @@ class Receiver {
       receiver.#sockets.add(socket);
       socket.on("close", () => {
         receiver.#sockets.delete(socket);
-        receiver.#wake();
       });
     });
     server.on("request", (request: IncomingMessage, response: ServerResponse) => {
@@ -68,11 +67,10 @@ class Receiver {
           path: request.url ?? "",
           headers: request.headers,
           body: Buffer.concat(chunks).toString("utf8"),
-          atMs: performance.now(),
+          atMs: Date.now(),
         };
         receiver.requests.push(received);
         answer(response, received, receiver.requests.length - 1);
-        receiver.#wake();
       });
     });
     t.after(() => receiver.close());
@@ -89,34 +87,15 @@ class Receiver {
     return this.#sockets.size;
   }
 
-  /** Resolves once `condition` holds, checked after every request and closed connection (and every 50 ms). */
+  /** Resolves once `condition` holds. */
   async until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-    const started = performance.now();
-    while (!condition()) {
-      if (performance.now() - started > timeoutMs) throw new Error(`the receiver never saw ${what} (within ${timeoutMs} ms)`);
-      await new Promise<void>((resolve) => this.#waiters.push(wakeOrPoll(resolve)));
-    }
-  }
-
-  #wake(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const wake of waiters) wake();
+    await waitFor(`the receiver to see ${what}`, condition, timeoutMs);
   }
 
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
-}
-
-/** A wake-up for a waiter that also comes by itself after 50 ms, its timer cleared when woken earlier. */
-function wakeOrPoll(resolve: () => void): () => void {
-  const timer = setTimeout(resolve, 50);
-  return () => {
-    clearTimeout(timer);
-    resolve();
-  };
 }
 
 const answerWith =
@@ -133,7 +112,6 @@ const hang: Answer = () => undefined;
 function startSender(t: TestContext, options: Partial<WebhookSenderOptions> = {}) {
   const logLines: string[] = [];
   const outcomes: { ruleId: string; outcome: WebhookOutcome }[] = [];
-  const outcomeWaiters: (() => void)[] = [];
   const sender = new WebhookSender({
     logger: createLogger("debug", (line) => logLines.push(line)),
     timeoutMs: 10_000,
@@ -142,19 +120,28 @@ function startSender(t: TestContext, options: Partial<WebhookSenderOptions> = {}
   });
   sender.onOutcome((ruleId, outcome) => {
     outcomes.push({ ruleId, outcome });
-    for (const wake of outcomeWaiters.splice(0)) wake();
   });
   t.after(() => sender.stop());
   /** Resolves with the `count`-th outcome (1-based) once it has come. */
-  const outcomeNumber = async (count: number, timeoutMs = 20_000): Promise<WebhookOutcome> => {
-    const started = performance.now();
-    while (outcomes.length < count) {
-      if (performance.now() - started > timeoutMs) throw new Error(`only ${outcomes.length} webhook outcomes came, not ${count}`);
-      await new Promise<void>((resolve) => outcomeWaiters.push(wakeOrPoll(resolve)));
-    }
-    return outcomes[count - 1]!.outcome;
-  };
+  const outcomeNumber = (count: number, timeoutMs = 20_000): Promise<WebhookOutcome> =>
+    waitFor(`webhook outcome number ${count}`, () => outcomes[count - 1]?.outcome, timeoutMs);
   return { sender, logLines, outcomes, outcomeNumber };
+}
+
+/**
+ * Moves node:test's mocked clock on by `stepMs` at a time until `check` gives a value, and resolves with it: the
+ * sender's timers fire as their time comes, however late the sender set them (the clock then only runs further).
+ */
+function tickUntil<T>(t: TestContext, what: string, check: () => T | undefined, stepMs = 50): Promise<T> {
+  return waitFor(
+    what,
+    () => {
+      const value = check();
+      if (value === undefined) t.mock.timers.tick(stepMs);
+      return value;
+    },
+    { everyMs: 2 },
+  );
 }
 
 function assertNoSecret(texts: readonly string[]): void {
@@ -199,20 +186,23 @@ test("http://localhost reaches a receiver on this computer (the loopback-only lo
 });
 
 test("a receiver answering 500 is tried 3 times in all, with the backoff between tries, then given up", async (t) => {
+  // The backoff is a setTimeout and the receiver notes arrivals by Date.now(): both mocked, so that the waits pass
+  // at once and the arrivals' spacing is the time the clock was moved on.
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"] });
   const receiver = await Receiver.start(t, answerWith(500, "database down\n"));
-  const { sender, logLines, outcomeNumber } = startSender(t, { backoff: { initialMs: 150, maxMs: 400 } });
+  const { sender, logLines, outcomes } = startSender(t, { backoff: { initialMs: 150, maxMs: 400 } });
 
   sender.send({ ruleId: "cheap-mainnet", url: receiver.url(), event: EVENT });
-  const outcome = await outcomeNumber(1);
+  const outcome = await tickUntil(t, "the delivery's outcome", () => outcomes[0]?.outcome, 10);
 
   assert.equal(outcome.ok, false);
   assert.equal(outcome.detail, 'gave up after 3 tries: answered 500 Internal Server Error: "database down"');
   assert.equal(receiver.requests.length, 3);
   assert.ok(receiver.requests.every((request) => request.body === JSON.stringify(EVENT)));
   const [first, second, third] = receiver.requests.map((request) => request.atMs);
-  // Lower bounds only: a loaded machine makes the waits longer, never shorter.
-  assert.ok(second! - first! >= 140, `the second try came ${second! - first!} ms after the first, not after the 150 ms backoff`);
-  assert.ok(third! - second! >= 390, `the third try came ${third! - second!} ms after the second, not after the 400 ms backoff`);
+  // Lower bounds only: the clock may have been moved on before the sender set its timer, never less than it waited.
+  assert.ok(second! - first! >= 150, `the second try came ${second! - first!} ms after the first, not after the 150 ms backoff`);
+  assert.ok(third! - second! >= 400, `the third try came ${third! - second!} ms after the second, not after the 400 ms backoff`);
   assert.equal(logLines.filter((line) => line.includes("webhook not delivered")).length, 1, "one log line for the final outcome, none per try");
   assert.equal(sender.pendingCount, 0);
 });
@@ -226,14 +216,16 @@ test("a 503 then a 200: delivered at the second try", async (t) => {
 });
 
 test("408 and 429 are retried; a 429's Retry-After is waited out", async (t) => {
+  // Mocked as in the test above: the Retry-After's second passes at once, and is measured exactly.
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"] });
   const receiver = await Receiver.start(t, (response, request, index) =>
     [answerWith(408), answerWith(429, "", { "retry-after": "1" }), answerWith(200)][index]!(response, request, index),
   );
-  const { sender, outcomeNumber } = startSender(t, { backoff: { initialMs: 10, maxMs: 10 } });
+  const { sender, outcomes } = startSender(t, { backoff: { initialMs: 10, maxMs: 10 } });
   sender.send({ ruleId: "r", url: receiver.url(), event: EVENT });
-  assert.equal((await outcomeNumber(1)).detail, "delivered: answered 200 OK at try 3");
+  assert.equal((await tickUntil(t, "the delivery's outcome", () => outcomes[0]?.outcome, 10)).detail, "delivered: answered 200 OK at try 3");
   const [, second, third] = receiver.requests.map((request) => request.atMs);
-  assert.ok(third! - second! >= 990, `the try after a 429 with Retry-After: 1 came ${third! - second!} ms later, not 1 s`);
+  assert.ok(third! - second! >= 1000, `the try after a 429 with Retry-After: 1 came ${third! - second!} ms later, not 1 s`);
 });
 
 test("a 404 is not retried, and its outcome says why, with what the receiver said", async (t) => {

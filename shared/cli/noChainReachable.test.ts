@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 import { after, test } from "node:test";
-import { waitFor } from "../../test/support/apiClient.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import { startEvmNode, type EvmNode } from "../demo/startEvmNode.ts";
 import { silentLogger } from "../log/logger.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";

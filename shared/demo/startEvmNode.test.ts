@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { after, test } from "node:test";
 import { WebSocket } from "ws";
-import { waitFor } from "../../test/support/apiClient.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import { createRpcConnection } from "../rpc/rpcConnection.ts";
 import { EvmNodeRpcError, EvmNodeStoppedError } from "./errors.ts";
 import { loadMainnetBaseFees } from "./mainnetBaseFees.ts";
@@ -118,7 +118,7 @@ test("a node restarted on the same port answers at the same URL", async () => {
   assert.equal(await second.request("eth_chainId"), "0xa");
 });
 
-test("the demo replay preloads real fees, then mines one per interval, and stops cleanly", async () => {
+test("the demo replay preloads real fees, then mines one per interval, and stops cleanly", async (t) => {
   const evm = await node();
   const fees = loadMainnetBaseFees();
   // Counts the replay's blocks as it mines them, so that the test waits for blocks rather than for time.
@@ -137,20 +137,31 @@ test("the demo replay preloads real fees, then mines one per interval, and stops
     },
   });
   const series = { firstBlock: fees.firstBlock, baseFeesWei: fees.baseFeesWei.slice(0, 3) };
+  // The replay's interval is a setTimeout: mocked, so that intervals pass when the test moves the clock on.
+  t.mock.timers.enable({ apis: ["setTimeout"] });
   const stop = await startDemoReplay(counting, series, {
     history: { baseFeesWei: Array.from({ length: 4 }, (_, i) => replayedBaseFeeWei(series, i)) },
     liveFrom: 4,
     intervalMs: 40,
   });
   assert.equal(BigInt(await evm.request<string>("eth_blockNumber")), 4n);
-  await waitFor("two blocks mined after the preload", () => Promise.resolve(mined >= 2 ? true : undefined), 30_000);
+  // An interval at a time (the next one is set once the block before it is mined) until two blocks are mined.
+  await waitFor(
+    "two blocks mined after the preload",
+    () => {
+      if (mined >= 2) return true;
+      t.mock.timers.tick(40);
+      return false;
+    },
+    30_000,
+  );
   stop();
   await lastMined;
   const minedBeforeStop = mined;
   const newest = BigInt(await evm.request<string>("eth_blockNumber"));
   assert.equal(newest, 4n + BigInt(minedBeforeStop), "one block per interval, none lost");
-  // Ten intervals at least: a loaded machine can only fit fewer, which cannot make this fail.
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  // Ten intervals pass at once: a timer still set would start mining within this very call.
+  t.mock.timers.tick(400);
   assert.equal(mined, minedBeforeStop, "no block mined after stop");
   assert.equal(BigInt(await evm.request<string>("eth_blockNumber")), newest);
   const history = await evm.request<FeeHistory>("eth_feeHistory", ["0x6", "0x6", []]);

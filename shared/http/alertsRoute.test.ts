@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { callApi } from "../../test/support/apiClient.ts";
+import { scriptedService } from "../../test/support/scriptedFeed.ts";
 import { openSse } from "../../test/support/sseClient.ts";
 import { AlertService } from "../alerts/alertService.ts";
 import type { AlertRule } from "../core/alerts/alertRule.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { silentLogger } from "../log/logger.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 import { type AlertEvent, alertEventSchema, alertsBodySchema } from "../wire/alerts.ts";
 import type { NetworkEvent } from "../wire/networkEvent.ts";
 import { createApiServer } from "./server.ts";
@@ -31,17 +31,17 @@ function ruleOf(id: string, chainId: number, gwei: bigint): AlertRule {
 }
 
 async function start(t: TestContext) {
-  const source = new TestFeeSource([
+  const scripted = scriptedService([
     { chainId: ETHEREUM, name: "Ethereum" },
     { chainId: BASE, name: "Base", blockTimeMs: 2000 },
   ]);
-  const alerts = new AlertService({ source, logger: silentLogger });
+  const alerts = new AlertService({ source: scripted.service, logger: silentLogger });
   alerts.configure(
     [ruleOf("cheap-eth", ETHEREUM, 8n), ruleOf("cheap-base", BASE, 1n)],
     [{ rule: "#3", field: "chainId", message: "6001 is not a followed chain" }],
   );
   const server = createApiServer({
-    source,
+    source: scripted.service,
     alerts,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: silentLogger,
@@ -53,12 +53,12 @@ async function start(t: TestContext) {
     alerts.stop();
     await server.close();
   });
-  return { source, alerts, url };
+  return { scripted, alerts, url };
 }
 
 test("GET /alerts answers the rules and their state with a key (401 without), true to the wire schema, also under /v3/{apiKey}", async (t) => {
-  const { url, source } = await start(t);
-  source.write(ETHEREUM, 100n, [10n * GWEI], Date.now());
+  const { url, scripted } = await start(t);
+  scripted.write(ETHEREUM, 100n, [10n * GWEI]);
   const basic = await callApi(url, "/alerts", KEY);
   assert.equal(basic.status, 200);
   assert.equal(basic.headers.get("content-type"), "application/json; charset=utf-8");
@@ -78,16 +78,16 @@ test("GET /alerts answers the rules and their state with a key (401 without), tr
 });
 
 test("an alert is an `event: alert` on /events and on its chain's stream (not on another chain's), after the block it is about", async (t) => {
-  const { url, source } = await start(t);
-  source.write(ETHEREUM, 100n, [10n * GWEI], Date.now());
-  source.write(BASE, 500n, [2n * GWEI], Date.now());
+  const { url, scripted } = await start(t);
+  scripted.write(ETHEREUM, 100n, [10n * GWEI]);
+  scripted.write(BASE, 500n, [2n * GWEI]);
   const every = await openSse(`${url}/events`, KEY);
   const ethereum = await openSse(`${url}/networks/${ETHEREUM}/events`, KEY);
   const base = await openSse(`${url}/v3/${KEY}/networks/${BASE}/events`);
   t.after(() => [every, ethereum, base].forEach((client) => client.close()));
   for (const client of [every, ethereum, base]) await client.until((events) => events.some((event) => event.name === "network"), "the full state");
 
-  source.write(ETHEREUM, 101n, [7n * GWEI], Date.now());
+  scripted.write(ETHEREUM, 101n, [7n * GWEI]);
   await every.until((events) => events.some((event) => event.name === "alert"), "the alert on /events");
   await ethereum.until((events) => events.some((event) => event.name === "alert"), "the alert on Ethereum's stream");
   const [event] = every.dataOf<AlertEvent>("alert");
@@ -105,7 +105,7 @@ test("an alert is an `event: alert` on /events and on its chain's stream (not on
   assert.equal((JSON.parse(last[0]!.data) as NetworkEvent).status.newestBlock, "101");
 
   // Base's own alert reaches Base's stream and /events, and Base's stream never got Ethereum's.
-  source.write(BASE, 501n, [1n * GWEI], Date.now());
+  scripted.write(BASE, 501n, [1n * GWEI]);
   await base.until((events) => events.some((item) => item.name === "alert"), "the alert on Base's stream");
   await every.until((events) => events.filter((item) => item.name === "alert").length === 2, "both alerts on /events");
   assert.deepEqual(

@@ -1,18 +1,19 @@
-// GET /networks/{chainId}/baseFeeHistory.csv against the real server on an ephemeral port: the CSV parses and
-// round-trips to the blocks held, it is made only as fast as the client reads it, and a client that leaves stops it.
+// GET /networks/{chainId}/baseFeeHistory.csv against the real server on an ephemeral port, over the real FeeService's
+// histories (blocks written by a scripted feed and backfill): the CSV parses and round-trips to the blocks held, it is
+// made only as fast as the client reads it, and a client that leaves stops it.
 import assert from "node:assert/strict";
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { test, type TestContext } from "node:test";
-import { type ArrayBlock, ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
+import type { ArrayBlock } from "../../test/support/arrayHistoryView.ts";
+import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { createLogger } from "../log/logger.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 import { createApiServer } from "./server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const AUTH = { Authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` };
 const CHAIN = 1;
-const EMPTY = 8453;
+const ONE_BLOCK = 8453;
 const SYNCING = 6000;
 const HUGE = 42161;
 const HEADER = "block,timestamp,base_fee_gwei";
@@ -96,14 +97,56 @@ function open(port: number, path: string): Promise<IncomingMessage> {
   });
 }
 
-/** A week of a 0.25 s chain, as large as the tests need: millions of lines, far more than any socket buffer holds. */
-function hugeHistory(blocks: number): ArrayHistoryView {
-  const timestamps = Float64Array.from({ length: blocks }, (_, index) => START_SECONDS + index * 0.25);
-  const baseFeesWei = BigUint64Array.from({ length: blocks }, (_, index) => 10_000_000n + BigInt(index % 1_000_003));
-  return new ArrayHistoryView([{ firstBlock: 300_000_000n, timestamps, baseFeesWei }], { runBlocks: 1000 });
+/**
+ * Backfills `chainId`'s history with consecutive runs of `blocks` (split where block numbers have gaps), each block
+ * dated by its header: the history then holds exactly these blocks and times.
+ */
+function backfill(scripted: ScriptedService, chainId: number, blocks: readonly ArrayBlock[]): void {
+  let start = 0;
+  for (let index = 1; index <= blocks.length; index++) {
+    if (index < blocks.length && blocks[index]!.block === blocks[index - 1]!.block + 1n) continue;
+    const run = blocks.slice(start, index);
+    scripted.backfillPage(chainId, {
+      firstBlock: run[0]!.block,
+      baseFeesWei: run.map((block) => block.baseFeeWei),
+      anchors: run.map(({ block, timestamp }) => ({ block, timestamp })),
+    });
+    start = index;
+  }
 }
 
-/** The line of block `index` of `hugeHistory`. */
+/**
+ * A week of a 0.25 s chain, as large as the tests need: millions of lines, far more than any socket buffer holds;
+ * backfilled as one page dated at its ends (the times between them, 0.25 s apart, interpolated exactly).
+ */
+function backfillHuge(scripted: ScriptedService, blocks: number): void {
+  const baseFeesWei = BigUint64Array.from({ length: blocks }, (_, index) => 10_000_000n + BigInt(index % 1_000_003));
+  const last = 300_000_000n + BigInt(blocks - 1);
+  scripted.backfillPage(HUGE, {
+    firstBlock: 300_000_000n,
+    baseFeesWei,
+    anchors: [
+      { block: 300_000_000n, timestamp: START_SECONDS },
+      { block: last, timestamp: START_SECONDS + (blocks - 1) * 0.25 },
+    ],
+  });
+}
+
+/** Counts the blocks the history of `chainId` hands out (to the export, in runs) from now on. */
+function countHandedOut(t: TestContext, scripted: ScriptedService, chainId: number): { readonly blocks: number } {
+  const history = scripted.service.history(chainId)!;
+  const runs = history.runs.bind(history);
+  const count = { blocks: 0 };
+  t.mock.method(history, "runs", function* (fromSeconds: number, toSeconds: number) {
+    for (const run of runs(fromSeconds, toSeconds)) {
+      count.blocks += run.timestamps.length;
+      yield run;
+    }
+  });
+  return count;
+}
+
+/** The line of block `index` of the huge chain. */
 const hugeLine = (index: number) => `${300_000_000 + index},${Math.floor(START_SECONDS + index * 0.25)},${weiToGwei(10_000_000n + BigInt(index % 1_000_003))}`;
 
 function weiToGwei(wei: bigint): string {
@@ -113,18 +156,22 @@ function weiToGwei(wei: bigint): string {
   return fraction === "" ? whole : `${whole}.${fraction}`;
 }
 
-async function start(t: TestContext, huge?: ArrayHistoryView) {
-  const source = new TestFeeSource([{ chainId: CHAIN }, { chainId: EMPTY }, { chainId: SYNCING }, { chainId: HUGE }]);
-  source.write(CHAIN, 19_002_500n, [1n, 2n], Date.now());
-  source.write(EMPTY, 1n, [5n], Date.now());
+async function start(t: TestContext, hugeBlocks?: number) {
+  const scripted = scriptedService([{ chainId: CHAIN }, { chainId: ONE_BLOCK }, { chainId: SYNCING }, { chainId: HUGE }]);
+  // The feed brings the newest blocks with their headers; the backfill, the older ones.
   const blocks = heldBlocks();
-  source.setHistory(CHAIN, ArrayHistoryView.of(blocks, { runBlocks: 64 }));
-  if (huge) {
-    source.write(HUGE, 1n, [5n], Date.now());
-    source.setHistory(HUGE, huge);
-  }
+  const live = blocks.slice(-500);
+  scripted.write(
+    CHAIN,
+    live[0]!.block,
+    live.map((block) => block.baseFeeWei),
+    { anchors: live.map(({ block, timestamp }) => ({ block, timestamp })) },
+  );
+  backfill(scripted, CHAIN, blocks.slice(0, -500));
+  scripted.write(ONE_BLOCK, 1n, [5n], { confirmedAt: START_SECONDS * 1000 });
+  if (hugeBlocks !== undefined) backfillHuge(scripted, hugeBlocks);
   const server = createApiServer({
-    source,
+    source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: createLogger("error", () => {}),
     port: 0,
@@ -132,7 +179,7 @@ async function start(t: TestContext, huge?: ArrayHistoryView) {
   });
   const { port } = await server.listen();
   t.after(() => server.close());
-  return { port, blocks };
+  return { port, blocks, scripted };
 }
 
 test("the CSV holds every block held, oldest first, and round-trips: block, timestamp rounded down, exact Gwei", async (t) => {
@@ -176,13 +223,13 @@ test("from and to keep the blocks whose second (as written) lies between them, b
   );
 });
 
-test("HEAD, a chain without history, and the errors of a chain route and of its query", async (t) => {
+test("HEAD, a chain of one block, and the errors of a chain route and of its query", async (t) => {
   const { port } = await start(t);
   const head = await call(port, "/networks/1/baseFeeHistory.csv", { method: "HEAD" });
   assert.equal(head.status, 200);
   assert.equal(head.headers["content-type"], "text/csv; charset=utf-8");
   assert.equal(head.body, "");
-  assert.equal((await call(port, `/networks/${EMPTY}/baseFeeHistory.csv`)).body, `${HEADER}\n`);
+  assert.equal((await call(port, `/networks/${ONE_BLOCK}/baseFeeHistory.csv`)).body, `${HEADER}\n1,${START_SECONDS},0.000000005\n`);
 
   const expectError = async (path: string, status: number, code: string, message?: RegExp, headers?: Record<string, string>) => {
     const answer = await call(port, path, headers === undefined ? {} : { headers });
@@ -212,8 +259,8 @@ test("HEAD, a chain without history, and the errors of a chain route and of its 
 
 test("backpressure: while the client does not read, the server stops making lines; when it reads again, every line arrives once", async (t) => {
   const blockCount = 1_500_000;
-  const history = hugeHistory(blockCount);
-  const { port } = await start(t, history);
+  const { port, scripted } = await start(t, blockCount);
+  const handed = countHandedOut(t, scripted, HUGE);
   const res = await open(port, `/networks/${HUGE}/baseFeeHistory.csv`);
   assert.equal(res.statusCode, 200);
   res.pause();
@@ -222,8 +269,8 @@ test("backpressure: while the client does not read, the server stops making line
   let stillFor = 0;
   while (stillFor < 10) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    stillFor = history.blocksHandedOut === handedOut ? stillFor + 1 : 0;
-    handedOut = history.blocksHandedOut;
+    stillFor = handed.blocks === handedOut ? stillFor + 1 : 0;
+    handedOut = handed.blocks;
   }
   // About 35 bytes a line: the socket buffers hold a few hundred thousand lines, not 1.5 million.
   assert.ok(handedOut < blockCount / 2, `${handedOut} of ${blockCount} blocks were read from the history while the client read nothing`);
@@ -249,8 +296,8 @@ test("backpressure: while the client does not read, the server stops making line
 
 test("a client that disconnects stops the export: the history is read no further", async (t) => {
   const blockCount = 1_500_000;
-  const history = hugeHistory(blockCount);
-  const { port } = await start(t, history);
+  const { port, scripted } = await start(t, blockCount);
+  const handed = countHandedOut(t, scripted, HUGE);
   const res = await open(port, `/networks/${HUGE}/baseFeeHistory.csv`);
   const first = await new Promise<string>((resolve) => res.once("data", (chunk: Buffer) => resolve(chunk.toString("utf8"))));
   assert.ok(first.startsWith(`${HEADER}\n`), first.slice(0, 80));
@@ -261,8 +308,8 @@ test("a client that disconnects stops the export: the history is read no further
   while (stillFor < 10) {
     assert.equal((await call(port, `/networks/${CHAIN}/baseFeeHistory.csv?from=0&to=0`)).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    stillFor = history.blocksHandedOut === handedOut ? stillFor + 1 : 0;
-    handedOut = history.blocksHandedOut;
+    stillFor = handed.blocks === handedOut ? stillFor + 1 : 0;
+    handedOut = handed.blocks;
   }
   assert.ok(handedOut < blockCount / 2, `${handedOut} of ${blockCount} blocks were read after the client left`);
 });

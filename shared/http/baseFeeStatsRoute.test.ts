@@ -1,13 +1,18 @@
-// GET /networks/{chainId}/baseFeeStats against the real server on an ephemeral port, each bucket checked against
-// values computed here, independently, from the same blocks.
+// GET /networks/{chainId}/baseFeeStats against the real server on an ephemeral port, over the real FeeService's
+// histories (blocks written by a scripted feed and backfill, and a history store's from before a restart), each
+// bucket checked against values computed here, independently, from the same blocks.
 import assert from "node:assert/strict";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import fc from "fast-check";
-import { type ArrayBlock, ArrayHistoryView } from "../../test/support/arrayHistoryView.ts";
+import type { ArrayBlock } from "../../test/support/arrayHistoryView.ts";
+import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
+import { HistoryStore } from "../history/historyStore.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { createLogger } from "../log/logger.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 import { baseFeeStatsSchema } from "../wire/baseFeeStats.ts";
 import { createApiServer } from "./server.ts";
 
@@ -18,7 +23,7 @@ const ETHEREUM = 1;
 const BASE = 8453;
 const SYNCING = 6000;
 const RESTARTED = 10;
-const UNHISTORIED = 42161;
+const ONE_BLOCK = 42161;
 const LEGACY = 56;
 
 /** 2026-01-01T00:00:00Z. */
@@ -115,28 +120,57 @@ function call(port: number, path: string, options: { method?: string; headers?: 
   });
 }
 
+/** Consecutive runs of `blocks` (split where block numbers have gaps), each block with its exact time (its header's). */
+function runsOf(blocks: readonly ArrayBlock[]): { firstBlock: bigint; baseFeesWei: bigint[]; anchors: { block: bigint; timestamp: number }[] }[] {
+  const runs = [];
+  let start = 0;
+  for (let index = 1; index <= blocks.length; index++) {
+    if (index < blocks.length && blocks[index]!.block === blocks[index - 1]!.block + 1n) continue;
+    const run = blocks.slice(start, index);
+    runs.push({
+      firstBlock: run[0]!.block,
+      baseFeesWei: run.map((block) => block.baseFeeWei),
+      anchors: run.map(({ block, timestamp }) => ({ block, timestamp })),
+    });
+    start = index;
+  }
+  return runs;
+}
+
+/** The chain's history as the service fills it: the feed brings the newest 500 blocks, the backfill the older ones. */
+function follow(scripted: ScriptedService, chainId: number, blocks: readonly ArrayBlock[]): void {
+  const [live] = runsOf(blocks.slice(-500));
+  scripted.write(chainId, live!.firstBlock, live!.baseFeesWei, { confirmedAt: NOW_MS, anchors: live!.anchors });
+  for (const page of runsOf(blocks.slice(0, -500))) scripted.backfillPage(chainId, page);
+}
+
 async function start(t: TestContext) {
-  const source = new TestFeeSource([
-    { chainId: ETHEREUM, name: "Ethereum", blockTimeMs: 12_000, statsWindow: "24h" },
-    { chainId: BASE, name: "Base", blockTimeMs: 2000, statsWindow: "500 blocks" },
-    { chainId: SYNCING, blockTimeMs: 2500 },
-    { chainId: RESTARTED, blockTimeMs: 2000 },
-    { chainId: UNHISTORIED, blockTimeMs: 250 },
-    { chainId: LEGACY, noBaseFee: true },
-  ]);
   const ethereum = ethereumBlocks();
   const base = baseBlocks();
-  source.write(ETHEREUM, 23_021_000n, feesWei(600, 1n), NOW_MS);
-  source.write(BASE, 30_001_500n, feesWei(500, 2n), NOW_MS);
-  source.write(UNHISTORIED, 1n, [5n], NOW_MS);
-  // Small runs, so that buckets span several of them.
-  source.setHistory(ETHEREUM, ArrayHistoryView.of(ethereum, { runBlocks: 1000 }));
-  source.setHistory(BASE, ArrayHistoryView.of(base));
-  source.setHistory(SYNCING, ArrayHistoryView.of([]));
-  // Held from before a restart, with nothing published yet.
-  source.setHistory(RESTARTED, ArrayHistoryView.of(base));
+  // Held from before a restart: the history store on its file holds the chain's blocks, and nothing is published yet.
+  const dir = mkdtempSync(join(tmpdir(), "gasfees-stats-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = HistoryStore.open(join(dir, "history.sqlite"));
+  t.after(() => store.close());
+  for (const run of runsOf(base)) store.write(RESTARTED, run.firstBlock, run);
+  const scripted = scriptedService(
+    [
+      // Its blocks' exact times have fractions of a second, which the store does not keep (a header's are whole
+      // seconds): kept in memory only.
+      { chainId: ETHEREUM, name: "Ethereum", blockTimeMs: 12_000, statsWindow: "24h", persistHistory: false },
+      { chainId: BASE, name: "Base", blockTimeMs: 2000, statsWindow: "500 blocks" },
+      { chainId: SYNCING, blockTimeMs: 2500 },
+      { chainId: RESTARTED, blockTimeMs: 2000 },
+      { chainId: ONE_BLOCK, blockTimeMs: 250 },
+      { chainId: LEGACY, noBaseFee: true },
+    ],
+    { store },
+  );
+  follow(scripted, ETHEREUM, ethereum);
+  follow(scripted, BASE, base);
+  scripted.write(ONE_BLOCK, 1n, [5n], { confirmedAt: NOW_MS });
   const server = createApiServer({
-    source,
+    source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: createLogger("error", () => {}),
     port: 0,
@@ -223,11 +257,13 @@ test("from and to with bucket=<seconds>: buckets from `from` on, the last one en
   );
 });
 
-test("a chain with data but no history held answers buckets without blocks; a history held from before a restart answers before new data", async (t) => {
+test("a chain of one block answers buckets without blocks around it; a history held from before a restart answers before new data", async (t) => {
   const { port, base } = await start(t);
-  assert.deepEqual(statsOf(await call(port, `/networks/${UNHISTORIED}/baseFeeStats?window=1h&buckets=2`)), [
+  // Its block's header came at NOW_MS, in whole seconds: NEWEST_SECONDS + 4.
+  const oneBlock: ArrayBlock[] = [{ block: 1n, timestamp: NEWEST_SECONDS + 4, baseFeeWei: 5n }];
+  assert.deepEqual(statsOf(await call(port, `/networks/${ONE_BLOCK}/baseFeeStats?window=1h&buckets=2`)), [
     { start: NEWEST_SECONDS + 4 - 3600, end: NEWEST_SECONDS + 4 - 1800, blocks: 0 },
-    { start: NEWEST_SECONDS + 4 - 1800, end: NEWEST_SECONDS + 4, blocks: 0 },
+    expectedBucket(oneBlock, NEWEST_SECONDS + 4 - 1800, NEWEST_SECONDS + 4, true),
   ]);
   assert.deepEqual(statsOf(await call(port, `/networks/${RESTARTED}/baseFeeStats?window=1h`)), expectedBuckets(base, [NEWEST_SECONDS - 3600], NEWEST_SECONDS));
 });

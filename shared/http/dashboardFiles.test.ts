@@ -4,9 +4,9 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
+import { scriptedService } from "../../test/support/scriptedFeed.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { silentLogger } from "../log/logger.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 import { dashboardCsp } from "./dashboardCsp.ts";
 import { createApiServer } from "./server.ts";
 
@@ -34,7 +34,7 @@ function buildDir(t: TestContext): string {
 
 async function start(t: TestContext, dir: string): Promise<string> {
   const server = createApiServer({
-    source: new TestFeeSource([{ chainId: 1 }]),
+    source: scriptedService([{ chainId: 1 }]).service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: silentLogger,
     port: 0,

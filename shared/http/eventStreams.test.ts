@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { test, type TestContext } from "node:test";
+import { countingListeners, type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { silentLogger } from "../log/logger.ts";
 import { networkStatusAt } from "../service/chainPublication.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
+import type { FeeSource } from "../service/feeSource.ts";
 import type { NetworkEvent } from "../wire/networkEvent.ts";
 import type { EventStreamLimits } from "./eventStreams.ts";
 import { type ApiServer, createApiServer } from "./server.ts";
@@ -27,7 +29,9 @@ const gwei = (wei: bigint) => {
 const NOW_MS = AT_MS + 1000;
 
 interface Opened {
-  source: TestFeeSource;
+  scripted: ScriptedService;
+  /** The service as the server reads it, counting the listeners the server holds. */
+  source: FeeSource & { readonly listenerCount: number };
   keyring: ApiKeyring;
   streams: { readonly size: number };
   url: string;
@@ -35,11 +39,12 @@ interface Opened {
 }
 
 async function start(t: TestContext, limits?: Partial<EventStreamLimits>): Promise<Opened> {
-  const source = new TestFeeSource([
+  const scripted = scriptedService([
     { chainId: MAINNET, name: "Ethereum" },
     { chainId: SYNCING, name: "Base", blockTimeMs: 2000 },
   ]);
-  source.write(MAINNET, FIRST, FEES, AT_MS);
+  scripted.write(MAINNET, FIRST, FEES, { confirmedAt: AT_MS });
+  const source = countingListeners(scripted.service);
   const keyring = new ApiKeyring([{ key: KEY }, { key: OTHER_KEY }]);
   const server: ApiServer = createApiServer({
     source,
@@ -57,7 +62,7 @@ async function start(t: TestContext, limits?: Partial<EventStreamLimits>): Promi
       return server.eventStreamCount;
     },
   };
-  return { source, keyring, streams, url, close: () => server.close() };
+  return { scripted, source, keyring, streams, url, close: () => server.close() };
 }
 
 interface EventClient {
@@ -122,14 +127,6 @@ async function bodyOf(client: EventClient): Promise<Record<string, unknown>> {
   return JSON.parse(client.raw) as Record<string, unknown>;
 }
 
-const settle = async (condition: () => boolean, what: string) => {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
-
 test("the first event carries the full state: the status of /networks and the 500 newest base fees, oldest first", async (t) => {
   const { url, source } = await start(t);
   const stream = await openEvents(url, `/networks/${MAINNET}/events`);
@@ -147,49 +144,55 @@ test("the first event carries the full state: the status of /networks and the 50
 });
 
 test("each change is one event: new blocks, a reorganisation from its first re-mined block, a status-only change", async (t) => {
-  const { url, source } = await start(t);
+  const { url, scripted } = await start(t);
   const stream = await openEvents(url, `/networks/${MAINNET}/events`);
   t.after(() => stream.close());
   await stream.next();
 
-  source.write(MAINNET, 1600n, [7_000_000_001n], AT_MS + 12_000);
+  scripted.write(MAINNET, 1600n, [7_000_000_001n], { confirmedAt: AT_MS + 12_000 });
   const added = await stream.next();
   assert.deepEqual(added.blocks, { kind: "from", firstBlock: "1600", baseFees: ["7.000000001"] });
   assert.equal(added.status.newestBlock, "1600");
   assert.equal(added.status.currentBaseFee, "7.000000001");
 
-  source.write(MAINNET, 1599n, [5n, 6n, 7n], AT_MS + 24_000);
+  scripted.write(MAINNET, 1599n, [5n, 6n, 7n], { confirmedAt: AT_MS + 24_000 });
   const reorganised = await stream.next();
   assert.deepEqual(reorganised.blocks, { kind: "from", firstBlock: "1599", baseFees: ["0.000000005", "0.000000006", "0.000000007"] });
   assert.equal(reorganised.status.newestBlock, "1601");
 
   // The same blocks with a new next-block base fee: nothing to redraw, only the status (current base fee, busy).
-  source.write(MAINNET, 1601n, [7n], AT_MS + 25_000, 900_000_000_000n);
+  scripted.write(MAINNET, 1601n, [7n], { confirmedAt: AT_MS + 25_000, nextBaseFeeWei: 900_000_000_000n });
   const statusOnly = await stream.next();
   assert.equal(statusOnly.blocks, null);
   assert.equal(statusOnly.status.currentBaseFee, "900");
   assert.equal(statusOnly.status.busy, true);
 
-  // Only the history moved (a backfill's page): the status tells, with no blocks to redraw.
-  const backfilling = { ...statusOnly.status.history, blocks: 9_000, backfill: { running: true, progress: 0.25, blocksToGo: 27_000 } };
-  source.setHistoryStatus(MAINNET, backfilling);
+  // Only the history moved (a backfill's page of older blocks, then its progress): the status tells, with no blocks
+  // to redraw. Blocks 1000 to 1601 were held; the page adds 900 to 999.
+  scripted.backfillPage(MAINNET, { firstBlock: 900n, baseFeesWei: FEES.slice(0, 100) });
+  const paged = await stream.next();
+  assert.equal(paged.blocks, null);
+  assert.deepEqual([paged.status.history.blocks, paged.status.history.oldestBlock, paged.status.history.newestBlock], [702, "900", "1601"]);
+  const backfill = { running: true, progress: 0.25, blocksToGo: 27_000 };
+  scripted.backfillProgress(MAINNET, backfill);
   const historyOnly = await stream.next();
   assert.equal(historyOnly.blocks, null);
-  assert.deepEqual(historyOnly.status.history, backfilling);
+  assert.deepEqual(historyOnly.status.history, { ...paged.status.history, backfill });
 
   // The next block keeps the history's status: a block does not undo a backfill's progress.
-  source.write(MAINNET, 1602n, [8n], AT_MS + 26_000);
-  assert.deepEqual((await stream.next()).status.history, backfilling);
+  scripted.write(MAINNET, 1602n, [8n], { confirmedAt: AT_MS + 26_000 });
+  const next = (await stream.next()).status.history;
+  assert.deepEqual([next.blocks, next.oldestBlock, next.newestBlock, next.backfill], [703, "900", "1602", backfill]);
 });
 
 test("a chain without data streams its syncing status, then the full history once data arrives", async (t) => {
-  const { url, source } = await start(t);
+  const { url, scripted } = await start(t);
   const stream = await openEvents(url, `/networks/${SYNCING}/events`);
   t.after(() => stream.close());
   const first = await stream.next();
   assert.equal(first.status.state, "syncing");
   assert.equal(first.blocks, null);
-  source.write(SYNCING, 0n, [1n, 2n, 3n], AT_MS);
+  scripted.write(SYNCING, 0n, [1n, 2n, 3n], { confirmedAt: AT_MS });
   const data = await stream.next();
   assert.deepEqual(data.blocks, { kind: "all", firstBlock: "0", baseFees: ["0.000000001", "0.000000002", "0.000000003"] });
   assert.equal(data.status.state, "ok");
@@ -224,12 +227,18 @@ test("HEAD answers the stream's headers and holds no stream open", async (t) => 
   assert.equal(streams.size, 0);
 });
 
-test("a quiet stream gets heartbeats", async (t) => {
+test("a quiet stream gets heartbeats, one each heartbeat interval", async (t) => {
+  // The heartbeat's timer is a setInterval: mocked, so that its intervals pass at once and exactly.
+  t.mock.timers.enable({ apis: ["setInterval"] });
   const { url } = await start(t, { heartbeatMs: 40 });
   const stream = await openEvents(url, `/networks/${MAINNET}/events`);
   t.after(() => stream.close());
   await stream.next();
-  await settle(() => stream.raw.split(": heartbeat\n\n").length >= 3, "two heartbeats");
+  const heartbeats = () => stream.raw.split(": heartbeat\n\n").length - 1;
+  t.mock.timers.tick(40);
+  await waitFor("the first heartbeat", () => heartbeats() === 1);
+  t.mock.timers.tick(40);
+  await waitFor("the second heartbeat", () => heartbeats() === 2);
 });
 
 test("streams are bounded: one over the limit gets 429 RATE_LIMITED, and a closed stream frees its place", async (t) => {
@@ -246,34 +255,34 @@ test("streams are bounded: one over the limit gets 429 RATE_LIMITED, and a close
   assert.equal(streams.size, 2);
 
   first.close();
-  await settle(() => streams.size === 1, "the closed stream to be removed");
+  await waitFor("the closed stream to be removed", () => streams.size === 1);
   const fourth = await openEvents(url, `/networks/${MAINNET}/events`);
   t.after(() => fourth.close());
   assert.equal(fourth.response.statusCode, 200);
 });
 
 test("a client leaving removes its stream and the last one unsubscribes; closing the server ends every stream", async (t) => {
-  const { url, source, streams, close } = await start(t);
+  const { url, scripted, source, streams, close } = await start(t);
   assert.equal(source.listenerCount, 0);
   const leaving = await openEvents(url, `/networks/${MAINNET}/events`);
   await leaving.next();
   assert.equal(source.listenerCount, 1);
   leaving.close();
-  await settle(() => streams.size === 0 && source.listenerCount === 0, "the stream to be removed");
+  await waitFor("the stream to be removed", () => streams.size === 0 && source.listenerCount === 0);
 
   const staying = await openEvents(url, `/networks/${MAINNET}/events`);
   await staying.next();
   assert.equal(streams.size, 1);
   await close();
   await staying.ended;
-  await settle(() => streams.size === 0, "the server's close to remove the stream");
+  await waitFor("the server's close to remove the stream", () => streams.size === 0);
   assert.equal(source.listenerCount, 0);
   // A change after the close writes nowhere and throws nothing.
-  source.write(MAINNET, 1600n, [1n], AT_MS);
+  scripted.write(MAINNET, 1600n, [1n], { confirmedAt: AT_MS });
 });
 
 test("GET /events: every chain's full state at once, then each change of any chain", async (t) => {
-  const { url, source } = await start(t);
+  const { url, scripted, source } = await start(t);
   const stream = await openEvents(url, "/events");
   t.after(() => stream.close());
   const first = await stream.next();
@@ -283,11 +292,11 @@ test("GET /events: every chain's full state at once, then each change of any cha
   assert.deepEqual(second.status, networkStatusAt(source.get(SYNCING)!, NOW_MS));
   assert.equal(second.blocks, null);
 
-  source.write(SYNCING, 0n, [1n, 2n], AT_MS);
+  scripted.write(SYNCING, 0n, [1n, 2n], { confirmedAt: AT_MS });
   const syncing = await stream.next();
   assert.equal(syncing.status.chainId, SYNCING);
   assert.deepEqual(syncing.blocks, { kind: "all", firstBlock: "0", baseFees: ["0.000000001", "0.000000002"] });
-  source.write(MAINNET, 1600n, [3n], AT_MS);
+  scripted.write(MAINNET, 1600n, [3n], { confirmedAt: AT_MS });
   const mainnet = await stream.next();
   assert.equal(mainnet.status.chainId, MAINNET);
   assert.deepEqual(mainnet.blocks, { kind: "from", firstBlock: "1600", baseFees: ["0.000000003"] });
@@ -310,7 +319,7 @@ test("one key cannot take every stream: a per-key limit, named in the 429, while
 });
 
 test("revoking a key ends its open streams at once; other keys' streams go on", async (t) => {
-  const { url, keyring, source, streams } = await start(t);
+  const { url, keyring, scripted, streams } = await start(t);
   const revoked = await openEvents(url, `/networks/${MAINNET}/events`);
   const kept = await openEvents(url, `/networks/${MAINNET}/events`, OTHER_KEY);
   t.after(() => (revoked.close(), kept.close()));
@@ -319,7 +328,7 @@ test("revoking a key ends its open streams at once; other keys' streams go on", 
   keyring.remove(KEY);
   await revoked.ended;
   assert.equal(streams.size, 1);
-  source.write(MAINNET, 1600n, [3n], AT_MS);
+  scripted.write(MAINNET, 1600n, [3n], { confirmedAt: AT_MS });
   assert.equal((await kept.next()).blocks?.firstBlock, "1600");
   assert.equal(revoked.raw.includes('"firstBlock":"1600"'), false, "the revoked key's stream got no event after the revocation");
 });

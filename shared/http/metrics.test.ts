@@ -1,14 +1,13 @@
-// GET /metrics scraped from a real server as Prometheus scrapes it (Basic credentials), each series compared with what
-// the API itself answers at the same moment. test/integration/prometheus.test.ts runs a real Prometheus against it.
+// GET /metrics scraped from a real server as Prometheus scrapes it (Basic credentials), on the real FeeService fed by a
+// scripted feed: each chain's series compared with values computed here from the blocks written (and with what the
+// API answers at the same moment). test/integration/prometheus.test.ts runs a real Prometheus against it.
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
-import { toGweiString } from "../core/fees/gwei.ts";
+import { expectedGwei, expectedPercentile } from "../../test/support/independentFees.ts";
+import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { silentLogger } from "../log/logger.ts";
-import type { ChainPlan } from "../service/chainPlan.ts";
-import { type ChainPublication, type FeedHealth, NO_HISTORY, publish } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 import type { EndpointStatus, NetworkStatus } from "../wire/networkStatus.ts";
 import { openApiDocument } from "./openApi.ts";
 import { ROUTES } from "./routes.ts";
@@ -26,21 +25,24 @@ const feesWei = (count: number, seed: bigint) =>
 
 interface Started {
   readonly url: string;
-  readonly source: TestFeeSource;
+  readonly scripted: ScriptedService;
   readonly clock: { ms: number };
 }
 
+const MAINNET_FEES = feesWei(600, 3n);
+const MAINNET_NEXT_BASE_FEE = 31_000_000_007n;
+
 /** Ethereum with 600 blocks and a next base fee of its own, Base still syncing, BNB without a base fee. */
 async function start(t: TestContext): Promise<Started> {
-  const source = new TestFeeSource([
+  const scripted = scriptedService([
     { chainId: 1, name: "Ethereum", statsWindowBlocks: 500 },
     { chainId: 8453, name: "Base", blockTimeMs: 2000 },
     { chainId: 56, name: "BNB Smart Chain", noBaseFee: true },
   ]);
-  source.write(1, FIRST_BLOCK, feesWei(600, 3n), CONFIRMED_AT_MS, 31_000_000_007n);
+  scripted.write(1, FIRST_BLOCK, MAINNET_FEES, { confirmedAt: CONFIRMED_AT_MS, nextBaseFeeWei: MAINNET_NEXT_BASE_FEE });
   const clock = { ms: CONFIRMED_AT_MS + 2_500 };
-  const url = await listen(t, source, () => clock.ms);
-  return { url, source, clock };
+  const url = await listen(t, scripted.service, () => clock.ms);
+  return { url, scripted, clock };
 }
 
 async function listen(t: TestContext, source: FeeSource, now: () => number = Date.now): Promise<string> {
@@ -113,9 +115,34 @@ async function apiAnswersOfMainnet(url: string) {
   };
 }
 
-async function assertMainnetSeriesMatchApi(url: string): Promise<void> {
+/**
+ * Chain 1's series as computed here from what was written: blocks `FIRST_BLOCK` on with `feesWei` (Ethereum's 12 s
+ * blocks, a statistics window of 500), the next base fee reported with the newest, the newest block's header and the
+ * data confirmed at `confirmedAtMs`, scraped at `nowMs`. Nearest rank: sorted[ceil(q/100 * N) - 1]; Gwei from wei.
+ */
+function expectedMainnetSeries(feesWei: readonly bigint[], nextBaseFeeWei: bigint, confirmedAtMs: number, nowMs: number) {
+  const window = feesWei.slice(-500);
+  const busyThresholdWei = expectedPercentile(window, 90);
+  const newestTime = Math.floor(confirmedAtMs / 1000);
+  const gwei = (wei: bigint) => Number(expectedGwei(wei));
+  return {
+    newestBlock: Number(FIRST_BLOCK) + feesWei.length - 1,
+    baseFee: gwei(feesWei.at(-1)!),
+    busyThreshold: gwei(busyThresholdWei),
+    baseFeePercentile: gwei(expectedPercentile(window, 50)),
+    nextBaseFee: gwei(nextBaseFeeWei),
+    busy: nextBaseFeeWei > busyThresholdWei ? 1 : 0,
+    dataAgeSeconds: (nowMs - confirmedAtMs) / 1000,
+    statsWindowBlocks: window.length,
+    historyBlocks: feesWei.length,
+    historyNewest: newestTime,
+    historyOldest: newestTime - (feesWei.length - 1) * 12,
+  };
+}
+
+/** Chain 1's series in a scrape equal `expected`; the API answers the same at the same moment. */
+async function assertMainnetSeries(url: string, expected: ReturnType<typeof expectedMainnetSeries>): Promise<void> {
   const { samples } = await scrape(url);
-  const expected = await apiAnswersOfMainnet(url);
   const chain = { chain_id: "1", chain: "Ethereum" };
   assert.deepEqual(
     {
@@ -127,9 +154,14 @@ async function assertMainnetSeriesMatchApi(url: string): Promise<void> {
       busy: valueOf(samples, "gasfees_busy", chain),
       dataAgeSeconds: valueOf(samples, "gasfees_data_age_seconds", chain),
       statsWindowBlocks: valueOf(samples, "gasfees_stats_window_blocks", chain),
+      historyBlocks: valueOf(samples, "gasfees_history_blocks", chain),
+      historyNewest: valueOf(samples, "gasfees_history_newest_timestamp_seconds", chain),
+      historyOldest: valueOf(samples, "gasfees_history_oldest_timestamp_seconds", chain),
     },
     expected,
   );
+  const { historyBlocks: _blocks, historyNewest: _newest, historyOldest: _oldest, ...answered } = expected;
+  assert.deepEqual(await apiAnswersOfMainnet(url), answered, "the API answers what the metrics say");
 }
 
 test("/metrics needs a key, by Basic (as Prometheus sends it) or in the path; without one it is a 401 with the Basic challenge", async (t) => {
@@ -158,25 +190,16 @@ test("the OpenAPI description has /metrics as text behind Basic, and its key-in-
   }
 });
 
-test("each chain's series carry what the API answers: newest block, base fee, next base fee, percentile, busy threshold, busy, data age", async (t) => {
-  const { url, source, clock } = await start(t);
-  await assertMainnetSeriesMatchApi(url);
-  const { samples } = await scrape(url);
-  // The values themselves, beside the API's: exact Gwei of the data written.
-  const written = feesWei(600, 3n);
-  assert.equal(valueOf(samples, "gasfees_base_fee_gwei", { chain_id: "1" }), Number(toGweiString(written[599]!)));
-  assert.equal(valueOf(samples, "gasfees_next_base_fee_gwei", { chain_id: "1" }), 31.000000007);
-  assert.equal(valueOf(samples, "gasfees_data_age_seconds", { chain_id: "1" }), 2.5);
-  assert.equal(valueOf(samples, "gasfees_newest_block", { chain_id: "1" }), Number(FIRST_BLOCK) + 599);
+test("each chain's series carry the values of the blocks written: newest block, base fee, next base fee, percentile, busy threshold, busy, data age, history", async (t) => {
+  const { url, scripted, clock } = await start(t);
+  await assertMainnetSeries(url, expectedMainnetSeries(MAINNET_FEES, MAINNET_NEXT_BASE_FEE, CONFIRMED_AT_MS, clock.ms));
 
-  // A new block, a later clock and a base fee above the busy threshold: the next scrape says so.
-  source.write(1, FIRST_BLOCK + 600n, [59_999_999_999n], CONFIRMED_AT_MS + 12_000, 66_000_000_001n);
+  // A new block, a later clock and a next base fee above the busy threshold: the next scrape says so.
+  scripted.write(1, FIRST_BLOCK + 600n, [59_999_999_999n], { confirmedAt: CONFIRMED_AT_MS + 12_000, nextBaseFeeWei: 66_000_000_001n });
   clock.ms = CONFIRMED_AT_MS + 12_000 + 750;
-  await assertMainnetSeriesMatchApi(url);
-  const later = (await scrape(url)).samples;
-  assert.equal(valueOf(later, "gasfees_base_fee_gwei", { chain_id: "1" }), 59.999999999);
-  assert.equal(valueOf(later, "gasfees_busy", { chain_id: "1" }), 1);
-  assert.equal(valueOf(later, "gasfees_data_age_seconds", { chain_id: "1" }), 0.75);
+  const expected = expectedMainnetSeries([...MAINNET_FEES, 59_999_999_999n], 66_000_000_001n, CONFIRMED_AT_MS + 12_000, clock.ms);
+  assert.deepEqual([expected.baseFee, expected.busy, expected.dataAgeSeconds], [59.999999999, 1, 0.75]);
+  await assertMainnetSeries(url, expected);
 });
 
 test("a chain without data has its state and no fee series; every chain has exactly one state at 1", async (t) => {
@@ -250,7 +273,9 @@ test("each RPC endpoint's state, by its redacted URL: up, active, and one state 
     { url: "wss://ws.example/", transport: "ws", state: "ok", active: true },
     { url: "https://other-chain.example/", transport: "http", state: "wrong-chain", active: false, reportedChainId: 10 },
   ];
-  const url = await listen(t, fixedSource(publicationWithEndpoints(endpoints)));
+  const scripted = scriptedService([{ chainId: 1, name: "Ethereum" }]);
+  scripted.setPhase(1, "syncing", { endpoints });
+  const url = await listen(t, scripted.service);
   const { text, samples } = await scrape(url);
   const byEndpoint = (name: string): Record<string, number> =>
     Object.fromEntries(
@@ -267,20 +292,3 @@ test("each RPC endpoint's state, by its redacted URL: up, active, and one state 
   );
   assert.ok(!text.includes("HTTP 429"), "errors stay in /networks, not in label values");
 });
-
-/** A publication of chain 1, made by the service's own `publish`, with these endpoints. */
-function publicationWithEndpoints(endpoints: readonly EndpointStatus[]): ChainPublication {
-  const plan: ChainPlan = { chainId: 1, name: "Ethereum", rpcUrls: [], blockTimeMs: 12_000, statsWindowBlocks: 500 };
-  const report: FeedHealth = { confirmedAt: undefined, phase: "syncing", endpoints, callCounts: [], changed: { blocks: false, health: true } };
-  return publish(plan, report, undefined, NO_HISTORY);
-}
-
-/** A FeeSource holding one publication that never changes. */
-function fixedSource(publication: ChainPublication): FeeSource {
-  return {
-    get: (chainId) => (chainId === publication.chainId ? publication : undefined),
-    list: () => [publication],
-    history: () => undefined,
-    subscribe: () => () => {},
-  };
-}

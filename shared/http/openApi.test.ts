@@ -7,10 +7,10 @@ import { test, type TestContext } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { PENDING_ERROR_CODES, pendingIssueOf, readApiContract } from "../../test/support/apiContract.ts";
+import { scriptedService } from "../../test/support/scriptedFeed.ts";
 import { blockTipsOf } from "../core/fees/recentTips.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { createLogger } from "../log/logger.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 import { openApiDocument, pathParameters } from "./openApi.ts";
 import { ROUTES } from "./routes.ts";
 import { createApiServer } from "./server.ts";
@@ -373,9 +373,9 @@ function firstNetworkEvent(text: string): unknown {
 }
 
 async function startServer(t: TestContext): Promise<number> {
-  const source = new TestFeeSource([{ chainId: 1, blockTimeMs: 12_000 }]);
-  source.write(1, 100n, [7n, 8n, 9n], Date.now(), 10n, [blockTipsOf(102n, [1n, 2n, 3n])]);
-  const server = createApiServer({ source, keyring: new ApiKeyring([{ key: KEY }]), logger: createLogger("error", () => {}), port: 0 });
+  const scripted = scriptedService([{ chainId: 1, blockTimeMs: 12_000 }]);
+  scripted.write(1, 100n, [7n, 8n, 9n], { nextBaseFeeWei: 10n, recentTips: [blockTipsOf(102n, [1n, 2n, 3n])] });
+  const server = createApiServer({ source: scripted.service, keyring: new ApiKeyring([{ key: KEY }]), logger: createLogger("error", () => {}), port: 0 });
   const { port } = await server.listen();
   t.after(() => server.close());
   return port;

@@ -10,12 +10,12 @@ import {
   pendingIssueOf,
   readApiContract,
 } from "../../test/support/apiContract.ts";
+import { countingListeners, type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { createLogger, type Logger } from "../log/logger.ts";
 import { API_ERRORS } from "./apiErrors.ts";
 import { createApiServer, type ApiServerOptions } from "./server.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 import type { NetworkStatus } from "../wire/networkStatus.ts";
 
 const OPEN_KEY = "0123456789abcdef0123456789abcdef";
@@ -74,26 +74,26 @@ const YOUNG_FEES = [
 interface Started {
   port: number;
   url: string;
-  source: TestFeeSource;
+  scripted: ScriptedService;
   clock: { ms: number };
   logs: string[];
   close: () => Promise<void>;
 }
 
 async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}): Promise<Started> {
-  const source = new TestFeeSource([
+  const scripted = scriptedService([
     { chainId: MAINNET, name: "Ethereum", statsWindowBlocks: 1000 },
     { chainId: YOUNG, name: "Base", blockTimeMs: 2000 },
     { chainId: SYNCING, blockTimeMs: 2500 },
     { chainId: FAST_SYNCING, blockTimeMs: 250 },
     { chainId: LEGACY, noBaseFee: true },
   ]);
-  source.write(MAINNET, FIRST_BLOCK, MAINNET_FEES, CONFIRMED_AT_MS);
-  source.write(YOUNG, 0n, YOUNG_FEES, CONFIRMED_AT_MS - 250);
+  scripted.write(MAINNET, FIRST_BLOCK, MAINNET_FEES, { confirmedAt: CONFIRMED_AT_MS });
+  scripted.write(YOUNG, 0n, YOUNG_FEES, { confirmedAt: CONFIRMED_AT_MS - 250 });
   const clock = { ms: CONFIRMED_AT_MS + 1500 };
   const logs: string[] = [];
   const server = createApiServer({
-    source,
+    source: scripted.service,
     keyring: new ApiKeyring([{ key: OPEN_KEY }, { key: SECRET_KEY, secret: SECRET }]),
     logger: createLogger("debug", (line) => logs.push(line)),
     port: 0,
@@ -105,7 +105,7 @@ async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}):
   });
   const { port, url } = await server.listen();
   t.after(() => server.close());
-  return { port, url, source, clock, logs, close: () => server.close() };
+  return { port, url, scripted, clock, logs, close: () => server.close() };
 }
 
 interface Answer {
@@ -216,10 +216,10 @@ test("a 200 carries the freshness and caching headers", async (t) => {
 });
 
 test("a new block is answered at once, with a new ETag", async (t) => {
-  const { port, source, clock } = await start(t);
+  const { port, scripted, clock } = await start(t);
   const before = await call(port, "/networks/8453/baseFeeHistory", { headers: openAuth });
   clock.ms += 2000;
-  source.write(YOUNG, 10n, [3_000_000_000n], clock.ms);
+  scripted.write(YOUNG, 10n, [3_000_000_000n], { confirmedAt: clock.ms });
   const after = await call(port, "/networks/8453/baseFeeHistory", { headers: openAuth });
   assert.equal(after.body, before.body.replace(/]$/, `,"3"]`));
   assert.notEqual(after.headers["etag"], before.headers["etag"]);
@@ -244,6 +244,20 @@ test("GET /networks: each chain's state, every field computed here from the bloc
   assert.notEqual(nearestRank(mainnetWindow, 90), nearestRank(MAINNET_FEES.slice(-500), 90));
   const mainnetCurrent = MAINNET_FEES.at(-1)!;
   const youngCurrent = YOUNG_FEES.at(-1)!;
+  // The history holds every block written: the newest dated by its header (read with the fees, in whole seconds, at
+  // the time the blocks arrived), the older ones back from it at the chain's block time.
+  const heldHistory = (blocks: number, firstBlock: bigint, confirmedAtMs: number, blockTimeMs: number) => {
+    const newestTime = Math.floor(confirmedAtMs / 1000);
+    return {
+      horizon: "7d",
+      blocks,
+      oldestBlock: String(firstBlock),
+      newestBlock: String(firstBlock + BigInt(blocks - 1)),
+      oldestTime: newestTime - ((blocks - 1) * blockTimeMs) / 1000,
+      newestTime,
+      backfill: { running: false, progress: 0, blocksToGo: null },
+    };
+  };
   const noData = { newestBlock: null, currentBaseFee: null, baseFeePercentile: null, busyThreshold: null, minBaseFee: null, maxBaseFee: null };
   const expected: NetworkStatus[] = [
     {
@@ -262,15 +276,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 1000,
       statsFromBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1000)),
       statsToBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1)),
-      history: {
-        horizon: "7d",
-        blocks: 0,
-        oldestBlock: null,
-        newestBlock: null,
-        oldestTime: null,
-        newestTime: null,
-        backfill: { running: false, progress: 0, blocksToGo: null },
-      },
+      history: heldHistory(MAINNET_BLOCKS, FIRST_BLOCK, CONFIRMED_AT_MS, 12_000),
       blockTimeMs: 12_000,
       dataAgeMs: 1500,
       endpoints: [],
@@ -291,15 +297,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 10,
       statsFromBlock: "0",
       statsToBlock: "9",
-      history: {
-        horizon: "7d",
-        blocks: 0,
-        oldestBlock: null,
-        newestBlock: null,
-        oldestTime: null,
-        newestTime: null,
-        backfill: { running: false, progress: 0, blocksToGo: null },
-      },
+      history: heldHistory(YOUNG_FEES.length, 0n, CONFIRMED_AT_MS - 250, 2000),
       blockTimeMs: 2000,
       dataAgeMs: 1750,
       endpoints: [],
@@ -914,7 +912,7 @@ test("on one keep-alive connection, a key revoked or a header changed is checked
 });
 
 test("an unexpected throw is logged and answered 500, without the key, and the server goes on", async (t) => {
-  const inner = new TestFeeSource([]);
+  const inner = scriptedService([]).service;
   let failing = true;
   const flaky: FeeSource = {
     get: (chainId) => inner.get(chainId),
@@ -972,7 +970,7 @@ test("listen() reports the real port and URL; address is set once listening", as
   const { port, url } = await start(t);
   assert.ok(port > 0);
   assert.equal(url, `http://127.0.0.1:${port}`);
-  const server = createApiServer({ source: new TestFeeSource([]), keyring: new ApiKeyring(), logger: createLogger("silent"), port: 0 });
+  const server = createApiServer({ source: scriptedService([]).service, keyring: new ApiKeyring(), logger: createLogger("silent"), port: 0 });
   assert.equal(server.address, undefined);
   const address = await server.listen();
   assert.deepEqual(server.address, address);
@@ -981,18 +979,20 @@ test("listen() reports the real port and URL; address is set once listening", as
 
 test("listen() rejects when the port is taken", async (t) => {
   const { port } = await start(t);
-  const second = createApiServer({ source: new TestFeeSource([]), keyring: new ApiKeyring(), logger: createLogger("silent"), port });
+  const second = createApiServer({ source: scriptedService([]).service, keyring: new ApiKeyring(), logger: createLogger("silent"), port });
   await assert.rejects(second.listen(), /EADDRINUSE/);
 });
 
 test("the server only reads the source's publications: it subscribes to nothing while no event stream is open", async (t) => {
-  const source = new TestFeeSource([{ chainId: YOUNG }]);
+  const scripted = scriptedService([{ chainId: YOUNG }]);
+  // The service as the server reads it, counting the listeners the server holds.
+  const source = countingListeners(scripted.service);
   const server = createApiServer({ source, keyring: new ApiKeyring([{ key: OPEN_KEY }]), logger: createLogger("silent"), port: 0 });
   const { port } = await server.listen();
   t.after(() => server.close());
   assert.equal(source.listenerCount, 0);
   assertError(await call(port, `/networks/${YOUNG}/busyThreshold`, { headers: openAuth }), "NO_DATA");
-  source.write(YOUNG, 0n, YOUNG_FEES, CONFIRMED_AT_MS);
+  scripted.write(YOUNG, 0n, YOUNG_FEES, { confirmedAt: CONFIRMED_AT_MS });
   assert.equal((await call(port, `/networks/${YOUNG}/busyThreshold`, { headers: openAuth })).body, `{"busyThreshold":"37.378956101"}`);
   assert.equal(source.listenerCount, 0);
 });

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { test, type TestContext } from "node:test";
+import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { silentLogger } from "../log/logger.ts";
-import { TestFeeSource } from "../service/testFeeSource.ts";
 import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supportedNetworks.ts";
 import { createApiServer } from "./server.ts";
 
@@ -13,20 +13,26 @@ const KEY = "0123456789abcdef0123456789abcdef";
 const CONFIRMED_AT_MS = Date.UTC(2026, 0, 1);
 
 /** Ethereum with data, Base with data but every endpoint failing now, Sepolia still syncing, BNB without a base fee. */
-async function start(t: TestContext): Promise<{ source: TestFeeSource; url: string }> {
-  const source = new TestFeeSource([
+async function start(t: TestContext): Promise<{ scripted: ScriptedService; url: string }> {
+  const scripted = scriptedService([
     { chainId: 1, name: "Ethereum" },
     { chainId: 8453, name: "Base" },
     { chainId: 11155111, name: "Sepolia" },
     { chainId: 56, name: "BNB Smart Chain", noBaseFee: true },
   ]);
-  source.write(1, 100n, [10_000_000_000n, 12_000_000_000n], CONFIRMED_AT_MS);
-  source.write(8453, 500n, [1_000_000n], CONFIRMED_AT_MS);
-  source.setPhase(8453, "degraded");
-  const server = createApiServer({ source, keyring: new ApiKeyring([{ key: KEY }]), logger: silentLogger, port: 0, now: () => CONFIRMED_AT_MS });
+  scripted.write(1, 100n, [10_000_000_000n, 12_000_000_000n], { confirmedAt: CONFIRMED_AT_MS });
+  scripted.write(8453, 500n, [1_000_000n], { confirmedAt: CONFIRMED_AT_MS });
+  scripted.setPhase(8453, "degraded");
+  const server = createApiServer({
+    source: scripted.service,
+    keyring: new ApiKeyring([{ key: KEY }]),
+    logger: silentLogger,
+    port: 0,
+    now: () => CONFIRMED_AT_MS,
+  });
   const { url } = await server.listen();
   t.after(() => server.close());
-  return { source, url };
+  return { scripted, url };
 }
 
 async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: unknown }> {
@@ -42,8 +48,8 @@ test("/v1/supportedNetworks lists the chains with data (degraded ones too, their
 });
 
 test("/v1/supportedNetworks follows the publications: a chain is listed once its first data arrives", async (t) => {
-  const { source, url } = await start(t);
-  source.write(11155111, 7n, [3n], CONFIRMED_AT_MS);
+  const { scripted, url } = await start(t);
+  scripted.write(11155111, 7n, [3n], { confirmedAt: CONFIRMED_AT_MS });
   assert.deepEqual((await getJson(`${url}/v1/supportedNetworks`)).body, { fullSupport: [1, 8453, 11155111], partialSupport: {} });
 });
 

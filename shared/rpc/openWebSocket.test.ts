@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { MAX_RPC_ANSWER_BYTES } from "./answerLimits.ts";
 import { openWebSocket } from "./openWebSocket.ts";
 import { startHostileRpcServer } from "../../test/support/hostileRpcServer.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 
 /** A WebSocket server on 127.0.0.1 that offers per-message compression, as `ws`'s does by default for clients that ask. */
 async function server(t: TestContext): Promise<{ url: string; server: WebSocketServer }> {
@@ -44,20 +45,21 @@ test("the ws package is used even where the runtime has a global WebSocket (undi
 });
 
 test("keep-alive sends WebSocket ping frames while the socket is open, and none once it is closed", { timeout: 30_000 }, async (t) => {
+  // The keep-alive timer is a setInterval (viem's): mocked, so that its intervals pass at once, exactly when told.
+  t.mock.timers.enable({ apis: ["setInterval"] });
   const { url, server: wss } = await server(t);
   let pings = 0;
-  let threePings: () => void = () => {};
-  const gotThree = new Promise<void>((resolve) => (threePings = resolve));
   const serverSide = new Promise<WebSocket>((resolve) => wss.once("connection", resolve));
-  wss.on("connection", (socket) =>
-    socket.on("ping", () => {
-      if (++pings === 3) threePings();
-    }),
-  );
+  wss.on("connection", (socket) => socket.on("ping", () => pings++));
 
   const client = await openWebSocket(url, { keepAliveMs: 40 });
   t.after(() => client.close());
-  await gotThree;
+  // An interval at a time until the server has seen three pings (the timer may be set a moment after the open).
+  await waitFor("three pings at the server", () => {
+    if (pings >= 3) return true;
+    t.mock.timers.tick(40);
+    return false;
+  });
   const closedOnServer = new Promise<void>((resolve) => void serverSide.then((socket) => socket.once("close", () => resolve())));
   client.close();
   await closedOnServer;
@@ -65,8 +67,8 @@ test("keep-alive sends WebSocket ping frames while the socket is open, and none 
   // The keep-alive timer calls the socket's ping(): counted from here, it shows whether the timer still runs.
   let keepAlivesAfterClose = 0;
   (client.socket as { ping: () => void }).ping = () => keepAlivesAfterClose++;
-  // Ten keep-alive intervals at least: a loaded machine can only fit fewer, which cannot make this fail.
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  // Ten intervals pass at once: a timer still running would call ping() within this very call.
+  t.mock.timers.tick(400);
   assert.equal(keepAlivesAfterClose, 0, "the keep-alive timer stopped with the socket");
   assert.equal(pings, afterClose);
 });

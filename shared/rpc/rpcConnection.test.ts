@@ -9,6 +9,7 @@ import { gzipSync } from "node:zlib";
 import { once } from "node:events";
 import type { Socket } from "node:net";
 import { startHostileRpcServer } from "../../test/support/hostileRpcServer.ts";
+import { waitFor } from "../../test/support/waitFor.ts";
 import { parseRpcChainId } from "./parseRpcAnswers.ts";
 
 /** A server answering each POST with `answer(body, req, res)`; its URL, and a way to close it. */
@@ -458,8 +459,7 @@ test("ws: a batch goes as separate messages, each call's error its own; newHeads
     () => {},
   );
   hostile.mine();
-  const deadline = Date.now() + 10_000;
-  while (headers.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await waitFor("a newHeads notification", () => headers.length > 0, 10_000);
   assert.equal((headers[0] as { number?: unknown }).number, `0x${hostile.head.toString(16)}`);
   assert.match(String((headers[0] as { timestamp?: unknown }).timestamp), /^0x[0-9a-f]+$/);
 });

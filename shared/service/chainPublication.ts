@@ -4,7 +4,7 @@ import type { EndpointCallCount } from "../rpc/endpointPool.ts";
 import type { FeedReport } from "../rpc/feedReport.ts";
 import { type Congestion, congestionOf } from "../wire/congestion.ts";
 import type { HistoryStatus, NetworkStatus } from "../wire/networkStatus.ts";
-import { type ChainPlan, DEFAULT_HISTORY_HORIZON, statsWindowOf } from "./chainPlan.ts";
+import { type ChainPlan, statsWindowOf } from "./chainPlan.ts";
 
 /**
  * Everything the service says about one chain at one moment, made once per change of its feed and then only read:
@@ -49,19 +49,6 @@ export interface HistoryPart {
   /** The window's statistics or the history's status changed since the previous publication. */
   readonly changed: boolean;
 }
-
-const EMPTY_HISTORY: HistoryStatus = Object.freeze({
-  horizon: DEFAULT_HISTORY_HORIZON,
-  blocks: 0,
-  oldestBlock: null,
-  newestBlock: null,
-  oldestTime: null,
-  newestTime: null,
-  backfill: Object.freeze({ running: false, progress: 0, blocksToGo: null }),
-});
-
-/** The history part of a chain without data (tests). */
-export const NO_HISTORY: HistoryPart = Object.freeze({ snapshot: undefined, status: EMPTY_HISTORY, changed: false });
 
 /** The chain's publication: the feed's health with the history's snapshot and status. */
 export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPublication | undefined, history: HistoryPart): ChainPublication {

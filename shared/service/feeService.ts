@@ -10,10 +10,22 @@ import type { FeeSource } from "./feeSource.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
+/**
+ * What the service needs of a chain's feed: rpc/chainFeed.ts's ChainFeed, which follows real endpoints, or a feed
+ * that tests script (test/support/scriptedFeed.ts). It hands each report to the `onReport` of its options.
+ */
+export interface Feed {
+  readonly chainId: number;
+  /** The newest report: the one last handed to onReport, or the first (syncing, no data) before any. */
+  readonly report: FeedReport;
+  start(): void;
+  stop(): Promise<void>;
+}
+
 export interface FeeServiceOptions {
   readonly logger: Logger;
   /** Seam for the RPC layer; the default follows real endpoints. */
-  readonly createFeed?: (options: ChainFeedOptions) => ChainFeed;
+  readonly createFeed?: (options: ChainFeedOptions) => Feed;
   /** Where histories are kept across restarts; without one, only in memory. */
   readonly store?: HistoryPersistence;
   /** Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. */
@@ -27,7 +39,7 @@ export interface FeeServiceOptions {
  * data flows one way, from the feed's report to the publication to every reader.
  */
 export class FeeService implements FeeSource {
-  readonly #feeds: ChainFeed[] = [];
+  readonly #feeds: Feed[] = [];
   readonly #publications = new Map<number, ChainPublication>();
   readonly #listeners = new Set<(publication: ChainPublication) => void>();
   readonly #logger: Logger;
@@ -43,7 +55,7 @@ export class FeeService implements FeeSource {
     this.#plans = plans;
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    const createFeed = options.createFeed ?? ((feedOptions) => new ChainFeed(feedOptions));
+    const createFeed = options.createFeed ?? ((feedOptions: ChainFeedOptions): Feed => new ChainFeed(feedOptions));
     for (const plan of plans) {
       if (this.#publications.has(plan.chainId)) throw new Error(`chain ${plan.chainId} is configured twice`);
       const record = new ChainRecord(plan, { store: plan.persistHistory === false ? undefined : options.store, logger: options.logger });

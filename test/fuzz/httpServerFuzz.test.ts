@@ -13,9 +13,9 @@ import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { prepareAnswers } from "../../shared/http/preparedAnswers.ts";
 import { createApiServer, type ApiServer } from "../../shared/http/server.ts";
-import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { createLogger } from "../../shared/log/logger.ts";
+import { scriptedService } from "../support/scriptedFeed.ts";
 
 const RUNS = Number(process.env.GASFEES_FUZZ_RUNS ?? 500);
 const OPEN_KEY = "0123456789abcdef0123456789abcdef";
@@ -29,16 +29,15 @@ let historyEtag: string;
 const unexpected: string[] = [];
 
 before(async () => {
-  const source = new TestFeeSource([{ chainId: 1 }, { chainId: 8453 }, { chainId: 6000 }, { chainId: 56, noBaseFee: true }]);
-  source.write(
+  const scripted = scriptedService([{ chainId: 1 }, { chainId: 8453 }, { chainId: 6000 }, { chainId: 56, noBaseFee: true }]);
+  scripted.write(
     1,
     20_000_000n,
     Array.from({ length: 600 }, (_, i) => 1_000_000_000n + BigInt(i) * 7_919_000n),
-    Date.now(),
   );
-  source.write(8453, 0n, [1n, 2n, 3_000_000_000n], Date.now());
+  scripted.write(8453, 0n, [1n, 2n, 3_000_000_000n]);
   server = createApiServer({
-    source,
+    source: scripted.service,
     keyring: new ApiKeyring([{ key: OPEN_KEY }, { key: SECRET_KEY, secret: SECRET }]),
     // Anything logged at error level is a bug (an unexpected throw): collected and asserted empty.
     logger: createLogger("debug", (line) => {
@@ -49,7 +48,7 @@ before(async () => {
     rateLimit: { requestsPerSecond: 0, burst: 1 },
   });
   ({ port } = await server.listen());
-  historyEtag = prepareAnswers(source.get(1)!.snapshot!).baseFeeHistory.etag;
+  historyEtag = prepareAnswers(scripted.service.get(1)!.snapshot!).baseFeeHistory.etag;
 });
 
 after(() => server.close());

@@ -16,7 +16,8 @@ import { type RunningService, startService } from "../../shared/app/startService
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import type { AlertEvent, AlertsBody } from "../../shared/wire/alerts.ts";
 import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { recordingLogger, startTestChain } from "../support/feedHarness.ts";
 import { expectedGwei, expectedPercentile } from "../support/independentFees.ts";
 import { openSse, type SseClient } from "../support/sseClient.ts";

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { RunningService } from "../../shared/app/startService.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy.ts";
 import { startTestChain, type TestChain } from "../support/feedHarness.ts";
 import { expectedGwei } from "../support/independentFees.ts";

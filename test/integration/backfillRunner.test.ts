@@ -6,7 +6,8 @@ import type { BlockAnchor } from "../../shared/backfill/backfillAnchors.ts";
 import type { BackfillPage } from "../../shared/backfill/backfillPage.ts";
 import { BlockRangeSet, type BlockRange } from "../../shared/backfill/backfillRanges.ts";
 import { BackfillRunner, type BackfillProgress, type BackfillRunnerOptions, type BackfillTarget } from "../../shared/backfill/backfillRunner.ts";
-import { recordingLogger, waitFor } from "../support/feedHarness.ts";
+import { recordingLogger } from "../support/feedHarness.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { startSyntheticChainServer, type SyntheticChainOptions, type SyntheticChainServer } from "../support/syntheticChainServer.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -178,7 +179,7 @@ test("an endpoint answering 429 is backed off, longer after each refusal, and th
     horizonSeconds: 12 * 3_000,
   });
   const done = backfill.run(liveWindow(chain));
-  await waitFor(() => chain.calls() >= 4, "four refused calls");
+  await waitFor("four refused calls", () => chain.calls() >= 4);
   chain.setFault("none");
   const outcome = await done;
   const gapsMs = chain.arrivalsMs.slice(1, 4).map((at, i) => at - chain.arrivalsMs[i]!);
@@ -205,7 +206,7 @@ test("a 429's Retry-After is waited out: longer than the backfill's own backoff 
     warnAfterFailures: 1,
   });
   const done = backfill.run(liveWindow(chain));
-  await waitFor(() => chain.calls() >= 2, "two refused calls");
+  await waitFor("two refused calls", () => chain.calls() >= 2);
   chain.setFault("none");
   const outcome = await done;
   const firstWaitMs = chain.arrivalsMs[1]! - chain.arrivalsMs[0]!;
@@ -262,14 +263,14 @@ test("stop() ends a run at once: a hanging request, a long backoff and a rate-li
     backoff: { initialMs: 600_000, maxMs: 600_000 },
   });
   const done = backfill.run(liveWindow(slow));
-  await waitFor(() => hanging.calls() === 1 && failing.calls() === 1 && slow.calls() === 1, "each endpoint's first call");
+  await waitFor("each endpoint's first call", () => hanging.calls() === 1 && failing.calls() === 1 && slow.calls() === 1);
   const reportsBeforeStop = progress.length;
   await backfill.stop();
   const outcome = await done;
   assert.equal(outcome.stopped, true);
   assert.equal(outcome.running, false);
   assert.equal(progress.length, reportsBeforeStop, "no progress reported after stop()");
-  await waitFor(() => hanging.abandonedCalls === 1, "the hanging request's connection closed");
+  await waitFor("the hanging request's connection closed", () => hanging.abandonedCalls === 1);
   assert.equal(process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length, timersBefore, "no timer left");
   assert.equal(hanging.calls() + failing.calls() + slow.calls(), 3);
 });

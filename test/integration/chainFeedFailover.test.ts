@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { after, test } from "node:test";
 import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
 import { startFaultProxy, type FaultMode, type FaultProxy } from "../support/faultProxy.ts";
-import { FeedReports, recordingLogger, startScriptedEndpoint, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
+import { FeedReports, recordingLogger, startScriptedEndpoint, startTestChain, type TestChain } from "../support/feedHarness.ts";
+import { waitFor } from "../support/waitFor.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -72,7 +73,7 @@ test("with only wrong-chain endpoints the chain holds no data and is unreachable
   chainFeed.start();
   await reports.until((report) => report.phase === "unreachable", "unreachable");
   // Each endpoint checked again after its wait, and found serving chain 137 again.
-  await waitFor(() => proxies.every((proxy) => proxy.count("eth_chainId") >= 2), "a second check of each endpoint");
+  await waitFor("a second check of each endpoint", () => proxies.every((proxy) => proxy.count("eth_chainId") >= 2));
   const { report } = chainFeed;
   assert.equal(report.phase, "unreachable");
   assert.equal(report.newestBlock, undefined);
@@ -196,14 +197,14 @@ test("a ws endpoint whose socket drops: degraded meanwhile, then reconnected, re
   const chainFeed = feed({ rpcUrls: [proxy.wsUrl], pollIntervalMs: 60_000, blockTimeMs: 12_000, onReport: reports.onReport });
   chainFeed.start();
   await reports.until((report) => report.snapshot !== undefined, "the backfill");
-  await waitFor(() => proxy.count("eth_subscribe") === 1, "the subscription");
+  await waitFor("the subscription", () => proxy.count("eth_subscribe") === 1);
   proxy.setFaults({ mode: "down" });
   await reports.until((report) => report.phase === "degraded", "degraded");
   await chain.mine(20);
   assert.equal(chainFeed.report.newestBlock, 600n);
   proxy.reset();
   await reports.until((report) => report.snapshot?.newestBlock === 620n, "the catch-up");
-  await waitFor(() => proxy.count("eth_subscribe") === 2, "the new subscription");
+  await waitFor("the new subscription", () => proxy.count("eth_subscribe") === 2);
   const block = await chain.mine(1);
   // A ws endpoint is polled every 3 minutes here: only the new subscription brings the head before `until` gives up.
   const head = await reports.until((report) => report.snapshot?.newestBlock === block, "a head on the new subscription");
@@ -222,7 +223,7 @@ test("an endpoint whose eth_feeHistory fails is retried with a growing wait, tho
   const chainFeed = feed({ rpcUrls: [endpoint.url], backoff, pollIntervalMs: 50 });
   chainFeed.start();
   const attempts = 7;
-  await waitFor(() => endpoint.arrivals("eth_feeHistory").length >= attempts, `${attempts} eth_feeHistory attempts`, 30_000);
+  await waitFor(`${attempts} eth_feeHistory attempts`, () => endpoint.arrivals("eth_feeHistory").length >= attempts, 30_000);
   const arrivals = endpoint.arrivals("eth_feeHistory").slice(0, attempts);
   const waitsMs = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
   // Each failure doubles the wait before the next attempt (50, 100, 200, 400, 800, 800 ms): passing the cheap checks
@@ -256,7 +257,7 @@ test("an endpoint answering 429 with Retry-After is left alone as long as it ask
   const [status] = failing.endpoints;
   assert.match(status!.lastError!, /HTTP 429/);
   assert.ok(status!.retryAt! >= arrivals[0]! + 1_000, `retried at ${status!.retryAt! - arrivals[0]!} ms after the refusal, not after the 1 s it asked`);
-  await waitFor(() => arrivals.length >= 3, "two more attempts", 10_000);
+  await waitFor("two more attempts", () => arrivals.length >= 3, 10_000);
   const waitsMs = arrivals.slice(1, 3).map((at, i) => at - arrivals[i]!);
   waitsMs.forEach((waitMs, i) => assert.ok(waitMs >= 1_000 - 5, `wait ${i + 1} was ${waitMs} ms, the endpoint asked for 1 s: ${JSON.stringify(waitsMs)}`));
 });

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.ts";
-import { FeedReports, MAINNET_FEES_WEI, recordingLogger, sleep, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
+import { FeedReports, MAINNET_FEES_WEI, recordingLogger, sleep, startTestChain, type TestChain } from "../support/feedHarness.ts";
+import { waitFor } from "../support/waitFor.ts";
 import type { SeenReport } from "../support/feedHarness.ts";
 import { expectedPercentile } from "../support/independentFees.ts";
 
@@ -59,7 +60,7 @@ test("a new block reaches the data at the first poll after it is mined, exact, a
   const chainFeed = feed({ rpcUrls: [proxy.url], pollIntervalMs: 300, onReport: reports.onReport });
   const backfill = await backfilled(chainFeed, reports, proxy);
   // Two polls that find nothing new say nothing: no report, so the data's time stays the backfill's (it is not new).
-  await waitFor(() => proxy.count("eth_feeHistory") >= 2, "two polls after the backfill");
+  await waitFor("two polls after the backfill", () => proxy.count("eth_feeHistory") >= 2);
   assert.deepEqual(reports.all, [backfill], "no report for polls that found nothing new");
   for (let i = 0; i < 3; i++) {
     const block = await chain.mineFee(MAINNET_FEES_WEI[1000 + i]!);
@@ -154,7 +155,7 @@ test("a ws endpoint is followed through newHeads: each block at once, one eth_fe
   chainFeed.start();
   const backfill = await reports.until((report) => report.snapshot !== undefined, "the backfill");
   assert.deepEqual(backfill.snapshot!.historyWei, chain.fees(101n, 600n));
-  await waitFor(() => proxy.count("eth_subscribe") === 1, "the subscription");
+  await waitFor("the subscription", () => proxy.count("eth_subscribe") === 1);
   assert.deepEqual(proxy.counts(), { eth_chainId: 1, eth_getBlockByNumber: 1, eth_subscribe: 1, eth_feeHistory: 1 });
   for (let i = 0; i < 4; i++) {
     const block = await chain.mine(1);
@@ -192,7 +193,7 @@ test("stop() resolves without waiting for a request that hangs, and nothing is r
   const chainFeed = feed({ rpcUrls: [proxy.url], pollIntervalMs: 100, requestTimeoutMs: 600_000, onReport: reports.onReport });
   await backfilled(chainFeed, reports, proxy);
   proxy.setFaults({ delayMs: 600_000 });
-  await waitFor(() => proxy.count("eth_feeHistory") >= 1, "a hanging poll");
+  await waitFor("a hanging poll", () => proxy.count("eth_feeHistory") >= 1);
   const reportsAtStop = reports.all.length;
   await chainFeed.stop();
   const countsAtStop = proxy.total();

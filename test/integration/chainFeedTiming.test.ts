@@ -3,7 +3,8 @@ import { after, test } from "node:test";
 import { ChainFeed, type ChainFeedOptions, HEADERS_TO_LEARN } from "../../shared/rpc/chainFeed.ts";
 import type { FeedReport } from "../../shared/rpc/feedReport.ts";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.ts";
-import { FeedReports, recordingLogger, sleep, startScriptedEndpoint, startTestChain, waitFor, type TestChain } from "../support/feedHarness.ts";
+import { FeedReports, recordingLogger, sleep, startScriptedEndpoint, startTestChain, type TestChain } from "../support/feedHarness.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { startHostileRpcServer } from "../support/hostileRpcServer.ts";
 
 // A feed not told its polling interval times its polls by the chain's blocks, reading the newest header with each
@@ -142,7 +143,7 @@ test("ws: each newHeads notification's header goes out as an anchor with the blo
   await chain.mine(1);
   await chain.mine(1);
   await reports.until((report) => report.snapshot?.newestBlock === 43n, "block 43");
-  await waitFor(() => anchorsOf(reports.all).some((anchor) => anchor.block === 43n), "block 43's anchor");
+  await waitFor("block 43's anchor", () => anchorsOf(reports.all).some((anchor) => anchor.block === 43n));
   assert.deepEqual(anchorsOf(reports.all.slice(reports.all.indexOf(backfill) + 1)), await headersOf(chain, 41n, 43n));
 });
 
@@ -161,7 +162,7 @@ test("an endpoint that answers no batches is followed on its fees alone, said on
   await reports.until((report) => report.snapshot !== undefined, "the backfill");
   server.mine(2);
   await reports.until((report) => report.snapshot?.newestBlock === server.head, "the new blocks");
-  await waitFor(() => proxy.count("eth_feeHistory") >= 5, "more polls");
+  await waitFor("more polls", () => proxy.count("eth_feeHistory") >= 5);
   // The endpoint's check (1), then the one batch tried (1): every later poll asks for the fees alone.
   assert.equal(proxy.count("eth_getBlockByNumber"), 2);
   assert.equal(chainFeed.report.phase, "ok");

@@ -15,7 +15,8 @@ import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts"
 import { silentLogger } from "../../shared/log/logger.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { startLocalService } from "../support/startLocalService.ts";
 
 interface FeeHistory {
@@ -196,8 +197,7 @@ test("--demo: two days of real blocks ending now, which the service backfills: t
       if (answer.status !== 200 || !answer.body.every((bucket) => bucket.blocks > 0)) return undefined;
       return { buckets: answer.body, newestBlock: BigInt(answer.body.at(-1)!.toBlock!), atMs: Date.now() };
     },
-    180_000,
-    250,
+    { timeoutMs: 180_000, everyMs: 250 },
   );
   const liveBlocks = dayFull.newestBlock - BigInt(historyHead);
   t.diagnostic(`24 h view full at live block ${liveBlocks} (${((dayFull.atMs - startedSeconds * 1_000) / 1_000).toFixed(1)} s after the demo's start)`);
@@ -215,8 +215,7 @@ test("--demo: two days of real blocks ending now, which the service backfills: t
       const history = networks.body.find((network) => network.chainId === DEMO_CHAIN_ID)?.history;
       return history?.oldestBlock === "0" && !history.backfill.running ? history : undefined;
     },
-    180_000,
-    250,
+    { timeoutMs: 180_000, everyMs: 250 },
   );
   // Followed on the service's default 24-hour window, under a plain name: the page's numbers are the demo chain's own.
   const networks = await callApi<NetworkStatus[]>(service.url, "/networks", KEY);

@@ -9,7 +9,8 @@ import { after, test } from "node:test";
 import { startEvmNode } from "../../shared/demo/startEvmNode.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { startFaultProxy } from "../support/faultProxy.ts";
 import { startLocalService } from "../support/startLocalService.ts";
 

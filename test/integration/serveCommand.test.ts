@@ -12,7 +12,8 @@ import { after, before, describe, test } from "node:test";
 import { serveScriptArguments } from "../../scripts/bench/serveProcess.ts";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { expectedGwei } from "../support/independentFees.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -44,7 +45,7 @@ function runServe(args: readonly string[], configDir: string): ServeProcess {
 
 async function listeningUrl(serve: ServeProcess, host = "127.0.0.1"): Promise<string> {
   const line = new RegExp(`^gasfees listening on (http://${host.replaceAll(".", "\\.")}:\\d+)\n`);
-  return waitFor(`the listening line (stderr so far: ${serve.stderr()})`, () => line.exec(serve.stdout())?.[1], LISTEN_TIMEOUT_MS, 25);
+  return waitFor(`the listening line (stderr so far: ${serve.stderr()})`, () => line.exec(serve.stdout())?.[1], { timeoutMs: LISTEN_TIMEOUT_MS, everyMs: 25 });
 }
 
 /**

@@ -11,7 +11,8 @@ import { dirname, join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { serveScriptArguments } from "../../scripts/bench/serveProcess.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -76,12 +77,10 @@ function runServe(args: readonly string[], options: { cwd?: string; configDir?: 
 }
 
 async function listeningUrl(serve: ServeProcess): Promise<string> {
-  return waitFor(
-    `the listening line (stderr: ${serve.stderr()})`,
-    () => /^gasfees listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(serve.stdout())?.[1],
-    LISTEN_TIMEOUT_MS,
-    25,
-  );
+  return waitFor(`the listening line (stderr: ${serve.stderr()})`, () => /^gasfees listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(serve.stdout())?.[1], {
+    timeoutMs: LISTEN_TIMEOUT_MS,
+    everyMs: 25,
+  });
 }
 
 async function stop(serve: ServeProcess): Promise<void> {

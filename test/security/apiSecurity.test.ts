@@ -10,25 +10,25 @@ import { test, type TestContext } from "node:test";
 import { DEFAULT_EVENT_STREAM_LIMITS } from "../../shared/http/eventStreams.ts";
 import { createApiServer, type ApiServerOptions } from "../../shared/http/server.ts";
 import { DEFAULT_SLOW_CLIENT_LIMITS } from "../../shared/http/slowClients.ts";
-import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { createLogger } from "../../shared/log/logger.ts";
-import { waitFor } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
+import { type ScriptedService, scriptedService } from "../support/scriptedFeed.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 
 interface Started {
   port: number;
   logs: string[];
-  source: TestFeeSource;
+  scripted: ScriptedService;
 }
 
 async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}): Promise<Started> {
-  const source = new TestFeeSource([{ chainId: 1 }]);
-  source.write(1, 100n, [1_000_000_000n, 2_000_000_000n, 3_000_000_000n], Date.now());
+  const scripted = scriptedService([{ chainId: 1 }]);
+  scripted.write(1, 100n, [1_000_000_000n, 2_000_000_000n, 3_000_000_000n]);
   const logs: string[] = [];
   const server = createApiServer({
-    source,
+    source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: createLogger("debug", (line) => logs.push(line)),
     port: 0,
@@ -36,7 +36,7 @@ async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}):
   });
   const { port } = await server.listen();
   t.after(() => server.close());
-  return { port, logs, source };
+  return { port, logs, scripted };
 }
 
 function get(
@@ -116,7 +116,7 @@ function untilClosed(socket: Socket, timeoutMs: number): Promise<{ received: str
 }
 
 test("connections over maxConnections are closed at once, unanswered; the server answers again once they go", async (t) => {
-  const { port, logs, source } = await start(t, { maxConnections: 4 });
+  const { port, logs, scripted } = await start(t, { maxConnections: 4 });
   // Event streams hold their connections for as long as the test needs, and their first event shows them counted.
   const held = await Promise.all([1, 2, 3, 4].map(() => openStream(port)));
   t.after(() => held.forEach((socket) => socket.destroy()));
@@ -127,7 +127,7 @@ test("connections over maxConnections are closed at once, unanswered; the server
   assert.equal(refused.received, "", "the connection over the limit was answered");
   // The held ones still work: a new block reaches each of them.
   const nextEvents = held.map((socket) => received(socket, /"firstBlock":"103"/));
-  source.write(1, 103n, [4_000_000_000n], Date.now());
+  scripted.write(1, 103n, [4_000_000_000n]);
   await Promise.all(nextEvents);
   for (const socket of held) socket.destroy();
   // Once the server has seen them go (it may take a moment), a new connection is answered again.
@@ -261,7 +261,7 @@ test("by default a quiet event stream gets a heartbeat at 15 s, and none before"
   assertDocumented(/each sent a heartbeat every 15 s/);
   // The heartbeat's timer is a setInterval: mocked, so that 15 s pass at once and exactly.
   t.mock.timers.enable({ apis: ["setInterval"] });
-  const { port, source } = await start(t);
+  const { port, scripted } = await start(t);
   const stream = await openStream(port);
   t.after(() => stream.destroy());
   let bytes = "";
@@ -269,7 +269,7 @@ test("by default a quiet event stream gets a heartbeat at 15 s, and none before"
   t.mock.timers.tick(14_999);
   // A new block is written to the stream after anything the heartbeat timer wrote: once it has arrived, a heartbeat
   // written before it would have arrived too.
-  source.write(1, 103n, [4_000_000_000n], Date.now());
+  scripted.write(1, 103n, [4_000_000_000n]);
   await waitFor("the new block's event", () => (bytes.includes(`"firstBlock":"103"`) ? true : undefined));
   assert.ok(!bytes.includes(": heartbeat"), `a heartbeat before 15 s: ${JSON.stringify(bytes)}`);
   t.mock.timers.tick(1);

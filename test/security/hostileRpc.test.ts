@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { after, before, test, type TestContext } from "node:test";
 import { startHostileRpcServer, type HostileMode, type HostileRpcServer } from "../support/hostileRpcServer.ts";
 import { MAX_RPC_ANSWER_BYTES } from "../../shared/rpc/answerLimits.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/serviceProcess.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -78,8 +79,7 @@ async function caughtUp(chainId: number, server: HostileRpcServer): Promise<void
       const [state, held] = await Promise.all([network(chainId), history(chainId)]);
       return state.endpoints[0]?.state === "ok" && held.status === 200 && held.block === String(server.head) ? true : undefined;
     },
-    LONG_MS,
-    100,
+    { timeoutMs: LONG_MS, everyMs: 100 },
   );
 }
 
@@ -133,8 +133,7 @@ async function survives(t: TestContext, chainId: number, server: HostileRpcServe
           ? true
           : undefined;
       },
-      LONG_MS,
-      100,
+      { timeoutMs: LONG_MS, everyMs: 100 },
     );
     const during = await history(chainId);
     assert.equal(during.status, 200, "the data held is still served");
@@ -188,8 +187,7 @@ test("an endpoint's error quoting its URL, key, query or password shows none of 
       const first = state.endpoints[0]!;
       return first.state === "failing" && first.lastError !== undefined ? first : undefined;
     },
-    LONG_MS,
-    100,
+    { timeoutMs: LONG_MS, everyMs: 100 },
   );
   assert.ok(keyed.hostileAnswers >= 1);
   assert.match(endpoint.lastError!, /invalid request to http:\/\/127\.0\.0\.1:\d+\/v3\/\*\*\*\?\*\*\*:? project \*\*\*, (apikey=)?\*\*\*/);

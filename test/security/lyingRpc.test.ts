@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { RunningService } from "../../shared/app/startService.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
-import { callApi, waitFor } from "../support/apiClient.ts";
+import { callApi } from "../support/apiClient.ts";
+import { waitFor } from "../support/waitFor.ts";
 import { startHostileRpcServer, type HostileMode, type HostileRpcServer } from "../support/hostileRpcServer.ts";
 import { startLocalService } from "../support/startLocalService.ts";
 
@@ -108,8 +109,7 @@ async function caughtUp(chainId: number): Promise<NetworkState> {
       const newest = state.newestBlock === null ? -1n : BigInt(state.newestBlock);
       return state.state === "ok" && newest >= honest(chainId).head - 1n ? state : undefined;
     },
-    LONG_MS,
-    50,
+    { timeoutMs: LONG_MS, everyMs: 50 },
   );
 }
 
@@ -179,8 +179,7 @@ async function whileLying(
           ? now
           : undefined;
       },
-      LONG_MS,
-      50,
+      { timeoutMs: LONG_MS, everyMs: 50 },
     );
     await during(state);
     await holdsOnlyTheTruth(chainId);
@@ -222,8 +221,7 @@ test("two endpoints, the first lying a million blocks ahead: the honest one wins
         const active = state.endpoints.find((endpoint) => endpoint.active);
         return state.state === "ok" && active?.url === truthful!.httpUrl && BigInt(state.newestBlock!) >= through ? true : undefined;
       },
-      LONG_MS,
-      50,
+      { timeoutMs: LONG_MS, everyMs: 50 },
     );
   });
 });
@@ -239,7 +237,10 @@ test("a head 10,000 blocks behind is set aside, and the data's age grows: nothin
       const first = await callApi(service.url, `/networks/${ONE}/busyThreshold`, KEY);
       const answersThen = server.hostileAnswers;
       // The endpoint is asked again (its checks while set aside) as blocks are mined, and still nothing is new data.
-      await waitFor("the lying endpoint asked twice more", () => (server.hostileAnswers >= answersThen + 2 ? true : undefined), LONG_MS, 50);
+      await waitFor("the lying endpoint asked twice more", () => (server.hostileAnswers >= answersThen + 2 ? true : undefined), {
+        timeoutMs: LONG_MS,
+        everyMs: 50,
+      });
       const later = await callApi(service.url, `/networks/${ONE}/busyThreshold`, KEY);
       assert.equal(later.headers.get("last-modified"), first.headers.get("last-modified"));
       assert.equal(later.headers.get("x-block-number"), String(state.newestBlock));

@@ -12,7 +12,8 @@ import { runInNewContext } from "node:vm";
 import { createApiServer, type ApiServerOptions } from "../../shared/http/server.ts";
 import { ApiKeyring } from "../../shared/keys/apiKeyring.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
-import { TestFeeSource } from "../../shared/service/testFeeSource.ts";
+import { scriptedService } from "../support/scriptedFeed.ts";
+import { waitFor } from "../support/waitFor.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 /** As large as the dashboard's real bundle (React and recharts). */
@@ -40,10 +41,10 @@ function dashboardBuild(t: TestContext): string {
 }
 
 async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}): Promise<number> {
-  const source = new TestFeeSource([{ chainId: 1 }]);
-  source.write(1, 100n, [1_000_000_000n], Date.now());
+  const scripted = scriptedService([{ chainId: 1 }]);
+  scripted.write(1, 100n, [1_000_000_000n]);
   const server = createApiServer({
-    source,
+    source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: silentLogger,
     port: 0,
@@ -109,13 +110,7 @@ test("256 clients that stall and never close their side do not lock everyone out
     socket.write("GET /healthz HTTP/1.1\r\n");
     socket.pause();
   }
-  const startedAt = Date.now();
-  let served = false;
-  while (!served && Date.now() - startedAt < 15_000) {
-    served = await answered(port);
-    if (!served) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  assert.ok(served, "no new client was served within 15 s");
+  await waitFor("a new client to be served (within 15 s)", () => answered(port), { timeoutMs: 15_000, everyMs: 250 });
 });
 
 test("600 pipelined requests for the bundle that are never read: memory stays bounded and the connection is closed", async (t) => {

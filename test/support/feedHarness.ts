@@ -7,6 +7,7 @@ import { BlockWindow } from "../../shared/core/fees/blockWindow.ts";
 import { type FeeSnapshot, snapshotOf } from "../../shared/core/fees/feeSnapshot.ts";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import type { FeedReport } from "../../shared/rpc/feedReport.ts";
+import { DEFAULT_WAIT_MS } from "./waitFor.ts";
 
 /** Real mainnet base fees (block 17,180,000 onwards), the fees the test chains' blocks carry. */
 export const MAINNET_FEES_WEI: readonly bigint[] = loadMainnetBaseFees().baseFeesWei;
@@ -68,19 +69,6 @@ export function recordingLogger(): Logger & { lines: string[] } {
     if (process.env.GASFEES_TEST_LOG) process.stderr.write(line);
   });
   return Object.assign(logger, { lines });
-}
-
-/** Long enough for a loaded 2-core machine; a condition that holds at all holds well within it. */
-export const DEFAULT_WAIT_MS = 15_000;
-
-/** Polls `condition` every 10 ms until it holds; fails with `what` after `timeoutMs`. Resolves with the elapsed ms. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<number> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return Date.now() - started;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,7 @@
 // A small Server-Sent Events client over node:http for tests: it keeps every event of a stream, by name, in the order
 // they arrived, so that a test can wait for one and count them. Comments (heartbeats) and `retry:` are not events.
 import { request as httpRequest } from "node:http";
-import { DEFAULT_WAIT_MS, waitFor } from "./feedHarness.ts";
+import { DEFAULT_WAIT_MS, waitFor } from "./waitFor.ts";
 
 export interface SseEvent {
   /** The `event:` name ("message" when the event has none, as EventSource names it). */
@@ -45,7 +45,7 @@ export function openSse(url: string, apiKey?: string): Promise<SseClient> {
         events,
         dataOf: <T>(name: string) => events.filter((event) => event.name === name).map((event) => JSON.parse(event.data) as T),
         until: async (condition, what, timeoutMs = DEFAULT_WAIT_MS) => {
-          await waitFor(() => condition(events), what, timeoutMs);
+          await waitFor(what, () => condition(events), timeoutMs);
         },
         close: () => req.destroy(),
       });

@@ -4,7 +4,8 @@
 // geth answers the gas-weighted percentile; with one tip per block both agree, so the expected values are exact.
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
 import type { RunningService } from "../../shared/app/startService.ts";
-import { callApi, waitFor } from "./apiClient.ts";
+import { callApi } from "./apiClient.ts";
+import { waitFor } from "./waitFor.ts";
 import { startLocalService } from "./startLocalService.ts";
 
 export const KEY = "0123456789abcdef0123456789abcdef";
