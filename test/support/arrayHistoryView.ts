@@ -118,11 +118,10 @@ export class ArrayHistoryView implements HistoryView {
       fromBlock = byTime < newestBlocks ? byTime : newestBlocks;
     }
     if (fromBlock < oldest.block) fromBlock = oldest.block;
-    const fees = this.#blocks()
-      .filter((block) => block.block >= fromBlock)
-      .map((block) => block.baseFeeWei)
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return { wei: nearestRank(fees, percentile), blocks: fees.length, fromBlock, toBlock: newest.block };
+    const held = this.#blocks().filter((block) => block.block >= fromBlock);
+    const fees = held.map((block) => block.baseFeeWei).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    // The window's first block is the oldest one it holds (its start may lie in a gap).
+    return { wei: nearestRank(fees, percentile), blocks: fees.length, fromBlock: held[0]?.block ?? fromBlock, toBlock: newest.block };
   }
 
   #blocks(): ArrayBlock[] {

@@ -32,9 +32,11 @@ export function modelWindow(
   const newestTime = model.get(newest)!.time;
   const firstAfter = (seconds: number) => blocks.find((block) => model.get(block)!.time >= newestTime - seconds)!;
   const floor = Math.min(firstAfter(horizonSeconds), newest - HISTORY_BLOCKS + 1);
-  const from =
+  const start =
     window.kind === "blocks"
       ? Math.max(oldest, floor, newest - window.blocks + 1)
       : Math.max(oldest, floor, Math.min(firstAfter(window.seconds), newest - HISTORY_BLOCKS + 1));
+  // The window's first block is the oldest one it holds: where its start falls in a gap, the first block after it.
+  const from = blocks.find((block) => block >= start)!;
   return { from, newest, fees: ascending(blocks.filter((block) => block >= from).map((block) => model.get(block)!.fee)) };
 }

@@ -15,3 +15,12 @@ export function heldFeesBetween(columns: BlockColumns, fromBlock: number, toBloc
   }
   return fees;
 }
+
+/**
+ * The first held block in [fromBlock, toBlock]: a window's first block as its readers see it (X-Stats-From-Block), since
+ * the block where a window starts may lie in a gap. Undefined when none is held there.
+ */
+export function firstHeldBetween(columns: BlockColumns, fromBlock: number, toBlock: number): number | undefined {
+  for (const run of columns.runsBetween(fromBlock, toBlock)) return Number(run.firstBlock);
+  return undefined;
+}

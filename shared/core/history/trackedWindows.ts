@@ -2,7 +2,7 @@ import { nearestRankIndex } from "../fees/percentile.ts";
 import type { BlockColumns } from "./blockColumns.ts";
 import type { WindowSpec } from "./duration.ts";
 import { FeeOrderStatisticsScratch } from "./feeOrderStatistics.ts";
-import { heldFeesBetween } from "./heldFees.ts";
+import { firstHeldBetween, heldFeesBetween } from "./heldFees.ts";
 import type { WindowPercentile } from "./historyView.ts";
 import { checkWindowSpec, windowKey, windowStartBlock } from "./windowStart.ts";
 import { WindowTracker } from "./windowTracker.ts";
@@ -108,7 +108,8 @@ export class TrackedWindows {
     if (tracker === undefined) return this.#percentileUntracked(window, percentile);
     const fees = tracker.fees;
     if (fees.size === 0) return undefined;
-    return { wei: fees.at(nearestRankIndex(fees.size, percentile)), blocks: fees.size, fromBlock: BigInt(tracker.fromBlock), toBlock: BigInt(tracker.toBlock) };
+    const fromBlock = firstHeldBetween(this.#columns, tracker.fromBlock, tracker.toBlock) ?? tracker.fromBlock;
+    return { wei: fees.at(nearestRankIndex(fees.size, percentile)), blocks: fees.size, fromBlock: BigInt(fromBlock), toBlock: BigInt(tracker.toBlock) };
   }
 
   /** The tracker that answers for `window`, made on its first ask; undefined past MAX_ASKED_WINDOWS. */
@@ -133,7 +134,7 @@ export class TrackedWindows {
     const fees = heldFeesBetween(this.#columns, fromBlock, toBlock);
     if (fees.length === 0) return undefined;
     const [wei] = new FeeOrderStatisticsScratch([percentile]).of(fees).percentilesWei;
-    return { wei: wei!, blocks: fees.length, fromBlock: BigInt(fromBlock), toBlock: BigInt(toBlock) };
+    return { wei: wei!, blocks: fees.length, fromBlock: BigInt(firstHeldBetween(this.#columns, fromBlock, toBlock) ?? fromBlock), toBlock: BigInt(toBlock) };
   }
 
   /** Moves `tracker` to its window's range as of the newest block. */
