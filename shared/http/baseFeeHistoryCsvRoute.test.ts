@@ -2,9 +2,10 @@
 // histories (blocks written by a scripted feed and backfill): the CSV parses and round-trips to the blocks held, it is
 // made only as fast as the client reads it, and a client that leaves stops it.
 import assert from "node:assert/strict";
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { test, type TestContext } from "node:test";
 import type { ArrayBlock } from "../../test/support/arrayHistoryView.ts";
+import { type PlainAnswer, plainCall } from "../../test/support/plainCall.ts";
 import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { createLogger } from "../log/logger.ts";
@@ -69,23 +70,10 @@ const expectedRows = (blocks: readonly ArrayBlock[], fromSeconds = -Infinity, to
     .map((block) => ({ ...block, timestamp: Math.floor(block.timestamp) }))
     .filter((block) => block.timestamp >= fromSeconds && block.timestamp <= toSeconds);
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+type Answer = PlainAnswer;
 
 function call(port: number, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: options.headers ?? AUTH, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
+  return plainCall(port, path, options.headers ?? AUTH, options.method);
 }
 
 /** A GET whose response the caller reads itself. */

@@ -2,13 +2,13 @@
 // histories (blocks written by a scripted feed and backfill, and a history store's from before a restart), each
 // bucket checked against values computed here, independently, from the same blocks.
 import assert from "node:assert/strict";
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import fc from "fast-check";
 import type { ArrayBlock } from "../../test/support/arrayHistoryView.ts";
+import { type PlainAnswer, plainCall } from "../../test/support/plainCall.ts";
 import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
 import { HistoryStore } from "../history/historyStore.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
@@ -101,23 +101,10 @@ function expectedBuckets(blocks: readonly ArrayBlock[], starts: readonly number[
   });
 }
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+type Answer = PlainAnswer;
 
 function call(port: number, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: options.headers ?? AUTH, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
+  return plainCall(port, path, options.headers ?? AUTH, options.method);
 }
 
 /** Consecutive runs of `blocks` (split where block numbers have gaps), each block with its exact time (its header's). */
