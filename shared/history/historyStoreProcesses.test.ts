@@ -99,7 +99,9 @@ test(
     const ratioWriter = startWriter(["overlap", file, String(RATIO_WRITER), String(first), String(last), String(pageBlocks), "0", "up", String(rounds)]);
     const blobWriter = startWriter(["overlap", file, String(BLOB_WRITER), String(first), String(last), String(pageBlocks), "500", "down", String(rounds)]);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // Both told to go only once both are ready: a writer still starting up (tsx, a loaded machine) would otherwise
+      // begin after the other had finished.
+      await Promise.all([ratioWriter.nextLine((line) => line === "ready"), blobWriter.nextLine((line) => line === "ready")]);
       for (const writer of [ratioWriter, blobWriter]) writer.child.stdin!.write("go\n");
       const [ratioReport, blobReport] = (await Promise.all([ratioWriter.nextLine(), blobWriter.nextLine()])).map(
         (line) => JSON.parse(line) as { startedAt: number; endedAt: number; writes: number },

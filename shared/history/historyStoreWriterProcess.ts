@@ -2,7 +2,8 @@
 // (as the desktop app and `npm run serve` on one config folder), or one killed with SIGKILL in the middle of a write.
 //
 //   overlap <file> <variant> <firstBlock> <lastBlock> <pageBlocks> <pageOffset> <up|down> <rounds>
-//     waits for a line on stdin, then writes [firstBlock, lastBlock] in pages `rounds` times, and prints one JSON line:
+//     opens the file and prints "ready", waits for a line on stdin, then writes [firstBlock, lastBlock] in pages `rounds`
+//     times, and prints one JSON line:
 //     {"startedAt":<ms>,"endedAt":<ms>,"writes":<n>} (wall-clock ms, to show that two writers overlapped in time)
 //   pages <file> <firstBlock> <pageBlocks>
 //     writes pages upwards from firstBlock until killed, printing "begin <first>" before each write and
@@ -28,6 +29,8 @@ function overlap(args: readonly string[]): Promise<void> {
   if (direction === "down") starts.reverse();
   return new Promise((resolve) => {
     const input = createInterface({ input: process.stdin });
+    // Said once the store is open and the pages planned: the test starts every writer together only then.
+    process.stdout.write("ready\n");
     input.once("line", () => {
       // Closed at once: an open stdin would keep this process alive after its work.
       input.close();

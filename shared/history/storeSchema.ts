@@ -50,11 +50,24 @@ interface FileIdentity {
   readonly tables: number;
 }
 
+/**
+ * The file's identity, read in one snapshot: three reads outside a transaction could straddle another process's
+ * creation of the schema (its table seen, its mark not yet), and a new history would be taken for a foreign file.
+ */
 function identityOf(db: DatabaseSync): FileIdentity {
-  const applicationId = Number(db.prepare("PRAGMA application_id").get()?.application_id ?? 0);
-  const schemaVersion = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
-  const tables = Number(db.prepare("SELECT count(*) AS tables FROM sqlite_schema").get()?.tables ?? 0);
-  return { applicationId, schemaVersion, tables };
+  const read = () => {
+    const applicationId = Number(db.prepare("PRAGMA application_id").get()?.application_id ?? 0);
+    const schemaVersion = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
+    const tables = Number(db.prepare("SELECT count(*) AS tables FROM sqlite_schema").get()?.tables ?? 0);
+    return { applicationId, schemaVersion, tables };
+  };
+  if (db.isTransaction) return read();
+  db.exec("BEGIN");
+  try {
+    return read();
+  } finally {
+    rollback(db);
+  }
 }
 
 const isEmptyFile = (identity: FileIdentity) => identity.applicationId === 0 && identity.schemaVersion === 0 && identity.tables === 0;
