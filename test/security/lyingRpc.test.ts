@@ -15,6 +15,7 @@ import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { callApi } from "../support/apiClient.ts";
 import { waitFor } from "../support/waitFor.ts";
 import { startHostileRpcServer, type HostileMode, type HostileRpcServer } from "../support/hostileRpcServer.ts";
+import { expectedGwei } from "../support/independentFees.ts";
 import { startLocalService } from "../support/startLocalService.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -138,7 +139,7 @@ async function holdsOnlyTheTruth(chainId: number): Promise<void> {
   assert.ok(rows.length >= 500, `the CSV holds the chain's blocks (${rows.length})`);
   for (const row of rows) {
     assert.ok(row.block <= server.head, `block ${row.block} is above the chain's head ${server.head}`);
-    assert.equal(row.gwei, gweiOf(server.baseFeeWei(row.block)), `block ${row.block}'s fee`);
+    assert.equal(row.gwei, expectedGwei(server.baseFeeWei(row.block)), `block ${row.block}'s fee`);
   }
   const state = await network(chainId);
   assert.notEqual(state.history.newestBlock, null);
@@ -148,12 +149,6 @@ async function holdsOnlyTheTruth(chainId: number): Promise<void> {
   }
   const history = await callApi<string[]>(service.url, `/networks/${chainId}/baseFeeHistory`, KEY);
   if (history.status === 200) assert.ok(BigInt(history.headers.get("x-block-number")!) <= server.head);
-}
-
-function gweiOf(wei: bigint): string {
-  const whole = wei / 1_000_000_000n;
-  const fraction = (wei % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "");
-  return fraction === "" ? String(whole) : `${whole}.${fraction}`;
 }
 
 /** Turns `liar` to `mode` until the service has set it aside for `reason` (after `answers` lies), checks `during`, then turns it honest. */
