@@ -17,6 +17,16 @@ export function writeBoth(history: ChainHistory, model: HistoryModel, firstBlock
 }
 
 /**
+ * The first block a reorg of `count` blocks re-mines: the newest blocks the chain has shown, back to the first one
+ * skipped, never into a gap (a block never written has no time to keep).
+ */
+export function reorgStart(model: HistoryModel, newest: number, count: number): number {
+  let first = newest;
+  while (first > newest - count + 1 && model.has(first - 1)) first--;
+  return first;
+}
+
+/**
  * A window's first block and its fees, ascending, as the contract defines it: "N blocks" the newest N, a duration every
  * block timed within it of the newest, never fewer than the newest HISTORY_BLOCKS; none reaching past the horizon beyond
  * those newest blocks.

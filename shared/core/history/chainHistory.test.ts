@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { nearestRank } from "../fees/percentile.ts";
 import { networkCongestionOf } from "../fees/networkCongestion.ts";
 import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
-import { type HistoryModel as Model, modelWindow, writeBoth as write } from "../../../test/support/historyModel.ts";
+import { type HistoryModel as Model, modelWindow, reorgStart, writeBoth as write } from "../../../test/support/historyModel.ts";
 import { ChainHistory } from "./chainHistory.ts";
 import { parseWindowSpec } from "./duration.ts";
 
@@ -62,7 +62,7 @@ test("the statistics window (24 h, never fewer than the newest 500 blocks) equal
           const gap = missing.splice(0, Math.min(missing.length, 40));
           for (const { block, time } of gap) write(history, model, block, [{ fee: o.fee, time }]);
         } else if (o.kind === "reorg" && model.size > 0) {
-          const first = Math.max(oldest, newest - o.fees.length + 1);
+          const first = reorgStart(model, newest, o.fees.length);
           write(
             history,
             model,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { type ArrayBlock, ArrayHistoryView } from "../../../test/support/arrayHistoryView.ts";
-import { type HistoryModel as Model, modelWindow, writeBoth as write } from "../../../test/support/historyModel.ts";
+import { type HistoryModel as Model, modelWindow, reorgStart, writeBoth as write } from "../../../test/support/historyModel.ts";
 import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
 import { nearestRank } from "../fees/percentile.ts";
 import { HISTORY_CHUNK_BLOCKS } from "./blockColumns.ts";
@@ -90,7 +90,7 @@ test("percentileOver equals the nearest rank over the window's blocks through ne
         } else if (o.kind === "fill" && missing.length > 0) {
           for (const { block, time } of missing.splice(0, Math.min(missing.length, 40))) write(history, model, block, [{ fee: o.fee, time }]);
         } else if (o.kind === "reorg" && model.size > 0) {
-          const first = Math.max(oldest, newest - o.fees.length + 1);
+          const first = reorgStart(model, newest, o.fees.length);
           const fees = o.fees.slice(0, newest - first + 1);
           reMined ||= fees.some((f, i) => model.get(first + i)?.fee !== f);
           write(
