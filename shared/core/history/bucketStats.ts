@@ -72,54 +72,87 @@ export interface BucketFees extends FeeOrderStatistics {
  * may cover more than it. Each run's fees are copied out during its own iteration step (its arrays are views).
  */
 export function bucketStats(runs: Iterable<BlockRun>, layout: BucketLayout, percentiles: readonly number[]): BucketSummary[] {
-  const { startsSeconds, toSeconds } = layout;
-  const bucketCount = startsSeconds.length;
-  if (bucketCount === 0) throw new RangeError("a layout has at least one bucket");
-  // Bucket i holds the timestamps in [edges[i], edges[i + 1]): with whole-second edges, that is the blocks whose
-  // timestamp rounded down lies in [startsSeconds[i], startsSeconds[i + 1]), and for the last up to toSeconds included.
-  const edges = Float64Array.from([...startsSeconds, toSeconds + 1]);
-  const statistics = new FeeOrderStatisticsScratch(percentiles);
-  let feesWei = new BigUint64Array(4096);
-  let held = 0;
-  let fromBlock = 0n;
-  let toBlock = 0n;
-  const summaries: BucketSummary[] = [];
-
-  const closeBucket = () => {
-    const index = summaries.length;
-    const startSeconds = startsSeconds[index]!;
-    const endSeconds = index === bucketCount - 1 ? toSeconds : startsSeconds[index + 1]!;
-    const fees = held === 0 ? undefined : { fromBlock, toBlock, ...statistics.of(feesWei.subarray(0, held)) };
-    summaries.push({ startSeconds, endSeconds, blocks: held, fees });
-    held = 0;
-  };
-
+  const builder = new BucketStatsBuilder(layout, percentiles);
   for (const run of runs) {
+    if (!builder.add(run)) break;
+  }
+  return builder.finish();
+}
+
+/**
+ * bucketStats one run at a time, so that a long history can be summarised in slices with other work between them
+ * (shared/http/historyScans.ts): `add` the runs oldest first, then `finish`. Each run's fees are copied out during
+ * `add` (its arrays are views), so nothing of the history is held between calls.
+ */
+export class BucketStatsBuilder {
+  readonly #startsSeconds: readonly number[];
+  readonly #toSeconds: number;
+  /**
+   * Bucket i holds the timestamps in [edges[i], edges[i + 1]): with whole-second edges, that is the blocks whose
+   * timestamp rounded down lies in [startsSeconds[i], startsSeconds[i + 1]), and for the last up to toSeconds included.
+   */
+  readonly #edges: Float64Array;
+  readonly #statistics: FeeOrderStatisticsScratch;
+  readonly #summaries: BucketSummary[] = [];
+  /** The open bucket's fees (the first `#held`), grown as needed. */
+  #feesWei = new BigUint64Array(4096);
+  #held = 0;
+  #fromBlock = 0n;
+  #toBlock = 0n;
+
+  constructor(layout: BucketLayout, percentiles: readonly number[]) {
+    this.#startsSeconds = layout.startsSeconds;
+    this.#toSeconds = layout.toSeconds;
+    if (this.#startsSeconds.length === 0) throw new RangeError("a layout has at least one bucket");
+    this.#edges = Float64Array.from([...this.#startsSeconds, this.#toSeconds + 1]);
+    this.#statistics = new FeeOrderStatisticsScratch(percentiles);
+  }
+
+  /** Takes the next run (oldest first); false once every bucket is closed (later runs can change nothing). */
+  add(run: BlockRun): boolean {
+    const bucketCount = this.#startsSeconds.length;
+    const edges = this.#edges;
+    const summaries = this.#summaries;
     const { timestamps, baseFeesWei } = run;
     const length = timestamps.length;
     let at = firstAtOrAfter(timestamps, edges[0]!, 0, length);
     while (at < length && summaries.length < bucketCount) {
       const bucketEnd = edges[summaries.length + 1]!;
       if (timestamps[at]! >= bucketEnd) {
-        closeBucket();
+        this.#closeBucket();
         continue;
       }
       const end = firstAtOrAfter(timestamps, bucketEnd, at + 1, length);
-      if (held + end - at > feesWei.length) {
-        const grown = new BigUint64Array(Math.max(held + end - at, feesWei.length * 2));
-        grown.set(feesWei.subarray(0, held));
-        feesWei = grown;
+      const held = this.#held;
+      if (held + end - at > this.#feesWei.length) {
+        const grown = new BigUint64Array(Math.max(held + end - at, this.#feesWei.length * 2));
+        grown.set(this.#feesWei.subarray(0, held));
+        this.#feesWei = grown;
       }
-      feesWei.set(baseFeesWei.subarray(at, end), held);
-      if (held === 0) fromBlock = run.firstBlock + BigInt(at);
-      toBlock = run.firstBlock + BigInt(end - 1);
-      held += end - at;
+      this.#feesWei.set(baseFeesWei.subarray(at, end), held);
+      if (held === 0) this.#fromBlock = run.firstBlock + BigInt(at);
+      this.#toBlock = run.firstBlock + BigInt(end - 1);
+      this.#held += end - at;
       at = end;
     }
-    if (summaries.length === bucketCount) break;
+    return summaries.length < bucketCount;
   }
-  while (summaries.length < bucketCount) closeBucket();
-  return summaries;
+
+  /** Every bucket's summary (those no run reached have no blocks). */
+  finish(): BucketSummary[] {
+    while (this.#summaries.length < this.#startsSeconds.length) this.#closeBucket();
+    return this.#summaries;
+  }
+
+  #closeBucket(): void {
+    const index = this.#summaries.length;
+    const held = this.#held;
+    const startSeconds = this.#startsSeconds[index]!;
+    const endSeconds = index === this.#startsSeconds.length - 1 ? this.#toSeconds : this.#startsSeconds[index + 1]!;
+    const fees = held === 0 ? undefined : { fromBlock: this.#fromBlock, toBlock: this.#toBlock, ...this.#statistics.of(this.#feesWei.subarray(0, held)) };
+    this.#summaries.push({ startSeconds, endSeconds, blocks: held, fees });
+    this.#held = 0;
+  }
 }
 
 /** The index of the first of the ascending `timestamps[from..to)` at or after `seconds` (`to` when none is). */
