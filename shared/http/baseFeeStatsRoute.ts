@@ -1,7 +1,8 @@
 import { toGweiString } from "../core/fees/gwei.ts";
-import { BucketStatsBuilder, type BucketSummary } from "../core/history/bucketStats.ts";
+import { bucketStats, bucketStatsInSlices, type BucketSummary } from "../core/history/bucketStats.ts";
 import { MAX_DURATION_SECONDS, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
 import type { HistoryView } from "../core/history/historyView.ts";
+import { SlicedHistoryRead } from "../core/history/slicedHistoryRead.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { BUCKET_PERCENTILES, type BaseFeeStats, type BaseFeeStatsBucket, MAX_STATS_BUCKETS } from "../wire/baseFeeStats.ts";
 import { chainOfPath } from "./chainOfPath.ts";
@@ -68,17 +69,19 @@ export const BASE_FEE_STATS_ROUTE: JsonRoute = {
     const history = context.resources.source.history(publication.chainId);
     const { fromSeconds, toSeconds } = rangeOf(query.range, history, publication.status.statsWindow, context);
     const layout = bucketLayoutOf(fromSeconds, toSeconds, query.division);
-    const builder = new BucketStatsBuilder(layout, BUCKET_PERCENTILES);
-    const answer = (): JsonReply => {
-      const body: BaseFeeStats = builder.finish().map(wireBucket);
+    const answer = (buckets: readonly BucketSummary[]): JsonReply => {
+      const body: BaseFeeStats = buckets.map(wireBucket);
       return { body: Buffer.from(JSON.stringify(body)) };
     };
-    if (history === undefined) return answer();
+    if (history === undefined) return answer(bucketStats([], layout, BUCKET_PERCENTILES));
+    const { scans } = context.resources;
+    // A block at toSeconds + 0.5 is in the range's last second: the read ends one second past `toSeconds`.
+    const read = new SlicedHistoryRead(history, fromSeconds, toSeconds + 1);
+    const steps = bucketStatsInSlices(read, layout, BUCKET_PERCENTILES, scans.limits.sliceBlocks);
     return {
       deferred: async (abandoned) => {
-        // A block at toSeconds + 0.5 is in the range's last second: the read ends one second past `toSeconds`.
-        const whole = await context.resources.scans.read(context.keyId, history, fromSeconds, toSeconds + 1, (run) => builder.add(run), abandoned);
-        return whole ? answer() : undefined;
+        const buckets = await scans.run(context.keyId, steps, abandoned);
+        return buckets === undefined ? undefined : answer(buckets);
       },
     };
   },

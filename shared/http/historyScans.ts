@@ -1,16 +1,13 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { BlockRun } from "../core/history/blockRun.ts";
-import type { HistoryView } from "../core/history/historyView.ts";
-import { SlicedHistoryRead } from "../core/history/slicedHistoryRead.ts";
 import { ApiError } from "./apiErrors.ts";
 
 /** How history scans share the event loop and what they cost a key (SECURITY.md "History scans"). */
 export interface HistoryScanLimits {
-  /** Blocks read in one turn of the event loop: each slice costs about 1 ms of CPU (32,768 blocks). */
+  /** Blocks read, or fees of one bucket summarised, in one turn of the event loop (32,768: about 1 to 3 ms of CPU). */
   readonly sliceBlocks: number;
   /** Every this many blocks read cost the key one more request of its rate limit (on top of the request's own). */
   readonly blocksPerRequest: number;
-  /** baseFeeStats scans waiting for their turn at most; one more is refused with RATE_LIMITED. */
+  /** baseFeeStats scans running or waiting for their turn at most; one more is refused with RATE_LIMITED. */
   readonly maxWaiting: number;
 }
 
@@ -43,18 +40,12 @@ export class HistoryScans {
   }
 
   /**
-   * Reads the held blocks timed in `[fromSeconds, endSeconds)` oldest first, after the scans before it, a slice per
-   * turn of the event loop, handing each run to `visit` (views: copy what is kept). Resolves false when `abandoned`
-   * said so between slices (the client left): the rest is not read. Throws RATE_LIMITED when too many scans wait.
+   * Runs `steps` after the scans before it, one step per turn of the event loop, charging the blocks each step says it
+   * read (each reads or works out at most `sliceBlocks`: bucketStatsInSlices), and resolves with what it returns; or
+   * undefined once `abandoned` says so between steps (the client left): the rest is not done. Throws RATE_LIMITED
+   * when `maxWaiting` scans are running or waiting already.
    */
-  async read(
-    keyId: string | undefined,
-    history: HistoryView,
-    fromSeconds: number,
-    endSeconds: number,
-    visit: (run: BlockRun) => void,
-    abandoned: () => boolean,
-  ): Promise<boolean> {
+  async run<T>(keyId: string | undefined, steps: Generator<number, T>, abandoned: () => boolean): Promise<T | undefined> {
     if (this.#waiting >= this.#limits.maxWaiting) throw new ApiError("RATE_LIMITED", { retryAfterSeconds: 1 });
     this.#waiting++;
     const previous = this.#tail;
@@ -62,11 +53,11 @@ export class HistoryScans {
     this.#tail = new Promise((resolve) => (finished = resolve));
     try {
       await previous;
-      const read = new SlicedHistoryRead(history, fromSeconds, endSeconds);
       for (;;) {
-        if (abandoned()) return false;
-        this.chargeBlocks(keyId, read.next(this.#limits.sliceBlocks, visit));
-        if (read.done) return true;
+        if (abandoned()) return undefined;
+        const step = steps.next();
+        if (step.done === true) return step.value;
+        this.chargeBlocks(keyId, step.value);
         await nextTurn();
       }
     } finally {

@@ -1,5 +1,6 @@
 import type { BlockRun } from "./blockRun.ts";
 import { type FeeOrderStatistics, FeeOrderStatisticsScratch } from "./feeOrderStatistics.ts";
+import type { SlicedHistoryRead } from "./slicedHistoryRead.ts";
 
 /**
  * How a time range `[fromSeconds, toSeconds]` (whole unix seconds, both included) is cut into buckets: bucket `i`
@@ -76,13 +77,54 @@ export function bucketStats(runs: Iterable<BlockRun>, layout: BucketLayout, perc
   for (const run of runs) {
     if (!builder.add(run)) break;
   }
-  return builder.finish();
+  return drain(builder.finish());
+}
+
+/**
+ * bucketStats over a read in slices: each step reads `sliceBlocks` blocks, or works out a slice of `sliceBlocks` fees
+ * of a bucket holding more than that, and yields the blocks it read (0 for a step of statistics), so that the caller
+ * can let other work run between steps and charge what was read (shared/http/historyScans.ts).
+ */
+export function* bucketStatsInSlices(
+  read: SlicedHistoryRead,
+  layout: BucketLayout,
+  percentiles: readonly number[],
+  sliceBlocks: number,
+): Generator<number, BucketSummary[]> {
+  const builder = new BucketStatsBuilder(layout, percentiles, sliceBlocks);
+  let open = true;
+  while (open && !read.done) {
+    yield read.next(sliceBlocks, (run) => {
+      open &&= builder.add(run);
+    });
+    for (const _ of builder.settle()) yield 0;
+  }
+  return yield* mapYields(builder.finish(), () => 0);
+}
+
+/** The value a generator returns, its steps run at once. */
+function drain<T>(steps: Generator<unknown, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** `steps`, each of its yields replaced by `yielded()`. */
+function* mapYields<T, Y>(steps: Generator<unknown, T>, yielded: () => Y): Generator<Y, T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    yield yielded();
+  }
 }
 
 /**
  * bucketStats one run at a time, so that a long history can be summarised in slices with other work between them
- * (shared/http/historyScans.ts): `add` the runs oldest first, then `finish`. Each run's fees are copied out during
- * `add` (its arrays are views), so nothing of the history is held between calls.
+ * (bucketStatsInSlices): `add` the runs oldest first, `settle` after each slice, then `finish`. Each run's fees are
+ * copied out during `add` (its arrays are views), so nothing of the history is held between calls. A bucket of more
+ * than `deferAbove` fees is summarised by `settle` and `finish`, a slice of `deferAbove` fees per step, rather than
+ * in the `add` that closes it.
  */
 export class BucketStatsBuilder {
   readonly #startsSeconds: readonly number[];
@@ -99,8 +141,12 @@ export class BucketStatsBuilder {
   #held = 0;
   #fromBlock = 0n;
   #toBlock = 0n;
+  readonly #deferAbove: number;
+  /** Closed buckets whose statistics `settle` works out, each with its own fees (taken from `#feesWei`). */
+  #deferred: { readonly index: number; readonly feesWei: BigUint64Array; readonly fromBlock: bigint; readonly toBlock: bigint }[] = [];
 
-  constructor(layout: BucketLayout, percentiles: readonly number[]) {
+  constructor(layout: BucketLayout, percentiles: readonly number[], deferAbove = Number.POSITIVE_INFINITY) {
+    this.#deferAbove = deferAbove;
     this.#startsSeconds = layout.startsSeconds;
     this.#toSeconds = layout.toSeconds;
     if (this.#startsSeconds.length === 0) throw new RangeError("a layout has at least one bucket");
@@ -138,9 +184,18 @@ export class BucketStatsBuilder {
     return summaries.length < bucketCount;
   }
 
-  /** Every bucket's summary (those no run reached have no blocks). */
-  finish(): BucketSummary[] {
+  /** Works out the statistics of the big buckets closed so far, yielding after each slice of `deferAbove` fees. */
+  *settle(): Generator<void, void> {
+    for (const { index, feesWei, fromBlock, toBlock } of this.#deferred.splice(0)) {
+      const statistics = yield* this.#statistics.ofInSlices(feesWei, this.#deferAbove);
+      this.#summaries[index] = { ...this.#summaries[index]!, fees: { fromBlock, toBlock, ...statistics } };
+    }
+  }
+
+  /** Every bucket's summary (those no run reached have no blocks), once the big ones are worked out (see settle). */
+  *finish(): Generator<void, BucketSummary[]> {
     while (this.#summaries.length < this.#startsSeconds.length) this.#closeBucket();
+    yield* this.settle();
     return this.#summaries;
   }
 
@@ -149,8 +204,15 @@ export class BucketStatsBuilder {
     const held = this.#held;
     const startSeconds = this.#startsSeconds[index]!;
     const endSeconds = index === this.#startsSeconds.length - 1 ? this.#toSeconds : this.#startsSeconds[index + 1]!;
-    const fees = held === 0 ? undefined : { fromBlock: this.#fromBlock, toBlock: this.#toBlock, ...this.#statistics.of(this.#feesWei.subarray(0, held)) };
-    this.#summaries.push({ startSeconds, endSeconds, blocks: held, fees });
+    if (held > this.#deferAbove) {
+      // Its fees go with it to `settle`; the next bucket starts a buffer of its own.
+      this.#deferred.push({ index, feesWei: this.#feesWei.subarray(0, held), fromBlock: this.#fromBlock, toBlock: this.#toBlock });
+      this.#feesWei = new BigUint64Array(4096);
+      this.#summaries.push({ startSeconds, endSeconds, blocks: held, fees: undefined });
+    } else {
+      const fees = held === 0 ? undefined : { fromBlock: this.#fromBlock, toBlock: this.#toBlock, ...this.#statistics.of(this.#feesWei.subarray(0, held)) };
+      this.#summaries.push({ startSeconds, endSeconds, blocks: held, fees });
+    }
     this.#held = 0;
   }
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { type ArrayBlock, ArrayHistoryView } from "../../../test/support/arrayHistoryView.ts";
-import { bucketStats, BucketStatsBuilder, equalBuckets } from "./bucketStats.ts";
+import { bucketStats, bucketStatsInSlices, equalBuckets } from "./bucketStats.ts";
 import { SlicedHistoryRead } from "./slicedHistoryRead.ts";
 
 /** Every block a read hands out, in order, slice by slice of at most `sliceBlocks`. */
@@ -48,7 +48,7 @@ test("a read in slices hands out each block of [from, end) once, in order, at mo
   );
 });
 
-test("buckets summarised from a read in slices are those of one pass over the same blocks", () => {
+test("buckets summarised from a read in slices, big buckets worked out in steps of their own, are those of one pass over the same blocks", () => {
   const blocks: ArrayBlock[] = Array.from({ length: 5000 }, (_, index) => ({
     block: 7_000_000n + BigInt(index),
     timestamp: 1_700_000_000 + index * 0.25,
@@ -56,8 +56,17 @@ test("buckets summarised from a read in slices are those of one pass over the sa
   }));
   const view = ArrayHistoryView.of(blocks, { runBlocks: 64 });
   const layout = equalBuckets(1_700_000_000, 1_700_001_249, 7);
-  const builder = new BucketStatsBuilder(layout, [10, 50, 90]);
-  const read = new SlicedHistoryRead(view, 1_700_000_000, 1_700_001_250);
-  while (!read.done) read.next(333, (run) => builder.add(run));
-  assert.deepEqual(builder.finish(), bucketStats(view.runs(1_700_000_000, 1_700_001_250), layout, [10, 50, 90]));
+  for (const sliceBlocks of [1, 333, 700, 5000]) {
+    // Slices of 333 and 700 blocks defer the statistics of the buckets of 714 blocks to steps of their own.
+    const steps = bucketStatsInSlices(new SlicedHistoryRead(view, 1_700_000_000, 1_700_001_250), layout, [10, 50, 90], sliceBlocks);
+    let step = steps.next();
+    let read = 0;
+    while (step.done !== true) {
+      assert.ok(step.value <= sliceBlocks);
+      read += step.value;
+      step = steps.next();
+    }
+    assert.equal(read, 5000);
+    assert.deepEqual(step.value, bucketStats(view.runs(1_700_000_000, 1_700_001_250), layout, [10, 50, 90]), `slices of ${sliceBlocks}`);
+  }
 });
