@@ -127,6 +127,10 @@ test("at most maxWaiting baseFeeStats scans run or wait at once: one more is ref
     answers.map((answer) => answer.status),
     [200, 200, 429],
   );
-  assert.equal((JSON.parse(answers[2]!.body) as { code: string }).code, "RATE_LIMITED");
+  assert.deepEqual(JSON.parse(answers[2]!.body), {
+    statusCode: 429,
+    code: "RATE_LIMITED",
+    message: "Too many baseFeeStats requests running or waiting (at most 2): close one, or retry after 1 s.",
+  });
   assert.equal(answers[2]!.headers["retry-after"], "1");
 });

@@ -46,7 +46,9 @@ export class HistoryScans {
    * when `maxWaiting` scans are running or waiting already.
    */
   async run<T>(keyId: string | undefined, steps: Generator<number, T>, abandoned: () => boolean): Promise<T | undefined> {
-    if (this.#waiting >= this.#limits.maxWaiting) throw new ApiError("RATE_LIMITED", { retryAfterSeconds: 1 });
+    if (this.#waiting >= this.#limits.maxWaiting) {
+      throw new ApiError("RATE_LIMITED", { retryAfterSeconds: 1, limit: { what: "baseFeeStats requests running or waiting", max: this.#limits.maxWaiting } });
+    }
     this.#waiting++;
     const previous = this.#tail;
     let finished!: () => void;
