@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setImmediate as nextTurn, setTimeout as rest } from "node:timers/promises";
 import { ApiError } from "./apiErrors.ts";
 
 /** How history scans share the event loop and what they cost a key (SECURITY.md "History scans"). */
@@ -9,9 +9,21 @@ export interface HistoryScanLimits {
   readonly blocksPerRequest: number;
   /** baseFeeStats scans running or waiting for their turn at most; one more is refused with RATE_LIMITED. */
   readonly maxWaiting: number;
+  /**
+   * After this much time in slices since they last rested, the scans rest as long (a timer: the process idle if
+   * nothing else is due). One scan of a week in 672 buckets (about 30 ms) never rests; scans back to back take at
+   * most half of the process's time, so that the rest of the service keeps the other half however many wait, and the
+   * process is not the always-busy one that a loaded machine's scheduler makes wait longest.
+   */
+  readonly workMsBeforeRest: number;
 }
 
-export const DEFAULT_HISTORY_SCAN_LIMITS: HistoryScanLimits = Object.freeze({ sliceBlocks: 32_768, blocksPerRequest: 32_768, maxWaiting: 16 });
+export const DEFAULT_HISTORY_SCAN_LIMITS: HistoryScanLimits = Object.freeze({
+  sliceBlocks: 32_768,
+  blocksPerRequest: 32_768,
+  maxWaiting: 16,
+  workMsBeforeRest: 10,
+});
 
 /** Charges a key `requests` more of its rate limit (RateLimiter.charge). */
 export type ChargeKey = (keyId: string, requests: number) => void;
@@ -19,8 +31,8 @@ export type ChargeKey = (keyId: string, requests: number) => void;
 /**
  * The server's reads over long stretches of a chain's history (baseFeeStats, the CSV export): each reads a slice of
  * `sliceBlocks` blocks per turn of the event loop, so that no request, event stream or new block waits behind more
- * than one slice; each costs its key a request of the rate limit per `blocksPerRequest` blocks read, so that a scan
- * costs what it reads; and baseFeeStats' scans run one at a time (what they hold in memory is one scan's fees at most),
+ * than one slice; they work at most half the time (workMsBeforeRest); each costs its key a request of the rate limit
+ * per `blocksPerRequest` blocks read, so that a scan costs what it reads; and baseFeeStats' scans run one at a time (what they hold in memory is one scan's fees at most),
  * at most `maxWaiting` waiting their turn.
  */
 export class HistoryScans {
@@ -29,6 +41,8 @@ export class HistoryScans {
   /** Settles when the scan running now (and those before it) is over. */
   #tail: Promise<void> = Promise.resolve();
   #waiting = 0;
+  /** Time spent in slices since the scans last rested. */
+  #workedMs = 0;
 
   constructor(limits: HistoryScanLimits, charge: ChargeKey) {
     this.#limits = limits;
@@ -57,10 +71,17 @@ export class HistoryScans {
       await previous;
       for (;;) {
         if (abandoned()) return undefined;
+        const startedAt = performance.now();
         const step = steps.next();
+        this.#workedMs += performance.now() - startedAt;
         if (step.done === true) return step.value;
         this.chargeBlocks(keyId, step.value);
-        await nextTurn();
+        if (this.#workedMs < this.#limits.workMsBeforeRest) {
+          await nextTurn();
+        } else {
+          await rest(this.#workedMs);
+          this.#workedMs = 0;
+        }
       }
     } finally {
       this.#waiting--;
