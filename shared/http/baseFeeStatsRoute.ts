@@ -77,7 +77,7 @@ export const BASE_FEE_STATS_ROUTE: JsonRoute = {
     const { scans } = context.resources;
     // A block at toSeconds + 0.5 is in the range's last second: the read ends one second past `toSeconds`.
     const read = new SlicedHistoryRead(history, fromSeconds, toSeconds + 1);
-    const steps = bucketStatsInSlices(read, layout, BUCKET_PERCENTILES, scans.limits.sliceBlocks);
+    const steps = bucketStatsInSlices(read, layout, () => scans.bucketScratch(BUCKET_PERCENTILES), scans.limits.sliceBlocks);
     return {
       deferred: async (abandoned) => {
         const buckets = await scans.run(context.keyId, steps, abandoned);

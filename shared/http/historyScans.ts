@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn, setTimeout as rest } from "node:timers/promises";
+import { BucketScratch } from "../core/history/bucketStats.ts";
 import { ApiError } from "./apiErrors.ts";
 
 /** How history scans share the event loop and what they cost a key (SECURITY.md "History scans"). */
@@ -41,6 +42,8 @@ export class HistoryScans {
   /** Settles when the scan running now (and those before it) is over. */
   #tail: Promise<void> = Promise.resolve();
   #waiting = 0;
+  /** The buffers of the scan running, reused by the next; dropped when none runs or waits. */
+  #bucketScratch: BucketScratch | undefined;
   /** Time spent in slices since the scans last rested. */
   #workedMs = 0;
 
@@ -85,8 +88,15 @@ export class HistoryScans {
       }
     } finally {
       this.#waiting--;
+      if (this.#waiting === 0) this.#bucketScratch = undefined;
       finished();
     }
+  }
+
+  /** The buffers for a bucketStatsInSlices of `percentiles` (those of the scan before it, while scans follow each other). */
+  bucketScratch(percentiles: readonly number[]): BucketScratch {
+    if (this.#bucketScratch?.percentiles.join() !== percentiles.join()) this.#bucketScratch = new BucketScratch(percentiles);
+    return this.#bucketScratch;
   }
 
   /** Charges `keyId` for `blocks` read. */

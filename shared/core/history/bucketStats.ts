@@ -88,10 +88,11 @@ export function bucketStats(runs: Iterable<BlockRun>, layout: BucketLayout, perc
 export function* bucketStatsInSlices(
   read: SlicedHistoryRead,
   layout: BucketLayout,
-  percentiles: readonly number[],
+  scratch: () => BucketScratch,
   sliceBlocks: number,
 ): Generator<number, BucketSummary[]> {
-  const builder = new BucketStatsBuilder(layout, percentiles, sliceBlocks);
+  // The scratch is taken at the first step, when the caller lets the summary run (not when it is made).
+  const builder = new BucketStatsBuilder(layout, scratch().percentiles, sliceBlocks, scratch());
   let open = true;
   while (open && !read.done) {
     yield read.next(sliceBlocks, (run) => {
@@ -120,6 +121,23 @@ function* mapYields<T, Y>(steps: Generator<unknown, T>, yielded: () => Y): Gener
 }
 
 /**
+ * The buffers a BucketStatsBuilder works in, which the next builder may reuse once it is done (one builder at a time):
+ * the open bucket's fees and the order statistics' scratch, each as large as the largest bucket seen (8 bytes a fee).
+ * Reusing them spares a summary of a week in one bucket its 80 MB of short-lived buffers, and the garbage collector
+ * the full collections they would set off.
+ */
+export class BucketScratch {
+  readonly percentiles: readonly number[];
+  readonly statistics: FeeOrderStatisticsScratch;
+  feesWei = new BigUint64Array(4096);
+
+  constructor(percentiles: readonly number[]) {
+    this.percentiles = [...percentiles];
+    this.statistics = new FeeOrderStatisticsScratch(percentiles);
+  }
+}
+
+/**
  * bucketStats one run at a time, so that a long history can be summarised in slices with other work between them
  * (bucketStatsInSlices): `add` the runs oldest first, `settle` after each slice, then `finish`. Each run's fees are
  * copied out during `add` (its arrays are views), so nothing of the history is held between calls. A bucket of more
@@ -134,10 +152,10 @@ export class BucketStatsBuilder {
    * timestamp rounded down lies in [startsSeconds[i], startsSeconds[i + 1]), and for the last up to toSeconds included.
    */
   readonly #edges: Float64Array;
-  readonly #statistics: FeeOrderStatisticsScratch;
+  readonly #scratch: BucketScratch;
   readonly #summaries: BucketSummary[] = [];
-  /** The open bucket's fees (the first `#held`), grown as needed. */
-  #feesWei = new BigUint64Array(4096);
+  /** The open bucket's fees (the first `#held`), grown as needed (the scratch's buffer until a big bucket takes it). */
+  #feesWei: BigUint64Array;
   #held = 0;
   #fromBlock = 0n;
   #toBlock = 0n;
@@ -145,13 +163,15 @@ export class BucketStatsBuilder {
   /** Closed buckets whose statistics `settle` works out, each with its own fees (taken from `#feesWei`). */
   #deferred: { readonly index: number; readonly feesWei: BigUint64Array; readonly fromBlock: bigint; readonly toBlock: bigint }[] = [];
 
-  constructor(layout: BucketLayout, percentiles: readonly number[], deferAbove = Number.POSITIVE_INFINITY) {
+  constructor(layout: BucketLayout, percentiles: readonly number[], deferAbove = Number.POSITIVE_INFINITY, scratch = new BucketScratch(percentiles)) {
+    if (scratch.percentiles.join() !== percentiles.join()) throw new RangeError("a scratch serves the percentiles it was made for");
     this.#deferAbove = deferAbove;
+    this.#scratch = scratch;
+    this.#feesWei = scratch.feesWei;
     this.#startsSeconds = layout.startsSeconds;
     this.#toSeconds = layout.toSeconds;
     if (this.#startsSeconds.length === 0) throw new RangeError("a layout has at least one bucket");
     this.#edges = Float64Array.from([...this.#startsSeconds, this.#toSeconds + 1]);
-    this.#statistics = new FeeOrderStatisticsScratch(percentiles);
   }
 
   /** Takes the next run (oldest first); false once every bucket is closed (later runs can change nothing). */
@@ -173,6 +193,7 @@ export class BucketStatsBuilder {
       if (held + end - at > this.#feesWei.length) {
         const grown = new BigUint64Array(Math.max(held + end - at, this.#feesWei.length * 2));
         grown.set(this.#feesWei.subarray(0, held));
+        if (this.#feesWei === this.#scratch.feesWei) this.#scratch.feesWei = grown;
         this.#feesWei = grown;
       }
       this.#feesWei.set(baseFeesWei.subarray(at, end), held);
@@ -187,7 +208,7 @@ export class BucketStatsBuilder {
   /** Works out the statistics of the big buckets closed so far, yielding after each slice of `deferAbove` fees. */
   *settle(): Generator<void, void> {
     for (const { index, feesWei, fromBlock, toBlock } of this.#deferred.splice(0)) {
-      const statistics = yield* this.#statistics.ofInSlices(feesWei, this.#deferAbove);
+      const statistics = yield* this.#scratch.statistics.ofInSlices(feesWei, this.#deferAbove);
       this.#summaries[index] = { ...this.#summaries[index]!, fees: { fromBlock, toBlock, ...statistics } };
     }
   }
@@ -205,12 +226,13 @@ export class BucketStatsBuilder {
     const startSeconds = this.#startsSeconds[index]!;
     const endSeconds = index === this.#startsSeconds.length - 1 ? this.#toSeconds : this.#startsSeconds[index + 1]!;
     if (held > this.#deferAbove) {
-      // Its fees go with it to `settle`; the next bucket starts a buffer of its own.
+      // Its fees go with it to `settle`; a bucket after it starts a buffer of its own.
       this.#deferred.push({ index, feesWei: this.#feesWei.subarray(0, held), fromBlock: this.#fromBlock, toBlock: this.#toBlock });
-      this.#feesWei = new BigUint64Array(4096);
+      if (index < this.#startsSeconds.length - 1) this.#feesWei = new BigUint64Array(4096);
       this.#summaries.push({ startSeconds, endSeconds, blocks: held, fees: undefined });
     } else {
-      const fees = held === 0 ? undefined : { fromBlock: this.#fromBlock, toBlock: this.#toBlock, ...this.#statistics.of(this.#feesWei.subarray(0, held)) };
+      const fees =
+        held === 0 ? undefined : { fromBlock: this.#fromBlock, toBlock: this.#toBlock, ...this.#scratch.statistics.of(this.#feesWei.subarray(0, held)) };
       this.#summaries.push({ startSeconds, endSeconds, blocks: held, fees });
     }
     this.#held = 0;

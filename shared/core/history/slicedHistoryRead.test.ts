@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { type ArrayBlock, ArrayHistoryView } from "../../../test/support/arrayHistoryView.ts";
-import { bucketStats, bucketStatsInSlices, equalBuckets } from "./bucketStats.ts";
+import { BucketScratch, bucketStats, bucketStatsInSlices, equalBuckets } from "./bucketStats.ts";
 import { SlicedHistoryRead } from "./slicedHistoryRead.ts";
 
 /** Every block a read hands out, in order, slice by slice of at most `sliceBlocks`. */
@@ -56,9 +56,11 @@ test("buckets summarised from a read in slices, big buckets worked out in steps 
   }));
   const view = ArrayHistoryView.of(blocks, { runBlocks: 64 });
   const layout = equalBuckets(1_700_000_000, 1_700_001_249, 7);
-  for (const sliceBlocks of [1, 333, 700, 5000]) {
+  // One scratch for every summary, one after another, as the server's scans reuse it.
+  const scratch = new BucketScratch([10, 50, 90]);
+  for (const sliceBlocks of [1, 333, 700, 5000, 333]) {
     // Slices of 333 and 700 blocks defer the statistics of the buckets of 714 blocks to steps of their own.
-    const steps = bucketStatsInSlices(new SlicedHistoryRead(view, 1_700_000_000, 1_700_001_250), layout, [10, 50, 90], sliceBlocks);
+    const steps = bucketStatsInSlices(new SlicedHistoryRead(view, 1_700_000_000, 1_700_001_250), layout, () => scratch, sliceBlocks);
     let step = steps.next();
     let read = 0;
     while (step.done !== true) {
