@@ -33,7 +33,7 @@ export const BASE_FEE_HISTORY_CSV_ROUTE: StreamRoute = {
   kind: "stream",
   name: "getBaseFeeHistoryCsv",
   summary:
-    "The held history as CSV, oldest first: a header `block,timestamp,base_fee_gwei`, then one line per block held whose timestamp, rounded down to the whole second (as written), lies in [from, to]; base fees in Gwei, exact. Streamed.",
+    "The held history as CSV, oldest first: a header `block,timestamp,base_fee_gwei`, then one line per block held whose timestamp, rounded down to the whole second (as written), lies in [from, to]; base fees in Gwei, exact. Streamed. Each 32,768 blocks read cost the key one more request of its rate limit.",
   path: "/networks/{chainId}/baseFeeHistory.csv",
   auth: "key",
   query: CSV_QUERY,
