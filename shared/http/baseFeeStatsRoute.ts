@@ -56,7 +56,7 @@ export const BASE_FEE_STATS_ROUTE: JsonRoute = {
   summary:
     "The held history in time buckets, oldest first: each bucket's block count, first and last block, and min, p10, p25, p50, p75, p90 and max of its base fees in Gwei (nearest rank). " +
     "A block belongs to the bucket holding its timestamp rounded down to the second: buckets are [start, end), the last one [start, end]. A bucket without blocks has only start, end and blocks (0). " +
-    "Each 32,768 blocks read cost the key one more request of its rate limit; at most 16 of these requests run or wait at once (429 beyond).",
+    "Each 32,768 blocks read cost the key one more request of its rate limit; at most 64 of these requests run or wait at once (429 beyond).",
   path: "/networks/{chainId}/baseFeeStats",
   auth: "key",
   query: STATS_QUERY,

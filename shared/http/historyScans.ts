@@ -22,7 +22,7 @@ export interface HistoryScanLimits {
 export const DEFAULT_HISTORY_SCAN_LIMITS: HistoryScanLimits = Object.freeze({
   sliceBlocks: 32_768,
   blocksPerRequest: 32_768,
-  maxWaiting: 16,
+  maxWaiting: 64,
   workMsBeforeRest: 10,
 });
 
