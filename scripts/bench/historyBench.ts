@@ -35,10 +35,12 @@ export function runHistoryBench(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gasfees-history-bench-"));
   const bundle = join(dir, "historyBenchWorker.mjs");
   buildSync({ entryPoints: [WORKER], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
-  let week: WorkerAnswer, alert: WorkerAnswer, small: WorkerAnswer, seven: WorkerAnswer, empty: WorkerAnswer;
+  let week: WorkerAnswer, alert: WorkerAnswer, small: WorkerAnswer, seven: WorkerAnswer, empty: WorkerAnswer, rules: WorkerAnswer, day: WorkerAnswer;
   try {
     week = worker(bundle, ["block", "arbitrum-week"]);
     alert = worker(bundle, ["block", "arbitrum-week-alert"]);
+    rules = worker(bundle, ["block", "arbitrum-week-rules"]);
+    day = worker(bundle, ["block", "arbitrum-week-24h"]);
     small = worker(bundle, ["block", "500-blocks"]);
     seven = worker(bundle, ["memory", "seven-chains"]);
     empty = worker(bundle, ["memory", "empty"]);
@@ -67,6 +69,30 @@ export function runHistoryBench(): Promise<BenchRow[]> {
       value: alert.firstAskMs,
       unit: "ms",
       baselineName: "one exact pass over it, kept nowhere (asks past 16 windows)",
+      baseline: alert.onePassMs,
+      goal: "—",
+    },
+    {
+      name: "a new block with the worst alert-rule set the settings accept (200 percentile rules, 16 windows spanning 13 d 17 h of 0.25 s blocks), every threshold asked: CPU per block",
+      value: rules.cpuMsPerBlock,
+      unit: "ms",
+      baselineName: "the same week, no rules",
+      baseline: day.cpuMsPerBlock,
+      goal: "< 1 ms",
+    },
+    {
+      name: "the same: resident memory, the week held and every rule's window tracked",
+      value: rules.rssMb,
+      unit: "MB",
+      baselineName: "the same week, no rules",
+      baseline: day.rssMb,
+      goal: "< 300 MB",
+    },
+    {
+      name: "the same: the first block after the rules are loaded (each window's tracker built, once)",
+      value: rules.firstAskMs,
+      unit: "ms",
+      baselineName: "one exact pass over a 2.4 M-block window",
       baseline: alert.onePassMs,
       goal: "—",
     },

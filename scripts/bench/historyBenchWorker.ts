@@ -2,6 +2,10 @@
 //   block <arbitrum-week|500-blocks>   CPU per new block through the service's path (record, statistics, answers)
 //   block arbitrum-week-alert          the same with a second window of 2.4 M blocks asked a percentile per block (an
 //                                      alert's), and that window's first ask (its tracker built) beside one exact pass
+//   block arbitrum-week-rules          a week held (24 h statistics window) and the worst alert-rule set the settings
+//                                      accept: 200 percentile rules over 16 distinct windows spanning twice the
+//                                      horizon's blocks, every rule's threshold asked per block; and resident memory
+//   block arbitrum-week-24h            the same week and statistics window without rules (the rules' baseline)
 //   memory <seven-chains|empty>        resident memory with 7 chains' full 7-day histories held, or none
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { parseWindowSpec } from "../../shared/core/history/duration.ts";
@@ -11,6 +15,10 @@ import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { publish } from "../../shared/service/chainPublication.ts";
 import { ChainRecord } from "../../shared/service/chainRecord.ts";
 import type { FeedReport } from "../../shared/rpc/feedReport.ts";
+import type { AlertRule } from "../../shared/core/alerts/alertRule.ts";
+import { loadAlertRules } from "../../shared/alerts/loadAlertRules.ts";
+import { thresholdNow } from "../../shared/alerts/ruleThreshold.ts";
+import { notificationSettingsSchema } from "../../shared/config/settings.ts";
 
 const [mode, variant] = process.argv.slice(2);
 const logger = createLogger("error");
@@ -56,20 +64,47 @@ function filledRecord(plan: ChainPlan, seconds: number, spacing: number, seed: n
   return { record, newest: blocks - 1, fillMsPer1024: (performance.now() - started) / pages };
 }
 
+/**
+ * The worst rule set loadAlertRules accepts for a week of Arbitrum (7 d horizon, 4,838,400 blocks of budget): 16
+ * distinct windows (7 d, 6 d and 14 of 61 to 74 minutes: 13 d 17 h of blocks), over 200 rules of both directions and
+ * many percentiles; checked to be accepted whole.
+ */
+function worstAcceptedRules(plan: ChainPlan): AlertRule[] {
+  const windows = ["7d", "6d", ...Array.from({ length: 14 }, (_, index) => `${61 + index}m`)];
+  const raw = Array.from({ length: 200 }, (_, index) => ({
+    id: `rule-${index}`,
+    chainId: plan.chainId,
+    when: index % 2 === 0 ? "below" : "above",
+    percentile: 1 + ((index * 7) % 99),
+    window: windows[index % windows.length]!,
+    cooldownMinutes: 0,
+  }));
+  const { rules, problems } = loadAlertRules(raw, [plan], notificationSettingsSchema.parse({}));
+  if (problems.length > 0) throw new Error(`the rule set is refused: ${JSON.stringify(problems[0])}`);
+  return rules.filter((rule) => rule.id.startsWith("rule-"));
+}
+
 /** The window an alert asks about in the alert variant: as long as the statistics window, another tracker. */
 const ALERT_WINDOW = parseWindowSpec("2400000 blocks")!;
 
 function measureBlocks(): void {
   const alert = variant === "arbitrum-week-alert";
-  const week = alert || variant === "arbitrum-week";
+  const withRules = variant === "arbitrum-week-rules";
+  const day = withRules || variant === "arbitrum-week-24h";
+  const week = alert || day || variant === "arbitrum-week";
   const spacing = 0.25;
   const plan: ChainPlan = {
     chainId: 42_161,
     name: "Arbitrum One",
     rpcUrls: [],
     blockTimeMs: 250,
-    ...(week ? { statsWindow: { kind: "duration", seconds: WEEK_SECONDS, text: "7d" } } : { statsWindowBlocks: HISTORY_BLOCKS }),
+    ...(day
+      ? { statsWindow: { kind: "duration", seconds: 86_400, text: "24h" } }
+      : week
+        ? { statsWindow: { kind: "duration", seconds: WEEK_SECONDS, text: "7d" } }
+        : { statsWindowBlocks: HISTORY_BLOCKS }),
   };
+  const rules = withRules ? worstAcceptedRules(plan) : [];
   const { record, newest, fillMsPer1024 } = filledRecord(plan, week ? WEEK_SECONDS : 200, spacing, 7);
   const next = feeWalk(11);
   let block = newest + 1;
@@ -88,8 +123,17 @@ function measureBlocks(): void {
     record.takeReport(fed, timestamp * 1_000);
     previous = publish(plan, fed, previous, record.part());
     if (alert && record.history.percentileOver(ALERT_WINDOW, 20) === undefined) throw new Error("the alert's window holds blocks");
+    for (const rule of rules) {
+      if (thresholdNow(rule, record.history) === undefined) throw new Error(`rule ${rule.id} has a threshold`);
+    }
     block++;
   };
+  if (withRules) {
+    // The first block after the rules are loaded builds each window's tracker (a sort of its fees, once).
+    const started = performance.now();
+    for (const rule of rules) thresholdNow(rule, record.history);
+    firstAskMs = performance.now() - started;
+  }
   for (let i = 0; i < HISTORY_BLOCKS; i++) step(); // the feed's window full, the code warm
   global.gc?.();
   const walls: number[] = [];
@@ -102,7 +146,9 @@ function measureBlocks(): void {
   }
   const used = process.cpuUsage(cpu);
   walls.sort((a, b) => a - b);
+  global.gc?.();
   answer({
+    rssMb: process.memoryUsage().rss / 2 ** 20,
     cpuMsPerBlock: (used.user + used.system) / 1_000 / BLOCKS,
     wallMsPerBlockP99: walls[Math.floor(BLOCKS * 0.99)]!,
     fillMsPer1024,

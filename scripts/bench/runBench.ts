@@ -13,6 +13,7 @@ import { runStatsBench } from "./statsBench.ts";
 import { runBackfillBench } from "./backfillBench.ts";
 import { runBackfillStoredBench } from "./backfillStoredBench.ts";
 import { runTenChainsBench } from "./tenChainsBench.ts";
+import { runPressureBench } from "./pressureBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: "chain feed", run: () => runFeedBench() },
@@ -23,6 +24,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "history", run: () => runHistoryBench() },
   { name: "store", run: () => runHistoryStoreBench() },
   { name: "stats", run: () => runStatsBench() },
+  { name: "pressure", run: () => runPressureBench() },
   { name: "backfill", run: () => runBackfillBench() },
   { name: "backfill kept", run: () => runBackfillStoredBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
@@ -30,11 +32,11 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
 ];
 
 /** The word that selects each bench on the command line (a word selects every bench whose name holds it). */
-const WORDS = "feed|freshness|dashboard|server|ten|history|store|stats|backfill|kept|soak";
+const WORDS = "feed|freshness|dashboard|server|ten|history|store|stats|pressure|backfill|kept|soak";
 
 const USAGE = `Usage: npm run bench -- [${WORDS} ...]
 
-Runs the benchmarks (about 8 minutes), or only those named, and prints one Markdown table: each measurement beside a
+Runs the benchmarks (about 9 minutes), or only those named, and prints one Markdown table: each measurement beside a
 baseline measured in the same run, with their ratio and the goal.
 
   feed       the chain feed: RPC requests and time to first data, requests per new block
@@ -45,6 +47,7 @@ baseline measured in the same run, with their ratio and the goal.
   history    a new block with a week of Arbitrum in the window; memory of 7 chains' full 7-day histories
   store      the history's SQLite store beside a row per block: pages, weeks, bytes per block, loading (under a minute)
   stats      baseFeeStats and the CSV export over a week of Arbitrum (2.4 million blocks)
+  pressure   the same week held while one key attacks with history scans: /healthz, busyThreshold, /events (~1 min)
   backfill   the history's backfill, fetch side, cap lifted: a week of a 12 s and of a 0.25 s chain; calls after a day away
   kept       the same weeks fetched and kept end to end: the chain's record in memory and its SQLite store
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)

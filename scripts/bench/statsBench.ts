@@ -11,13 +11,13 @@ import { type ScriptedService, scriptedService } from "../../test/support/script
 import type { BenchRow } from "./benchRow.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
-const ARBITRUM = 42161;
+export const ARBITRUM = 42161;
 const WEEK_SECONDS = 7 * 86_400;
 const SPACING_SECONDS = 0.25;
-const BLOCKS = WEEK_SECONDS / SPACING_SECONDS;
+export const BLOCKS = WEEK_SECONDS / SPACING_SECONDS;
 /** 2026-01-01T00:00:00Z: the newest block's time. */
-const NEWEST_SECONDS = 1_767_225_600;
-const FIRST_BLOCK = 300_000_000n;
+export const NEWEST_SECONDS = 1_767_225_600;
+export const FIRST_BLOCK = 300_000_000n;
 const PAGE_BLOCKS = 1024;
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -29,7 +29,7 @@ const headerSeconds = (index: number) => Math.floor(NEWEST_SECONDS - (BLOCKS - 1
  * The real service's history of the chain, filled as it fills it: the feed's newest 500 blocks (the newest with its
  * header), then the backfill's pages of 1,024 older blocks, exact timestamps at each page's ends, interpolated between them.
  */
-function followWeek(feesWei: BigUint64Array): ScriptedService {
+export function followWeek(feesWei: BigUint64Array): ScriptedService {
   const scripted = scriptedService([{ chainId: ARBITRUM, blockTimeMs: 250, statsWindow: "24h", historyHorizon: "8d" }]);
   const liveFrom = BLOCKS - 500;
   scripted.write(ARBITRUM, FIRST_BLOCK + BigInt(liveFrom), [...feesWei.subarray(liveFrom)], {
@@ -44,7 +44,7 @@ function followWeek(feesWei: BigUint64Array): ScriptedService {
 }
 
 /** Real mainnet base fees (the demo's replay data), repeated to fill the week. */
-function weekOfFees(): BigUint64Array {
+export function weekOfFees(): BigUint64Array {
   const lines = readFileSync("shared/demo/data/mainnet-17180000-17194650.csv", "utf8").trim().split("\n").slice(1);
   const real = lines.map((line) => BigInt(line.split(",")[1]!));
   return BigUint64Array.from({ length: BLOCKS }, (_, index) => real[index % real.length]!);

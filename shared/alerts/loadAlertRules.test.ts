@@ -9,7 +9,9 @@ import { type ChainPlan, chainPlansFrom } from "../service/chainPlan.ts";
 import { alertRuleProblemSchema, type AlertRuleProblem } from "../wire/alerts.ts";
 import { type NotificationSettings, notificationSettingsSchema, parseSettings } from "../config/settings.ts";
 import { alertRuleSettingsSchema } from "../wire/alertRuleSchema.ts";
+import { MAX_ASKED_WINDOWS } from "../core/history/trackedWindows.ts";
 import { loadAlertRules, MAX_ALERT_RULES } from "./loadAlertRules.ts";
+import { WINDOW_BUDGET_HORIZONS } from "./ruleWindowBudget.ts";
 
 const ETHEREUM: ChainPlan = { chainId: 1, name: "Ethereum", rpcUrls: ["https://eth.example/rpc"], blockTimeMs: 12_000 };
 /** A chain that keeps two days of history and computes its statistics over the newest 7,200 blocks. */
@@ -223,6 +225,45 @@ test("a window may be as long as the chain's history horizon, not longer; a coun
   assert.match(messageOf(problems, "over", "window"), /^"169h" is longer than the history Ethereum \(1\) keeps \(its historyHorizon, 7d\)/);
   assert.match(messageOf(problems, "base-3d", "window"), /^"3d" is longer than the history Base \(8453\) keeps \(its historyHorizon, 2d\)/);
   assert.match(messageOf(problems, "bad", "window"), /^must be a duration like "24h" or "7d", or a count of blocks like "7200 blocks" \(got "a week"\)$/);
+});
+
+test("a chain's rules keep at most MAX_ASKED_WINDOWS distinct percentile windows, spanning at most WINDOW_BUDGET_HORIZONS horizons of blocks: the first rules keep theirs, later ones are refused", () => {
+  const ARBITRUM: ChainPlan = { chainId: 42161, name: "Arbitrum One", rpcUrls: ["https://arb.example/rpc"], blockTimeMs: 250 };
+  const horizonBlocks = (7 * 86_400 * 1000) / 250;
+  // 200 rules, each with a window of its own: 1h, 2h, ... 200h (the longest past the horizon, refused for that).
+  const many = Array.from({ length: MAX_ALERT_RULES }, (_, index) => ({
+    id: `w${index + 1}`,
+    chainId: 42161,
+    when: "below",
+    percentile: 20,
+    window: `${index + 1}h`,
+  }));
+  const { rules, problems } = loadAlertRules(many, [ARBITRUM], NOTIFICATIONS);
+  const kept = userRules(rules).map((rule) => (rule.threshold.kind === "percentile" ? rule.threshold.window.text : "?"));
+  // 1h to 16h: 16 windows (136 hours of blocks, within 2 × 168 hours); the 17th is one too many. 24h is the chain's
+  // statistics window (the default), kept up to date anyway: it costs nothing.
+  assert.deepEqual(kept, [...Array.from({ length: MAX_ASKED_WINDOWS }, (_, index) => `${index + 1}h`), "24h"]);
+  assert.match(
+    messageOf(problems, "w17", "window"),
+    /^"17h" would be the 17th distinct percentile window of Arbitrum One \(42161\)'s rules, and at most 16 are kept/,
+  );
+
+  // Long windows: the blocks they span together are bounded first.
+  const long = ["7d", "6d", "5d", "24h", "1d", "7d", "2d"].map((window, index) => ({ id: `l${index}`, chainId: 42161, when: "above", percentile: 90, window }));
+  const loaded = loadAlertRules(long, [ARBITRUM], NOTIFICATIONS);
+  // The statistics window (24h, the default) costs nothing, nor does a window a rule before took ("7d" again).
+  assert.deepEqual(
+    userRules(loaded.rules).map((rule) => rule.id),
+    ["l0", "l1", "l3", "l4", "l5"],
+  );
+  assert.deepEqual(named(loaded.problems), ["l2 window", "l6 window"]);
+  assert.match(
+    messageOf(loaded.problems, "l2", "window"),
+    new RegExp(
+      `^"5d" would make the percentile windows of Arbitrum One \\(42161\\)'s rules span 6,220,800 blocks together, more than 2 times its historyHorizon \\(7d, ${(2 * horizonBlocks).toLocaleString("en")} blocks at 250 ms a block\\)`,
+    ),
+  );
+  assert.ok(WINDOW_BUDGET_HORIZONS * horizonBlocks >= (7 + 6) * 86_400 * 4);
 });
 
 test("window belongs to a percentile: beside gwei it is refused", () => {

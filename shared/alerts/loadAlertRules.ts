@@ -5,6 +5,7 @@ import { parseWindowSpec } from "../core/history/duration.ts";
 import { type ChainPlan, historyHorizonOf, statsWindowOf } from "../service/chainPlan.ts";
 import type { AlertRuleProblem } from "../wire/alerts.ts";
 import type { NotificationSettings } from "../config/settings.ts";
+import { RuleWindowBudget } from "./ruleWindowBudget.ts";
 import { ALERT_RULE_FIELDS, ALERT_RULE_ID_PATTERN, alertRuleSettingsSchema, type AlertRuleSettings, shownValue } from "../wire/alertRuleSchema.ts";
 
 /**
@@ -38,6 +39,8 @@ export function loadAlertRules(rawRules: readonly unknown[], chains: readonly Ch
   const problems: AlertRuleProblem[] = [];
   /** Each usable id and the 1-based place of the first rule that has it: the first one keeps it. */
   const placeOfId = new Map<string, number>();
+  /** The rules' percentile windows per chain: the first rules in the file keep theirs. */
+  const windowBudget = new RuleWindowBudget();
 
   rawRules.slice(0, MAX_ALERT_RULES).forEach((raw, index) => {
     const place = index + 1;
@@ -72,8 +75,13 @@ export function loadAlertRules(rawRules: readonly unknown[], chains: readonly Ch
       if (horizonProblem !== undefined) blame("window", horizonProblem);
     }
     if (parsed.success && fieldProblems.size === 0 && chain !== undefined) {
-      rules.push(alertRuleOf(parsed.data, chain));
-      return;
+      const rule = alertRuleOf(parsed.data, chain);
+      const overBudget = rule.threshold.kind === "percentile" ? windowBudget.take(rule.threshold.window, chain) : undefined;
+      if (overBudget === undefined) {
+        rules.push(rule);
+        return;
+      }
+      blame("window", overBudget);
     }
     for (const field of orderedFields(fieldProblems)) refuse(field, fieldProblems.get(field)!);
   });

@@ -1,18 +1,15 @@
 import type { ServerResponse } from "node:http";
 import { toGweiString } from "../core/fees/gwei.ts";
 import type { HistoryView } from "../core/history/historyView.ts";
+import { SlicedHistoryRead } from "../core/history/slicedHistoryRead.ts";
 import { chainOfPath } from "./chainOfPath.ts";
+import type { HistoryScans } from "./historyScans.ts";
 import type { QueryParameter, StreamRoute } from "./routeTypes.ts";
 import { MAX_UNIX_SECONDS, parseCsvQuery } from "./statsQuery.ts";
 
 export const CSV_HEADER = "block,timestamp,base_fee_gwei\n";
-/** Lines are gathered into pieces of about this many characters, each handed to the socket in one write. */
-const PIECE_CHARS = 64 * 1024;
-/**
- * A paused export resumes from the last block it wrote, looking this far back in time for it: interpolated timestamps
- * may move a little while the export waits (a new anchor), and the blocks before it are skipped by number.
- */
-const RESUME_MARGIN_SECONDS = 60;
+/** Lines are gathered into pieces of this many blocks (about 80 KB, half a millisecond), one per write and turn of the event loop. */
+const PIECE_BLOCKS = 2048;
 
 const CSV_QUERY: readonly QueryParameter[] = [
   {
@@ -29,14 +26,14 @@ const CSV_QUERY: readonly QueryParameter[] = [
 
 /**
  * `GET /networks/{chainId}/baseFeeHistory.csv`: the held history as CSV, oldest first (CONTRACT.md). Streamed: lines
- * are made a piece at a time, only while the client takes them (the socket's backpressure), so a week of a fast chain
- * is never held in memory whole; a client that disconnects ends it.
+ * are made a piece per turn of the event loop, only while the client takes them (the socket's backpressure), so a week
+ * of a fast chain is never held in memory whole nor holds the loop; a client that disconnects ends it.
  */
 export const BASE_FEE_HISTORY_CSV_ROUTE: StreamRoute = {
   kind: "stream",
   name: "getBaseFeeHistoryCsv",
   summary:
-    "The held history as CSV, oldest first: a header `block,timestamp,base_fee_gwei`, then one line per block held whose timestamp, rounded down to the whole second (as written), lies in [from, to]; base fees in Gwei, exact. Streamed.",
+    "The held history as CSV, oldest first: a header `block,timestamp,base_fee_gwei`, then one line per block held whose timestamp, rounded down to the whole second (as written), lies in [from, to]; base fees in Gwei, exact. Streamed. Each 32,768 blocks read cost the key one more request of its rate limit.",
   path: "/networks/{chainId}/baseFeeHistory.csv",
   auth: "key",
   query: CSV_QUERY,
@@ -61,45 +58,42 @@ export const BASE_FEE_HISTORY_CSV_ROUTE: StreamRoute = {
     const fromSeconds = query.fromSeconds ?? Math.floor(history.oldest.timestamp);
     const toSeconds = query.toSeconds ?? Math.floor(history.newest.timestamp);
     res.write(CSV_HEADER);
-    streamCsvLines(res, history, fromSeconds, toSeconds);
+    streamCsvLines(res, history, fromSeconds, toSeconds, context.resources.scans, context.keyId);
   },
 };
 
 /**
- * Writes the lines of the blocks whose second lies in `[fromSeconds, toSeconds]`, then ends `res`. Each step writes
- * pieces until the socket asks it to wait, then leaves the history's iteration (its runs are views that new blocks may
- * overwrite) and resumes on 'drain' from the block after the last one written. Nothing runs after the client left.
+ * Writes the lines of the blocks whose second lies in `[fromSeconds, toSeconds]`, then ends `res`: a piece of
+ * PIECE_BLOCKS lines per turn of the event loop while the socket takes them, and after 'drain' once it asks to wait, so
+ * that a fast reader never holds the loop and a slow one holds nothing. The blocks read are charged to the key
+ * (historyScans.ts). Nothing runs after the client left.
  */
-function streamCsvLines(res: ServerResponse, history: HistoryView, fromSeconds: number, toSeconds: number): void {
-  /** Timestamps below this have a second at or below toSeconds. */
-  const endSeconds = toSeconds + 1;
-  let resumeSeconds = fromSeconds;
-  let lastWrittenBlock = -1;
-
+function streamCsvLines(
+  res: ServerResponse,
+  history: HistoryView,
+  fromSeconds: number,
+  toSeconds: number,
+  scans: HistoryScans,
+  keyId: string | undefined,
+): void {
+  // Timestamps below toSeconds + 1 have a second at or below toSeconds.
+  const read = new SlicedHistoryRead(history, fromSeconds, toSeconds + 1);
   const step = () => {
     if (res.destroyed) return;
     try {
       let piece = "";
-      for (const run of history.runs(resumeSeconds, endSeconds)) {
-        const { timestamps, baseFeesWei } = run;
-        const firstBlock = Number(run.firstBlock);
-        for (let index = Math.max(0, lastWrittenBlock + 1 - firstBlock); index < timestamps.length; index++) {
-          const timestamp = timestamps[index]!;
-          if (timestamp < fromSeconds) continue;
-          if (timestamp >= endSeconds) break;
-          piece += `${firstBlock + index},${Math.floor(timestamp)},${toGweiString(baseFeesWei[index]!)}\n`;
-          if (piece.length < PIECE_CHARS) continue;
-          lastWrittenBlock = firstBlock + index;
-          resumeSeconds = Math.max(fromSeconds, timestamp - RESUME_MARGIN_SECONDS);
-          const more = res.write(piece);
-          piece = "";
-          if (!more) {
-            res.once("drain", step);
-            return;
-          }
+      const blocks = read.next(PIECE_BLOCKS, ({ firstBlock, timestamps, baseFeesWei }) => {
+        const first = Number(firstBlock);
+        for (let index = 0; index < timestamps.length; index++) {
+          piece += `${first + index},${Math.floor(timestamps[index]!)},${toGweiString(baseFeesWei[index]!)}\n`;
         }
-      }
-      res.end(piece);
+      });
+      scans.chargeBlocks(keyId, blocks);
+      if (read.done) res.end(piece);
+      else if (res.write(piece)) setImmediate(step);
+      // 'drain' comes on the same turn when the kernel took the piece at once (a fast local reader): the next piece
+      // still waits for the next turn, or the export would hold the loop for as long as the kernel takes its bytes.
+      else res.once("drain", () => setImmediate(step));
     } catch (error) {
       // A bug: the answer cannot be finished, and its client must not take a cut-off file for a whole one.
       res.destroy(error instanceof Error ? error : new Error(String(error)));

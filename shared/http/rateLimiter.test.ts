@@ -44,3 +44,14 @@ test("a nonsense limit is refused", () => {
   assert.throws(() => new RateLimiter({ requestsPerSecond: 1, burst: 0 }), RangeError);
   assert.throws(() => new RateLimiter({ requestsPerSecond: Number.NaN, burst: 1 }), RangeError);
 });
+
+test("work charged beyond a request's token is owed: the key waits until its bucket is back at one", () => {
+  const limiter = new RateLimiter({ requestsPerSecond: 10, burst: 10 });
+  assert.equal(limiter.take("k", 0).ok, true);
+  limiter.charge("k", 29, 0);
+  // 10 - 1 - 29 = -20 tokens: 21 to refill, 2.1 s at 10 a second.
+  assert.deepEqual(limiter.take("k", 0), { ok: false, retryAfterSeconds: 3 });
+  assert.equal(limiter.take("k", 2_099).ok, false);
+  assert.equal(limiter.take("k", 2_100).ok, true);
+  assert.equal(limiter.take("other", 0).ok, true);
+});

@@ -27,20 +27,35 @@ export class RateLimiter {
   }
 
   take(keyId: string, nowMs: number): RateDecision {
-    const { requestsPerSecond, burst } = this.#limit;
+    const { requestsPerSecond } = this.#limit;
     if (requestsPerSecond === 0) return ALLOWED;
-    let bucket = this.#buckets.get(keyId);
-    if (bucket === undefined) {
-      if (this.#buckets.size >= PRUNE_ABOVE_BUCKETS) this.#prune(nowMs);
-      bucket = { tokens: burst, updatedAtMs: nowMs };
-      this.#buckets.set(keyId, bucket);
-    }
-    this.#refill(bucket, nowMs);
+    const bucket = this.#refilledBucket(keyId, nowMs);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return ALLOWED;
     }
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / requestsPerSecond)) };
+  }
+
+  /**
+   * Takes `tokens` more from the key's bucket for work a request did beyond its own token (a history scan's blocks,
+   * historyScans.ts): the bucket may go below zero, and the key's next requests wait until it has refilled to one.
+   */
+  charge(keyId: string, tokens: number, nowMs: number): void {
+    if (this.#limit.requestsPerSecond === 0 || !(tokens > 0)) return;
+    this.#refilledBucket(keyId, nowMs).tokens -= tokens;
+  }
+
+  /** The key's bucket (a full one for a key not seen, or seen long ago), refilled to `nowMs`. */
+  #refilledBucket(keyId: string, nowMs: number): Bucket {
+    let bucket = this.#buckets.get(keyId);
+    if (bucket === undefined) {
+      if (this.#buckets.size >= PRUNE_ABOVE_BUCKETS) this.#prune(nowMs);
+      bucket = { tokens: this.#limit.burst, updatedAtMs: nowMs };
+      this.#buckets.set(keyId, bucket);
+    }
+    this.#refill(bucket, nowMs);
+    return bucket;
   }
 
   #refill(bucket: Bucket, nowMs: number): void {

@@ -61,10 +61,19 @@ export interface QueryParameter {
   readonly schema: Readonly<Record<string, unknown>>;
 }
 
-/** A route answered with JSON: it returns the reply or throws an ApiError, and the server writes either. */
+/**
+ * A JSON answer computed over several turns of the event loop (a history scan, historyScans.ts): the server writes what
+ * `deferred` resolves to, or the ApiError it rejects with, unless the client left meanwhile (`abandoned` says so, and
+ * the work may stop early: it then resolves undefined).
+ */
+export interface DeferredJsonReply {
+  readonly deferred: (abandoned: () => boolean) => Promise<JsonReply | undefined>;
+}
+
+/** A route answered with JSON: it returns the reply (or a deferred one) or throws an ApiError, and the server writes either. */
 export interface JsonRoute extends RouteBase {
   readonly kind: "json";
-  reply(context: RouteContext): JsonReply;
+  reply(context: RouteContext): JsonReply | DeferredJsonReply;
 }
 
 /** A route that writes its response itself (a stream of events, a file); it may throw an ApiError before writing. */

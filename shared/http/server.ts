@@ -18,9 +18,10 @@ import { createRouteMatcher } from "./matchRoute.ts";
 import { openApiDocument } from "./openApi.ts";
 import { PreparedAnswerCache } from "./preparedAnswerCache.ts";
 import { preparedJson } from "./preparedBody.ts";
+import { DEFAULT_HISTORY_SCAN_LIMITS, HistoryScans, type HistoryScanLimits } from "./historyScans.ts";
 import { RateLimiter, type RateLimit } from "./rateLimiter.ts";
 import { redactPath } from "./redactPath.ts";
-import type { JsonReply } from "./routeTypes.ts";
+import type { DeferredJsonReply, JsonReply } from "./routeTypes.ts";
 import { ROUTES } from "./routes.ts";
 import { servedEndpoints } from "./servedEndpoints.ts";
 import type { DashboardAccess, ServerResources } from "./serverResources.ts";
@@ -43,6 +44,8 @@ export interface ApiServerOptions {
   readonly corsOrigins?: readonly string[];
   /** Per API key; default 100/s, burst 200. `requestsPerSecond: 0` turns it off. */
   readonly rateLimit?: RateLimit;
+  /** How history scans (baseFeeStats, the CSV export) share the event loop and are charged; default DEFAULT_HISTORY_SCAN_LIMITS. */
+  readonly historyScans?: Partial<HistoryScanLimits>;
   /** Where the dashboard's build is; default dist/renderer. */
   readonly dashboardDir?: string;
   /** The dashboard's token and the user key its API panel shows (GET /dashboard/credentials); without it, that route refuses every key. */
@@ -123,6 +126,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     openApi: preparedJson(openApiDocument(ROUTES)),
     metrics: new ServiceMetrics({ source, requests: requestCounts, eventStreams: () => streams.size, now }),
     answers: new PreparedAnswerCache(),
+    scans: new HistoryScans({ ...DEFAULT_HISTORY_SCAN_LIMITS, ...options.historyScans }, (keyId, requests) => limiter.charge(keyId, requests, now())),
   };
   let address: ListeningAddress | undefined;
   // A revoked key's open streams end with it.
@@ -211,8 +215,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     try {
       const target = req.url ?? "";
-      if (route.kind === "json") writeReply(req, res, route.reply({ params, nowMs, head, keyId, resources, target }), head, headers);
-      else route.open({ params, nowMs, head, resources, req, res, headers, keyId, target });
+      if (route.kind === "json") {
+        const reply = route.reply({ params, nowMs, head, keyId, resources, target });
+        if ("deferred" in reply) writeDeferredReply(req, res, reply, head, headers);
+        else writeReply(req, res, reply, head, headers);
+      } else route.open({ params, nowMs, head, resources, req, res, headers, keyId, target });
     } catch (error) {
       if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, headers);
       else answerThrow(req, res, error);
@@ -228,6 +235,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const decision = limiter.take(auth.keyId, nowMs);
     if (!decision.ok) return new ApiError("RATE_LIMITED", { retryAfterSeconds: decision.retryAfterSeconds });
     return auth.keyId;
+  }
+
+  /** Writes a deferred reply once it settles, or its ApiError; nothing when the client left meanwhile. */
+  function writeDeferredReply(req: IncomingMessage, res: ServerResponse, reply: DeferredJsonReply, head: boolean, headers: Record<string, string>): void {
+    const abandoned = () => res.destroyed || req.socket.destroyed;
+    reply.deferred(abandoned).then(
+      (settled) => {
+        if (settled !== undefined && !abandoned()) writeReply(req, res, settled, head, headers);
+      },
+      (error: unknown) => {
+        if (abandoned()) return;
+        if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, headers);
+        else answerThrow(req, res, error);
+      },
+    );
   }
 
   /** One writeHead with every header (`headers`, the request's own object, gets the reply's): Node writes them in one pass. */

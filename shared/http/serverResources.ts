@@ -2,6 +2,7 @@ import type { AlertSource } from "../alerts/alertSource.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import type { DashboardFiles } from "./dashboardFiles.ts";
 import type { EventStreams } from "./eventStreams.ts";
+import type { HistoryScans } from "./historyScans.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 import type { PreparedAnswerCache } from "./preparedAnswerCache.ts";
 import type { PreparedBody } from "./preparedBody.ts";
@@ -27,4 +28,6 @@ export interface ServerResources {
   readonly metrics: ServiceMetrics;
   /** The fee endpoints' bodies and headers of each publication, prepared once and then only read. */
   readonly answers: PreparedAnswerCache;
+  /** The reads over long stretches of history: sliced between turns of the event loop, one at a time, charged by blocks read. */
+  readonly scans: HistoryScans;
 }

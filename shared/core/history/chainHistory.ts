@@ -5,7 +5,6 @@ import { BlockColumns, HISTORY_CHUNK_BLOCKS, TIME_CLOCK, TIME_EXACT, TIME_INTERP
 import type { BlockRun } from "./blockRun.ts";
 import type { WindowSpec } from "./duration.ts";
 import type { HeldBlock, HistoryView, WindowPercentile } from "./historyView.ts";
-import { firstHeldBetween } from "./heldFees.ts";
 import { TrackedWindows } from "./trackedWindows.ts";
 
 export type { BlockAnchor } from "./blockAnchor.ts";
@@ -196,7 +195,7 @@ export class ChainHistory implements HistoryView {
     if (n === 0) return undefined;
     return {
       blocks: n,
-      fromBlock: BigInt(firstHeldBetween(this.#columns, window.fromBlock, window.toBlock) ?? window.fromBlock),
+      fromBlock: BigInt(window.firstHeldBlock),
       toBlock: BigInt(window.toBlock),
       baseFeePercentileWei: fees.at(nearestRankIndex(n, 50)),
       busyThresholdWei: fees.at(nearestRankIndex(n, 90)),

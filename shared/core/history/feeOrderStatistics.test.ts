@@ -81,3 +81,16 @@ test("an empty set and percentiles that are not ascending whole numbers from 1 t
   assert.throws(() => new FeeOrderStatisticsScratch([0]), /1 to 100/);
   assert.throws(() => new FeeOrderStatisticsScratch([50.5]), /whole number/);
 });
+
+test("ofInSlices yields after each slice of each of its three passes and returns what of returns", () => {
+  const fees = BigUint64Array.from({ length: 100_000 }, (_, index) => 1_000_000_000n + BigInt((index * 7919) % 100_003) * 1_000n);
+  const steps = new FeeOrderStatisticsScratch([10, 50, 90]).ofInSlices(fees.slice(), 1_000);
+  let yields = 0;
+  let step = steps.next();
+  while (step.done !== true) {
+    yields++;
+    step = steps.next();
+  }
+  assert.ok(yields >= 297 && yields <= 300, `${yields} yields`);
+  assert.deepEqual(step.value, new FeeOrderStatisticsScratch([10, 50, 90]).of(fees.slice()));
+});

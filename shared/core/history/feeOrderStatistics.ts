@@ -49,6 +49,19 @@ export class FeeOrderStatisticsScratch {
 
   /** The statistics of `feesWei` (at least one fee), which it may reorder. */
   of(feesWei: BigUint64Array): FeeOrderStatistics {
+    const steps = this.ofInSlices(feesWei, Number.POSITIVE_INFINITY);
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return step.value;
+    }
+  }
+
+  /**
+   * `of`, a slice at a time: it yields after each `sliceValues` fees of each pass over them (three passes), so that a
+   * caller can let other work run between slices (baseFeeStats' bucket of a week of a fast chain). `feesWei` must not
+   * change until it returns. A set with a fee of 2^53 wei or more is sorted in one step.
+   */
+  *ofInSlices(feesWei: BigUint64Array, sliceValues: number): Generator<void, FeeOrderStatistics> {
     const count = feesWei.length;
     if (count === 0) throw new RangeError("need at least one fee");
     if (count < SORT_WHOLE_BELOW || !this.#littleEndian) return this.#bySorting(feesWei);
@@ -59,6 +72,7 @@ export class FeeOrderStatisticsScratch {
     let min = Infinity;
     let max = -Infinity;
     let highWords = 0;
+    let sliceEnd = sliceValues;
     for (let index = 0; index < count; index++) {
       const high = words[2 * index + 1]!;
       highWords |= high;
@@ -66,6 +80,10 @@ export class FeeOrderStatisticsScratch {
       values[index] = value;
       if (value < min) min = value;
       if (value > max) max = value;
+      if (index === sliceEnd) {
+        yield;
+        sliceEnd += sliceValues;
+      }
     }
     // `|` works on signed 32-bit integers: a high word of 2^31 or more makes it negative.
     if (highWords < 0 || highWords >= FIRST_INEXACT_HIGH_WORD) return this.#bySorting(feesWei);
@@ -77,7 +95,14 @@ export class FeeOrderStatisticsScratch {
     const scale = HISTOGRAM_BINS / (max - min);
     const counts = this.#counts;
     counts.fill(0);
-    for (let index = 0; index < count; index++) counts[((values[index]! - min) * scale) | 0]!++;
+    sliceEnd = sliceValues;
+    for (let index = 0; index < count; index++) {
+      counts[((values[index]! - min) * scale) | 0]!++;
+      if (index === sliceEnd) {
+        yield;
+        sliceEnd += sliceValues;
+      }
+    }
 
     // The bins that hold a rank, each with the ranks before it and where its values go in `#gathered`.
     const regionOfBin = this.#regionOfBin;
@@ -107,12 +132,21 @@ export class FeeOrderStatisticsScratch {
     if (this.#gathered.length < gatheredCount) this.#gathered = new Float64Array(Math.max(gatheredCount, this.#gathered.length * 2));
     const gathered = this.#gathered;
     const filled = [...regionStarts];
-    for (let index = 0; index < count; index++) {
-      const value = values[index]!;
-      const region = regionOfBin[((value - min) * scale) | 0]!;
-      if (region >= 0) gathered[filled[region]!++] = value;
+    sliceEnd = sliceValues;
+    try {
+      for (let index = 0; index < count; index++) {
+        const value = values[index]!;
+        const region = regionOfBin[((value - min) * scale) | 0]!;
+        if (region >= 0) gathered[filled[region]!++] = value;
+        if (index === sliceEnd) {
+          yield;
+          sliceEnd += sliceValues;
+        }
+      }
+    } finally {
+      // Cleared even when the caller stops early: the next call finds no bin marked.
+      for (const bin of regionBins) regionOfBin[bin] = -1;
     }
-    for (const bin of regionBins) regionOfBin[bin] = -1;
 
     const percentilesWei = ranks.map((wanted, index) => {
       const region = rankRegions[index]!;

@@ -108,8 +108,12 @@ export class TrackedWindows {
     if (tracker === undefined) return this.#percentileUntracked(window, percentile);
     const fees = tracker.fees;
     if (fees.size === 0) return undefined;
-    const fromBlock = firstHeldBetween(this.#columns, tracker.fromBlock, tracker.toBlock) ?? tracker.fromBlock;
-    return { wei: fees.at(nearestRankIndex(fees.size, percentile)), blocks: fees.size, fromBlock: BigInt(fromBlock), toBlock: BigInt(tracker.toBlock) };
+    return {
+      wei: fees.at(nearestRankIndex(fees.size, percentile)),
+      blocks: fees.size,
+      fromBlock: BigInt(tracker.firstHeldBlock),
+      toBlock: BigInt(tracker.toBlock),
+    };
   }
 
   /** The tracker that answers for `window`, made on its first ask; undefined past MAX_ASKED_WINDOWS. */
