@@ -81,6 +81,7 @@ function history(progress: number, blocksToGo: number | null, horizon = "7d"): H
     oldestTime: 0,
     newestTime: 12_000,
     backfill: { running: true, progress, blocksToGo },
+    store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
   };
 }
 
