@@ -169,7 +169,7 @@ export class StoreWriter {
     let unsaved = (this.#unsaved.get(chainId) ?? 0) + count;
     let dropped = 0;
     // Beyond the bound, the chain's oldest waiting writes go (a write larger than the bound itself too).
-    for (let i = 0; unsaved > MAX_UNSAVED_BLOCKS && i < this.#queue.length; ) {
+    for (let i = 0; unsaved > MAX_UNSAVED_BLOCKS && i < this.#queue.length;) {
       const waiting = this.#queue[i]!;
       if (waiting.chainId !== chainId) {
         i++;

@@ -21,7 +21,7 @@ import { waitFor } from "../support/waitFor.ts";
 const KEY = "0123456789abcdef0123456789abcdef";
 const FIRST_BLOCK = 2_000_000n;
 const temporaryFile = () => join(mkdtempSync(join(tmpdir(), "gasfees-history-trouble-")), "history.sqlite");
-const feesOf = (first: bigint, count: number) => Array.from({ length: count }, (_, i) => 1_000_000_000n + ((first + BigInt(i)) * 7_919n) % 5_000_000_000n);
+const feesOf = (first: bigint, count: number) => Array.from({ length: count }, (_, i) => 1_000_000_000n + (((first + BigInt(i)) * 7_919n) % 5_000_000_000n));
 
 interface Running {
   readonly url: string;
@@ -80,55 +80,59 @@ const told = (lines: readonly string[], words: string) => lines.filter((line) =>
 const PROBLEM_WORDS = "could not write to the history file";
 const RECOVERY_WORDS = "the history file takes writes again";
 
-test("another process holding the file's write lock: the API answers meanwhile, writes never wait, no block is lost, and the lock is told once", { timeout: 120_000 }, async (t) => {
-  const file = temporaryFile();
-  const running = await start(t, file);
-  const { url } = running;
-  running.mine(100);
-  assert.deepEqual(heldInFile(running.store), [[FIRST_BLOCK, running.newest()]]);
-  assert.deepEqual(await storeHealth(url), { state: "ok", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 });
+test(
+  "another process holding the file's write lock: the API answers meanwhile, writes never wait, no block is lost, and the lock is told once",
+  { timeout: 120_000 },
+  async (t) => {
+    const file = temporaryFile();
+    const running = await start(t, file);
+    const { url } = running;
+    running.mine(100);
+    assert.deepEqual(heldInFile(running.store), [[FIRST_BLOCK, running.newest()]]);
+    assert.deepEqual(await storeHealth(url), { state: "ok", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 });
 
-  const locker = startWriter(["lock", file]);
-  t.after(() => locker.child.kill("SIGKILL"));
-  await locker.nextLine((line) => line === "locked");
-  // Blocks keep coming while the lock is held: each write gives up after the short busy timeout (the old one waited
-  // 5 s on the event loop per write), and the API answers between them.
-  const writeMs: number[] = [];
-  let healthz = 0;
-  const health = await waitFor("the store's lock to be told in /networks", async () => {
-    writeMs.push(running.mine(4));
-    const answer = await fetch(`${url}/healthz`);
-    assert.equal(answer.status, 200);
-    healthz++;
-    const seen = await storeHealth(url);
-    return seen.state === "failing" ? seen : undefined;
-  });
-  assert.equal(health.problem, "locked");
-  assert.equal(typeof health.since, "number");
-  assert.ok(health.unsavedBlocks > 0, JSON.stringify(health));
-  assert.ok(healthz >= 2, "/healthz answered while the other process held the lock");
-  // Each write held the event loop for the short busy timeout at most (20 ms; up to 1 s allowed on a loaded machine),
-  // never for the 5 s the old busy timeout waited.
-  assert.ok(Math.max(...writeMs) < 1_000, `writes took ${writeMs.map(Math.round).join(", ")} ms`);
-  assert.equal(await metric(url, "gasfees_history_store_ok"), 0);
-  assert.ok((await metric(url, "gasfees_history_store_unsaved_blocks"))! > 0);
-  running.mine(8);
-  // The lock is still held (the locker has not been told to release it): the file has nothing new.
-  assert.deepEqual(heldInFile(running.store), [[FIRST_BLOCK, FIRST_BLOCK + 99n]]);
+    const locker = startWriter(["lock", file]);
+    t.after(() => locker.child.kill("SIGKILL"));
+    await locker.nextLine((line) => line === "locked");
+    // Blocks keep coming while the lock is held: each write gives up after the short busy timeout (the old one waited
+    // 5 s on the event loop per write), and the API answers between them.
+    const writeMs: number[] = [];
+    let healthz = 0;
+    const health = await waitFor("the store's lock to be told in /networks", async () => {
+      writeMs.push(running.mine(4));
+      const answer = await fetch(`${url}/healthz`);
+      assert.equal(answer.status, 200);
+      healthz++;
+      const seen = await storeHealth(url);
+      return seen.state === "failing" ? seen : undefined;
+    });
+    assert.equal(health.problem, "locked");
+    assert.equal(typeof health.since, "number");
+    assert.ok(health.unsavedBlocks > 0, JSON.stringify(health));
+    assert.ok(healthz >= 2, "/healthz answered while the other process held the lock");
+    // Each write held the event loop for the short busy timeout at most (20 ms; up to 1 s allowed on a loaded machine),
+    // never for the 5 s the old busy timeout waited.
+    assert.ok(Math.max(...writeMs) < 1_000, `writes took ${writeMs.map(Math.round).join(", ")} ms`);
+    assert.equal(await metric(url, "gasfees_history_store_ok"), 0);
+    assert.ok((await metric(url, "gasfees_history_store_unsaved_blocks"))! > 0);
+    running.mine(8);
+    // The lock is still held (the locker has not been told to release it): the file has nothing new.
+    assert.deepEqual(heldInFile(running.store), [[FIRST_BLOCK, FIRST_BLOCK + 99n]]);
 
-  locker.child.stdin!.write("release\n");
-  await locker.nextLine((line) => line === "released");
-  const recovered = await waitFor("the blocks kept meanwhile to reach the file", async () => {
-    const seen = await storeHealth(url);
-    return seen.state === "ok" && seen.unsavedBlocks === 0 ? seen : undefined;
-  });
-  assert.deepEqual(recovered, { state: "ok", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 });
-  assert.deepEqual(heldInFile(running.store), [[FIRST_BLOCK, running.newest()]], "every block, none missing");
-  assert.equal(await metric(url, "gasfees_history_store_ok"), 1);
-  assert.equal(told(running.logLines, PROBLEM_WORDS), 1, running.logLines.join(""));
-  assert.equal(told(running.logLines, RECOVERY_WORDS), 1, running.logLines.join(""));
-  assert.deepEqual(await locker.exited, { code: 0, signal: null }, locker.stderr());
-});
+    locker.child.stdin!.write("release\n");
+    await locker.nextLine((line) => line === "released");
+    const recovered = await waitFor("the blocks kept meanwhile to reach the file", async () => {
+      const seen = await storeHealth(url);
+      return seen.state === "ok" && seen.unsavedBlocks === 0 ? seen : undefined;
+    });
+    assert.deepEqual(recovered, { state: "ok", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 });
+    assert.deepEqual(heldInFile(running.store), [[FIRST_BLOCK, running.newest()]], "every block, none missing");
+    assert.equal(await metric(url, "gasfees_history_store_ok"), 1);
+    assert.equal(told(running.logLines, PROBLEM_WORDS), 1, running.logLines.join(""));
+    assert.equal(told(running.logLines, RECOVERY_WORDS), 1, running.logLines.join(""));
+    assert.deepEqual(await locker.exited, { code: 0, signal: null }, locker.stderr());
+  },
+);
 
 test("a full disk: told at once and once (not per block), the blocks wait in memory, and no gap once space returns", { timeout: 60_000 }, async (t) => {
   const file = temporaryFile();

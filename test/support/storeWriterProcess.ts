@@ -47,4 +47,3 @@ export function startWriter(args: readonly string[]): Writer {
     },
   };
 }
-
