@@ -12,8 +12,15 @@ export interface SlowClientLimits {
 export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = Object.freeze({ maxQueuedResponses: 64, drainTimeoutMs: 10_000 });
 
 interface Connection {
-  /** The answers begun, oldest first; finished ones are dropped from the front when next looked at. */
-  readonly answers: ServerResponse[];
+  /**
+   * The answers begun and not finished: the one under way and those queued behind it. A count, not the answers: a
+   * finished answer held until the connection's next request (a client's round trip, ~10 ms at 200 connections)
+   * outlived young-generation collections, and copying and promoting those answers made every request cost more the
+   * more connections were open (npm run bench -- server; docs/benchmarks.md).
+   */
+  unfinished: number;
+  /** Counts an answer finished; made once per connection, so that no request makes a closure. */
+  readonly onAnswerFinished: () => void;
   /** Bytes the socket handed to the system when last checked, and since when it stayed there. */
   flushedBytes: number;
   stalledSinceMs: number;
@@ -22,11 +29,16 @@ interface Connection {
 /** A connection's flushed bytes before its first check. */
 const NOT_MEASURED = -1;
 
-/** Drops the finished answers from the front; what is left is under way (the first) or queued behind it. */
-function pruned(connection: Connection): readonly ServerResponse[] {
-  const { answers } = connection;
-  while (answers.length > 0 && answers[0]!.writableFinished) answers.shift();
-  return answers;
+function newConnection(): Connection {
+  const connection: Connection = {
+    unfinished: 0,
+    onAnswerFinished: () => {
+      connection.unfinished--;
+    },
+    flushedBytes: 0,
+    stalledSinceMs: 0,
+  };
+  return connection;
 }
 
 export interface SlowClientWatch {
@@ -60,7 +72,7 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
     const nowMs = Date.now();
     for (const socket of busy) {
       const connection = connections.get(socket)!;
-      const queued = pruned(connection).length;
+      const queued = connection.unfinished;
       if (queued === 0 && socket.writableLength === 0) {
         busy.delete(socket);
         continue;
@@ -85,21 +97,23 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
   server.on("close", stopTimer);
 
   return {
-    // On every request: no listener and no closure is made here, which kept this to a fraction of a microsecond.
+    // On every request: no closure is made and no answer is kept here (the connection's one listener counts it finished).
     admit(socket, res) {
       let connection = connections.get(socket);
       if (connection === undefined) {
-        connection = { answers: [], flushedBytes: 0, stalledSinceMs: 0 };
+        connection = newConnection();
         connections.set(socket, connection);
         socket.once("close", () => busy.delete(socket));
       }
-      if (pruned(connection).length === 0) {
+      if (connection.unfinished === 0) {
         // Measured from the next check on: reading the socket's counters here would cost every request.
         connection.flushedBytes = NOT_MEASURED;
         busy.add(socket);
       }
-      connection.answers.push(res);
-      if (connection.answers.length > limits.maxQueuedResponses) {
+      connection.unfinished++;
+      // on, not once: once wraps the listener in a closure per request; the answer is dropped after it finishes anyway.
+      res.on("finish", connection.onAnswerFinished);
+      if (connection.unfinished > limits.maxQueuedResponses) {
         close(socket, `more than ${limits.maxQueuedResponses} answers queued`);
         return false;
       }
