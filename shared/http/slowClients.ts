@@ -13,14 +13,14 @@ export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = Object.freeze({ maxQ
 
 interface Connection {
   /**
-   * The answers begun and not finished: the one under way and those queued behind it. A count, not the answers: a
-   * finished answer held until the connection's next request (a client's round trip, ~10 ms at 200 connections)
-   * outlived young-generation collections, and copying and promoting those answers made every request cost more the
-   * more connections were open (npm run bench -- server; docs/benchmarks.md).
+   * The answers begun and not yet handed to the socket whole, oldest first: the one under way if it is still being
+   * written (an event stream, the CSV) and those queued behind it. An answer ended at once is dropped as soon as its
+   * handler returns (`answered`): held until the connection's next request (a client's round trip, ~10 ms at 200
+   * connections), answers outlived young-generation collections and were copied and promoted, and every request cost
+   * more the more connections were open (npm run bench -- server; docs/benchmarks.md). Finished ones are dropped from
+   * the front when next looked at.
    */
-  unfinished: number;
-  /** Counts an answer finished; made once per connection, so that no request makes a closure. */
-  readonly onAnswerFinished: () => void;
+  readonly answers: ServerResponse[];
   /** Bytes the socket handed to the system when last checked, and since when it stayed there. */
   flushedBytes: number;
   stalledSinceMs: number;
@@ -29,21 +29,21 @@ interface Connection {
 /** A connection's flushed bytes before its first check. */
 const NOT_MEASURED = -1;
 
-function newConnection(): Connection {
-  const connection: Connection = {
-    unfinished: 0,
-    onAnswerFinished: () => {
-      connection.unfinished--;
-    },
-    flushedBytes: 0,
-    stalledSinceMs: 0,
-  };
-  return connection;
+/** Drops the finished answers from the front; what is left is under way (the first) or queued behind it. */
+function pruned(connection: Connection): readonly ServerResponse[] {
+  const { answers } = connection;
+  while (answers.length > 0 && answers[0]!.writableFinished) answers.shift();
+  return answers;
 }
 
 export interface SlowClientWatch {
   /** Counts a new answer on its connection; false (the connection is closed) when that is one too many. */
   admit(socket: Socket, res: ServerResponse): boolean;
+  /**
+   * After the answer's handler returned: an answer ended and on its socket (not queued behind another) is no longer
+   * held; what of it the client has not read yet is in the socket's buffer, which the check watches.
+   */
+  answered(socket: Socket, res: ServerResponse): void;
   stop(): void;
 }
 
@@ -72,7 +72,7 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
     const nowMs = Date.now();
     for (const socket of busy) {
       const connection = connections.get(socket)!;
-      const queued = connection.unfinished;
+      const queued = pruned(connection).length;
       if (queued === 0 && socket.writableLength === 0) {
         busy.delete(socket);
         continue;
@@ -97,23 +97,21 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
   server.on("close", stopTimer);
 
   return {
-    // On every request: no closure is made and no answer is kept here (the connection's one listener counts it finished).
+    // On every request: no listener and no closure is made here, which kept this to a fraction of a microsecond.
     admit(socket, res) {
       let connection = connections.get(socket);
       if (connection === undefined) {
-        connection = newConnection();
+        connection = { answers: [], flushedBytes: 0, stalledSinceMs: 0 };
         connections.set(socket, connection);
         socket.once("close", () => busy.delete(socket));
       }
-      if (connection.unfinished === 0) {
+      if (pruned(connection).length === 0) {
         // Measured from the next check on: reading the socket's counters here would cost every request.
         connection.flushedBytes = NOT_MEASURED;
         busy.add(socket);
       }
-      connection.unfinished++;
-      // on, not once: once wraps the listener in a closure per request; the answer is dropped after it finishes anyway.
-      res.on("finish", connection.onAnswerFinished);
-      if (connection.unfinished > limits.maxQueuedResponses) {
+      connection.answers.push(res);
+      if (connection.answers.length > limits.maxQueuedResponses) {
         close(socket, `more than ${limits.maxQueuedResponses} answers queued`);
         return false;
       }
@@ -122,6 +120,12 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
         timer.unref();
       }
       return true;
+    },
+    answered(socket, res) {
+      // writableEnded: end() was called; a socket: the answer is not queued behind another (those wait in Node's queue).
+      if (!res.writableEnded || res.socket === null) return;
+      const answers = connections.get(socket)?.answers;
+      if (answers !== undefined && answers[answers.length - 1] === res) answers.pop();
     },
     stop: stopTimer,
   };
