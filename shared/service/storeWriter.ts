@@ -243,6 +243,8 @@ export class StoreWriter {
   }
 
   #tell(): void {
+    // Once stopped (the service is shutting down), nobody is to be told: the last flush only writes.
+    if (this.#stopped) return;
     for (const listener of this.#listeners) listener();
   }
 }
