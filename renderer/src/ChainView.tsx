@@ -5,6 +5,7 @@ import { congestionOf } from "../../shared/wire/congestion.ts";
 import type { AlertsState } from "./alertsFeed.ts";
 import { AlertsPanel } from "./AlertsPanel.tsx";
 import { BackfillProgress } from "./BackfillProgress.tsx";
+import { storeWords } from "./storeWords.ts";
 import { type AlertLine, alertLinesOf } from "./chartAlertLines.ts";
 import { ChartLegend } from "./ChartLegend.tsx";
 import { chartRange, type ChartRangeId } from "./chartRange.ts";
@@ -70,6 +71,7 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
         <Health status={status} receivedAt={receivedAt} offline={offline} />
       </div>
       {!offline && status.state === "degraded" && hasData ? <DegradedBanner status={status} receivedAt={receivedAt} /> : null}
+      <StoreBanner status={status} />
       <BackfillProgress history={status.history} chainName={status.name} />
       {hasData ? (
         <div className="chain-data" title={offline ? "The last data the service sent: it is not answering now." : undefined}>
@@ -266,6 +268,17 @@ function DegradedBanner({ status, receivedAt }: { status: NetworkStatus; receive
       <strong>Every RPC endpoint of {status.name} is failing.</strong> Showing the last data held (<Age status={status} receivedAt={receivedAt} />
       ): the service keeps retrying and catches up by itself.
       {error ? <div className="banner-detail">Last error: {error}</div> : null}
+    </div>
+  );
+}
+
+/** The history file does not take writes (locked by another program, a full disk): said plainly, with what waits. */
+function StoreBanner({ status }: { status: NetworkStatus }) {
+  const words = storeWords(status.history.store);
+  if (words === undefined) return null;
+  return (
+    <div className="banner banner-degraded" role="status" data-testid="store-failing" data-problem={status.history.store.problem}>
+      <strong>{words.title}</strong> {words.detail}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { HistoryStore } from "../../shared/history/historyStore.ts";
 import { BackfillRunner, type BackfillRunnerOptions } from "../../shared/backfill/backfillRunner.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { ChainRecord } from "../../shared/service/chainRecord.ts";
+import { StoreWriter } from "../../shared/service/storeWriter.ts";
 import { startSyntheticChainServer, type SyntheticChainServer } from "../../test/support/syntheticChainServer.ts";
 import type { BenchRow } from "./benchRow.ts";
 
@@ -43,7 +44,7 @@ export async function runBackfillStoredBench(): Promise<BenchRow[]> {
     const store = HistoryStore.open(join(dir, "history.sqlite"));
     try {
       const plan = { chainId: chain.chainId, name: "synthetic", rpcUrls: [chain.url], blockTimeMs };
-      const record = new ChainRecord(plan, { store, logger: silentLogger });
+      const record = new ChainRecord(plan, { store: new StoreWriter(store, { logger: silentLogger }), logger: silentLogger });
       const stored = await backfill(chain, blockTimeMs, (page) => record.writePage(page, chain.timestampOf(chain.head) * 1_000));
       const fetched = await backfill(chain, blockTimeMs, () => {});
       const blocks = store.heldRanges(chain.chainId).reduce((sum, range) => sum + Number(range.toBlock - range.fromBlock + 1n), 0);

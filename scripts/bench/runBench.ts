@@ -10,6 +10,7 @@ import { runDashboardBench } from "./dashboardBench.ts";
 import { runServerBench } from "./serverBench.ts";
 import { runSoakBench, soakSeconds } from "./soakBench.ts";
 import { runStatsBench } from "./statsBench.ts";
+import { runStoreLockBench } from "./storeLockBench.ts";
 import { runBackfillBench } from "./backfillBench.ts";
 import { runBackfillStoredBench } from "./backfillStoredBench.ts";
 import { runTenChainsBench } from "./tenChainsBench.ts";
@@ -23,6 +24,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "ten chains", run: () => runTenChainsBench() },
   { name: "history", run: () => runHistoryBench() },
   { name: "store", run: () => runHistoryStoreBench() },
+  { name: "lock", run: () => runStoreLockBench() },
   { name: "stats", run: () => runStatsBench() },
   { name: "pressure", run: () => runPressureBench() },
   { name: "backfill", run: () => runBackfillBench() },
@@ -32,7 +34,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
 ];
 
 /** The word that selects each bench on the command line (a word selects every bench whose name holds it). */
-const WORDS = "feed|freshness|dashboard|server|ten|history|store|stats|pressure|backfill|kept|soak";
+const WORDS = "feed|freshness|dashboard|server|ten|history|store|lock|stats|pressure|backfill|kept|soak";
 
 const USAGE = `Usage: npm run bench -- [${WORDS} ...]
 
@@ -46,6 +48,7 @@ baseline measured in the same run, with their ratio and the goal.
   ten        ten chains followed by one serve process: requests per block, resident memory
   history    a new block with a week of Arbitrum in the window; memory of 7 chains' full 7-day histories
   store      the history's SQLite store beside a row per block: pages, weeks, bytes per block, loading (under a minute)
+  lock       another process holding the history file's write lock for 15 s: /healthz p99, blocks missing afterwards
   stats      baseFeeStats and the CSV export over a week of Arbitrum (2.4 million blocks)
   pressure   the same week held while one key attacks with history scans: /healthz, busyThreshold, /events (~1 min)
   backfill   the history's backfill, fetch side, cap lifted: a week of a 12 s and of a 0.25 s chain; calls after a day away

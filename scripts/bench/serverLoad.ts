@@ -1,6 +1,8 @@
 // Child process of serverBench: requests per second, p99 latency and the servers' CPU time per request of the three
 // endpoints (autocannon), against a bare node:http server that answers the same bytes with no checks at all, both in
-// one child process of this one, measured in turn (A B B A). Prints the rows as one JSON line.
+// one child process of this one, measured in turn (A B B A). busyThreshold is measured at 10, 50 and 200 connections
+// (what a connection costs shows only with many open: docs/benchmarks.md), the others at 10. Prints the rows as one
+// JSON line.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
@@ -9,7 +11,11 @@ import { BENCH_KEY, BENCH_PATHS } from "./benchServersData.ts";
 import { serveNodeFlags, stopChild } from "./serveProcess.ts";
 
 const SECONDS = Number(process.env.GASFEES_BENCH_SECONDS ?? 3);
-const CONNECTIONS = 10;
+/** The connection counts each path is measured at. */
+const LOADS: ReadonlyArray<{ readonly path: (typeof BENCH_PATHS)[number]; readonly connections: number }> = [
+  ...[10, 50, 200].map((connections) => ({ path: BENCH_PATHS[0], connections })),
+  ...BENCH_PATHS.slice(1).map((path) => ({ path, connections: 10 })),
+];
 
 interface Measure {
   rps: number;
@@ -29,7 +35,7 @@ function cpuMsOf(pid: number): number {
   }
 }
 
-async function load(url: string, seconds: number, serversPid: number): Promise<Measure> {
+async function load(url: string, connections: number, seconds: number, serversPid: number): Promise<Measure> {
   // autocannon's own histogram keeps whole milliseconds, and these answers take a fraction of one: the latency of every
   // answer is taken from its response event instead (float milliseconds, from process.hrtime).
   const latenciesMs: number[] = [];
@@ -37,7 +43,7 @@ async function load(url: string, seconds: number, serversPid: number): Promise<M
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const options = {
       url,
-      connections: CONNECTIONS,
+      connections,
       duration: seconds,
       headers: { authorization: `Basic ${Buffer.from(`${BENCH_KEY}:`).toString("base64")}` },
     };
@@ -61,24 +67,24 @@ async function measure(): Promise<BenchRow[]> {
       child.once("exit", (code) => reject(new Error(`the bench servers exited with ${code}`)));
     });
     const rows: BenchRow[] = [];
-    for (const path of BENCH_PATHS) {
+    for (const { path, connections } of LOADS) {
       const gasfeesUrl = `http://127.0.0.1:${ports.gasfees}${path}`;
       const bareUrl = `http://127.0.0.1:${ports.bare}${path}`;
       const pid = child.pid!;
-      await load(gasfeesUrl, 1, pid);
-      await load(bareUrl, 1, pid);
+      await load(gasfeesUrl, connections, 1, pid);
+      await load(bareUrl, connections, 1, pid);
       const bare: Measure[] = [];
       const ours: Measure[] = [];
-      bare.push(await load(bareUrl, SECONDS, pid));
-      ours.push(await load(gasfeesUrl, SECONDS, pid));
-      ours.push(await load(gasfeesUrl, SECONDS, pid));
-      bare.push(await load(bareUrl, SECONDS, pid));
+      bare.push(await load(bareUrl, connections, SECONDS, pid));
+      ours.push(await load(gasfeesUrl, connections, SECONDS, pid));
+      ours.push(await load(gasfeesUrl, connections, SECONDS, pid));
+      bare.push(await load(bareUrl, connections, SECONDS, pid));
       const failures = [...ours, ...bare].reduce((sum, measure) => sum + measure.failures, 0);
       if (failures > 0) throw new Error(`${path}: ${failures} failed requests under load`);
       const name = path.split("/").at(-1)!;
       rows.push(
         {
-          name: `${name}: requests per second (${CONNECTIONS} connections)`,
+          name: `${name}: requests per second (${connections} connections)`,
           value: mean(ours.map((m) => m.rps)),
           unit: "req/s",
           baselineName: "bare node:http, same bytes",
@@ -86,7 +92,7 @@ async function measure(): Promise<BenchRow[]> {
           goal: "≥ 0.85",
         },
         {
-          name: `${name}: p99 latency`,
+          name: `${name}: p99 latency (${connections} connections)`,
           value: mean(ours.map((m) => m.p99Us)),
           unit: "µs",
           baselineName: "bare node:http, same bytes",
@@ -99,7 +105,7 @@ async function measure(): Promise<BenchRow[]> {
       const cpuUs = mean(ours.map((m) => m.cpuUsPerRequest));
       if (Number.isFinite(cpuUs)) {
         rows.push({
-          name: `${name}: server CPU time per request`,
+          name: `${name}: server CPU time per request (${connections} connections)`,
           value: cpuUs,
           unit: "µs",
           baselineName: "bare node:http, same bytes",

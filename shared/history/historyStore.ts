@@ -69,9 +69,7 @@ export class HistoryStore {
       throw new HistoryStoreInputError(String(file), "the history needs the path of a file");
     }
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > MAX_BUSY_TIMEOUT_MS) {
-      throw new HistoryStoreInputError(file, `busy timeout ${busyTimeoutMs} ms is not a whole number from 0 to ${MAX_BUSY_TIMEOUT_MS}`);
-    }
+    checkBusyTimeout(file, busyTimeoutMs);
     try {
       // Created here rather than by SQLite, for its mode; SQLite gives the -wal and -shm files the same.
       closeSync(openSync(file, "a", PRIVATE_FILE_MODE));
@@ -96,6 +94,35 @@ export class HistoryStore {
       db.close();
       throw openErrorFrom(file, error);
     }
+  }
+
+  /**
+   * Sets how long a write waits for another process's write lock from now on (0 to 60,000 ms). The service opens the
+   * file with the default (5 s, while it starts) and then shortens it: its writes run on the event loop, so a held
+   * lock must make them fail fast and be retried later (service/storeWriter.ts), not stall every request.
+   */
+  setBusyTimeout(busyTimeoutMs: number): void {
+    this.ensureOpen();
+    checkBusyTimeout(this.file, busyTimeoutMs);
+    this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  }
+
+  /**
+   * Caps the file at `pages` pages of 4 KiB from now on (SQLite's max_page_count, this connection only; never below
+   * the pages it already has): a write that would grow it further fails as on a full disk (SQLITE_FULL), and takes
+   * effect again once the cap is raised. It is how the tests fill the "disk" without filling one; returns the cap set.
+   */
+  setMaxPageCount(pages: number): number {
+    this.ensureOpen();
+    if (!Number.isSafeInteger(pages) || pages < 1) throw new HistoryStoreInputError(this.file, `max page count ${pages} is not a whole number from 1`);
+    const row = this.db.prepare(`PRAGMA max_page_count = ${pages}`).get();
+    return Number(row?.max_page_count);
+  }
+
+  /** The pages the file has now (for setMaxPageCount). */
+  pageCount(): number {
+    this.ensureOpen();
+    return Number(this.db.prepare("PRAGMA page_count").get()?.page_count);
   }
 
   /**
@@ -355,6 +382,12 @@ export class HistoryStore {
 
   private ensureOpen(): void {
     if (this.closed) throw new HistoryStoreError(this.file, `The history store of ${this.file} is closed: open it again to use it.`);
+  }
+}
+
+function checkBusyTimeout(file: string, busyTimeoutMs: number): void {
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > MAX_BUSY_TIMEOUT_MS) {
+    throw new HistoryStoreInputError(file, `busy timeout ${busyTimeoutMs} ms is not a whole number from 0 to ${MAX_BUSY_TIMEOUT_MS}`);
   }
 }
 

@@ -1,61 +1,16 @@
 // Real processes on one history file: two writing overlapping ranges at once (the desktop app and `npm run serve`
 // on one config folder), and one killed with SIGKILL in the middle of a write.
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { startWriter } from "../../test/support/storeWriterProcess.ts";
 import { HistoryStore, type StoredRun } from "./historyStore.ts";
 import { BLOB_WRITER, RATIO_WRITER, writerBlobFeeOf, writerFeeOf, writerRatioOf, writerTimestampOf } from "./historyStoreWriterValues.ts";
 
-const WRITER = fileURLToPath(new URL("./historyStoreWriterProcess.ts", import.meta.url));
 const temporaryFile = () => join(mkdtempSync(join(tmpdir(), "gasfees-history-processes-")), "history.sqlite");
-
-interface Writer {
-  readonly child: ChildProcess;
-  /** Resolves with the next line the writer prints that passes `accept`. */
-  nextLine(accept?: (line: string) => boolean): Promise<string>;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-}
-
-function startWriter(args: readonly string[]): Writer {
-  // The experimental warning of node:sqlite is silenced in this child only, to keep the test's output clean.
-  const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", "--import", "tsx", WRITER, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const lines: string[] = [];
-  const waiters: Array<{ accept: (line: string) => boolean; resolve: (line: string) => void }> = [];
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    const waiter = waiters.find((candidate) => candidate.accept(line));
-    if (waiter) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(line);
-    } else lines.push(line);
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })),
-  );
-  return {
-    child,
-    exited,
-    stderr: () => stderr,
-    nextLine: (accept = () => true) => {
-      const index = lines.findIndex(accept);
-      if (index >= 0) return Promise.resolve(lines.splice(index, 1)[0]!);
-      return new Promise((resolve, reject) => {
-        waiters.push({ accept, resolve });
-        void exited.then(({ code, signal }) =>
-          reject(new Error(`the writer exited (code ${code}, signal ${signal}) before printing the line awaited: ${stderr}`)),
-        );
-      });
-    },
-  };
-}
 
 /** SQLite's own check, and the store's: every chunk has exactly one record, and no record is left without a chunk. */
 function assertIntact(file: string): void {

@@ -8,7 +8,12 @@
 //   pages <file> <firstBlock> <pageBlocks>
 //     writes pages upwards from firstBlock until killed, printing "begin <first>" before each write and
 //     "committed <first> <ms the write took>" after it
+//   lock <file>
+//     opens the file with a connection of its own, takes its write lock (BEGIN EXCLUSIVE) and prints "locked", holds it
+//     until a line comes on stdin, then ends the transaction (COMMIT) and prints "released" (another gasfees, or any
+//     SQLite client, holding the file for as long as the test says)
 import { createInterface } from "node:readline";
+import { DatabaseSync } from "node:sqlite";
 import { HistoryStore } from "./historyStore.ts";
 import { writerBlocks } from "./historyStoreWriterValues.ts";
 
@@ -65,11 +70,29 @@ function pages(args: readonly string[]): void {
   }
 }
 
+function lock(args: readonly string[]): Promise<void> {
+  const db = new DatabaseSync(args[0]!);
+  db.exec("BEGIN EXCLUSIVE");
+  process.stdout.write("locked\n");
+  return new Promise((resolve) => {
+    const input = createInterface({ input: process.stdin });
+    input.once("line", () => {
+      input.close();
+      process.stdin.destroy();
+      db.exec("COMMIT");
+      db.close();
+      process.stdout.write("released\n");
+      resolve();
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const [mode, ...args] = process.argv.slice(2);
   if (mode === "overlap") await overlap(args);
   else if (mode === "pages") pages(args);
-  else throw new Error(`unknown mode ${mode}: overlap or pages`);
+  else if (mode === "lock") await lock(args);
+  else throw new Error(`unknown mode ${mode}: overlap, pages or lock`);
 }
 
 await main();

@@ -1,10 +1,11 @@
-import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
+import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreInputError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
 import { ChunkFormatError } from "./storeChunkCodec.ts";
 
 /** SQLite's primary result codes that the store tells apart (https://sqlite.org/rescode.html). */
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
 const SQLITE_CORRUPT = 11;
+const SQLITE_FULL = 13;
 const SQLITE_NOTADB = 26;
 
 /**
@@ -31,6 +32,23 @@ export function storeErrorFrom(file: string, action: string, error: unknown): un
     default:
       return new HistoryStoreUnavailableError(file, action, message, { cause: error });
   }
+}
+
+/** Why the store could not do what it was asked, as /networks says it (wire/networkStatus.ts, storeHealthSchema). */
+export type StoreProblem = "locked" | "full" | "unwritable" | "damaged";
+
+/**
+ * What kind of problem a failed store call had: undefined for a call the store refused (HistoryStoreInputError: the
+ * caller's data, not the file, is at fault; retrying it would fail again).
+ */
+export function storeProblemOf(error: unknown): StoreProblem | undefined {
+  if (error instanceof HistoryStoreInputError) return undefined;
+  if (error instanceof HistoryStoreCorruptError) return "damaged";
+  const code = sqliteCodeOf(error instanceof HistoryStoreError ? error.cause : error);
+  if (code === SQLITE_BUSY || code === SQLITE_LOCKED) return "locked";
+  if (code === SQLITE_FULL) return "full";
+  if (code === SQLITE_CORRUPT || code === SQLITE_NOTADB) return "damaged";
+  return "unwritable";
 }
 
 /** SQLite's primary result code of an error node:sqlite threw, or undefined for any other error. */

@@ -101,6 +101,21 @@ const CHAIN_GAUGES: readonly ChainGauge[] = [
     help: "Blocks the backfill still has to fetch, estimated from the chain's block spacing.",
     value: (status) => orNone(status.history.backfill.blocksToGo),
   },
+  {
+    name: "gasfees_history_store_ok",
+    help: "1 while the chain's blocks reach the history file, 0 while writing to it fails (blocks wait in memory); absent without a file.",
+    value: (status) => (status.history.store.state === "off" ? undefined : flag(status.history.store.state === "ok")),
+  },
+  {
+    name: "gasfees_history_store_unsaved_blocks",
+    help: "The chain's blocks held in memory and waiting to be written to the history file.",
+    value: (status) => status.history.store.unsavedBlocks,
+  },
+  {
+    name: "gasfees_history_store_dropped_blocks",
+    help: "The chain's blocks that did not fit the wait queue since the start (missing from the file until a later start backfills them).",
+    value: (status) => status.history.store.droppedBlocks,
+  },
 ];
 
 /**

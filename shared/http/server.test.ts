@@ -256,6 +256,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       oldestTime: newestTime - ((blocks - 1) * blockTimeMs) / 1000,
       newestTime,
       backfill: { running: false, progress: 0, blocksToGo: null },
+      store: { state: "off" as const, problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
     };
   };
   const noData = { newestBlock: null, currentBaseFee: null, baseFeePercentile: null, busyThreshold: null, minBaseFee: null, maxBaseFee: null };
@@ -321,6 +322,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         oldestTime: null,
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
+        store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
       },
       blockTimeMs: 2500,
       dataAgeMs: null,
@@ -345,6 +347,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         oldestTime: null,
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
+        store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
       },
       blockTimeMs: 250,
       dataAgeMs: null,
@@ -369,6 +372,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         oldestTime: null,
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
+        store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
       },
       blockTimeMs: 12_000,
       dataAgeMs: null,

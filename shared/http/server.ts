@@ -147,6 +147,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       } catch (error) {
         answerThrow(req, res, error);
       }
+      slowClients.answered(req.socket, res);
       requestCounts.countAnswer(route, res);
     },
   );

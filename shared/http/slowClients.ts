@@ -12,7 +12,14 @@ export interface SlowClientLimits {
 export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = Object.freeze({ maxQueuedResponses: 64, drainTimeoutMs: 10_000 });
 
 interface Connection {
-  /** The answers begun, oldest first; finished ones are dropped from the front when next looked at. */
+  /**
+   * The answers begun and not yet handed to the socket whole, oldest first: the one under way if it is still being
+   * written (an event stream, the CSV) and those queued behind it. An answer ended at once is dropped as soon as its
+   * handler returns (`answered`): held until the connection's next request (a client's round trip, ~10 ms at 200
+   * connections), answers outlived young-generation collections and were copied and promoted, and every request cost
+   * more the more connections were open (npm run bench -- server; docs/benchmarks.md). Finished ones are dropped from
+   * the front when next looked at.
+   */
   readonly answers: ServerResponse[];
   /** Bytes the socket handed to the system when last checked, and since when it stayed there. */
   flushedBytes: number;
@@ -32,6 +39,11 @@ function pruned(connection: Connection): readonly ServerResponse[] {
 export interface SlowClientWatch {
   /** Counts a new answer on its connection; false (the connection is closed) when that is one too many. */
   admit(socket: Socket, res: ServerResponse): boolean;
+  /**
+   * After the answer's handler returned: an answer ended and on its socket (not queued behind another) is no longer
+   * held; what of it the client has not read yet is in the socket's buffer, which the check watches.
+   */
+  answered(socket: Socket, res: ServerResponse): void;
   stop(): void;
 }
 
@@ -108,6 +120,12 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
         timer.unref();
       }
       return true;
+    },
+    answered(socket, res) {
+      // writableEnded: end() was called; a socket: the answer is not queued behind another (those wait in Node's queue).
+      if (!res.writableEnded || res.socket === null) return;
+      const answers = connections.get(socket)?.answers;
+      if (answers !== undefined && answers[answers.length - 1] === res) answers.pop();
     },
     stop: stopTimer,
   };

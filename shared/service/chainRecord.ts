@@ -4,24 +4,12 @@ import { type BlockAnchor, ChainHistory, type HistoryChange, type HistoryWrite }
 import { type ChainTip, snapshotOfHistory } from "../core/history/windowSnapshot.ts";
 import type { FeedBlocks, FeedReport } from "../rpc/feedReport.ts";
 import type { Logger } from "../log/logger.ts";
-import type { BackfillStatus, HistoryStatus } from "../wire/networkStatus.ts";
+import type { BackfillStatus, HistoryStatus, StoreHealth } from "../wire/networkStatus.ts";
 import { type ChainPlan, historyHorizonOf, statsWindowOf } from "./chainPlan.ts";
 import type { HistoryPart } from "./chainPublication.ts";
+import type { StoreWriter } from "./storeWriter.ts";
 
-/** What the service needs of the store that keeps histories across restarts (shared/history/historyStore.ts). */
-export interface HistoryPersistence {
-  write(
-    chainId: number,
-    firstBlock: bigint,
-    blocks: { readonly baseFeesWei: readonly bigint[] | BigUint64Array; readonly anchors?: readonly BlockAnchor[] },
-  ): void;
-  load(
-    chainId: number,
-    fromBlock?: bigint,
-    toBlock?: bigint,
-  ): Iterable<{ readonly firstBlock: bigint; readonly baseFeesWei: BigUint64Array; readonly anchors: readonly BlockAnchor[] }>;
-  prune(chainId: number, beforeBlock: bigint): number;
-}
+export type { HistoryPersistence } from "./storeWriter.ts";
 
 /** Blocks as the store takes them: fees and anchors, and the gas-used ratios and blob base fees where the RPC gave them. */
 export interface BlocksToStore {
@@ -42,6 +30,9 @@ const IDLE_BACKFILL: BackfillStatus = Object.freeze({ running: false, progress: 
 /** Prune the store at most this often (it only drops blocks beyond the horizon). */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+/** A chain whose history is kept in memory only. */
+const NO_STORE: StoreHealth = Object.freeze({ state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 });
+
 const NO_TIP: ChainTip = Object.freeze({ newestBlock: undefined, nextBaseFeeWei: undefined, recentTips: Object.freeze([]) });
 
 /**
@@ -53,7 +44,7 @@ const NO_TIP: ChainTip = Object.freeze({ newestBlock: undefined, nextBaseFeeWei:
 export class ChainRecord {
   readonly #plan: ChainPlan;
   readonly #history: ChainHistory;
-  readonly #store: HistoryPersistence | undefined;
+  readonly #store: StoreWriter | undefined;
   readonly #logger: Logger;
   readonly #horizonText: string;
   /** What the feed knows beyond the blocks (its head, the next base fee, tips), as of its newest report. */
@@ -66,7 +57,7 @@ export class ChainRecord {
   #changed = false;
   #lastPruneMs = 0;
 
-  constructor(plan: ChainPlan, options: { readonly store?: HistoryPersistence | undefined; readonly logger: Logger }) {
+  constructor(plan: ChainPlan, options: { readonly store?: StoreWriter | undefined; readonly logger: Logger }) {
     this.#plan = plan;
     const horizon = historyHorizonOf(plan);
     this.#horizonText = horizon.text;
@@ -134,6 +125,12 @@ export class ChainRecord {
     this.#write(page, nowMs);
   }
 
+  /** The store's health changed (a problem started or ended, its queue was written): the next part says so. */
+  storeHealthChanged(): void {
+    this.#status = this.#makeStatus();
+    this.#changed = true;
+  }
+
   /** The backfill's progress, for /networks and the dashboard. */
   setBackfill(status: BackfillStatus): void {
     this.#backfill = Object.freeze({ ...status });
@@ -170,41 +167,40 @@ export class ChainRecord {
     if (change.changedFrom === undefined && change.anchors.length === 0) return;
     this.#snapshotStale = true;
     this.#changed = true;
-    this.#status = this.#makeStatus();
     this.#persist(dated, change, nowMs);
+    this.#status = this.#makeStatus();
   }
 
-  /** Writes what changed (new or different fees, and the anchors kept) to the store; the store never stops the feed. */
+  /**
+   * Writes what changed (new or different fees, and the anchors kept) to the store; the store never stops the feed and
+   * never waits: what the file does not take now waits in the StoreWriter's queue.
+   */
   #persist(write: RecordWrite, change: HistoryChange, nowMs: number): void {
     if (!this.#store) return;
-    try {
-      if (change.changedFrom !== undefined && change.changedTo !== undefined) {
-        const offset = Number(change.changedFrom - write.firstBlock);
-        const count = Number(change.changedTo - change.changedFrom) + 1;
-        const fees = write.baseFeesWei.slice(offset, offset + count);
-        const anchors = change.anchors.filter((anchor) => anchor.block >= change.changedFrom! && anchor.block <= change.changedTo!);
-        const extras = {
-          ...(write.gasUsedRatios?.length === write.baseFeesWei.length && write.gasUsedRatios.every(storableRatio)
-            ? { gasUsedRatios: write.gasUsedRatios.slice(offset, offset + count) }
-            : {}),
-          ...(write.blobBaseFeesWei?.length === write.baseFeesWei.length ? { blobBaseFeesWei: write.blobBaseFeesWei.slice(offset, offset + count) } : {}),
-        };
-        this.#store.write(this.#plan.chainId, change.changedFrom, { baseFeesWei: fees, anchors, ...extras });
-      }
-      // Anchors of blocks already stored (a header seen after its block's fee) still make its time exact there.
-      for (const anchor of change.anchors) {
-        if (change.changedFrom !== undefined && anchor.block >= change.changedFrom && anchor.block <= change.changedTo!) continue;
-        const fee = this.#history.baseFeeAt(anchor.block);
-        if (fee !== undefined) this.#store.write(this.#plan.chainId, anchor.block, { baseFeesWei: [fee], anchors: [anchor] });
-      }
-      if (nowMs - this.#lastPruneMs >= PRUNE_EVERY_MS) {
-        this.#lastPruneMs = nowMs;
-        // The store keeps what memory keeps: memory drops whole chunks beyond the horizon.
-        const oldest = this.#history.oldest?.block;
-        if (oldest !== undefined) this.#store.prune(this.#plan.chainId, oldest);
-      }
-    } catch (error) {
-      this.#logger.warn("could not store the chain's history; it is kept in memory meanwhile", { chainId: this.#plan.chainId, error: String(error) });
+    if (change.changedFrom !== undefined && change.changedTo !== undefined) {
+      const offset = Number(change.changedFrom - write.firstBlock);
+      const count = Number(change.changedTo - change.changedFrom) + 1;
+      const fees = write.baseFeesWei.slice(offset, offset + count);
+      const anchors = change.anchors.filter((anchor) => anchor.block >= change.changedFrom! && anchor.block <= change.changedTo!);
+      const extras = {
+        ...(write.gasUsedRatios?.length === write.baseFeesWei.length && write.gasUsedRatios.every(storableRatio)
+          ? { gasUsedRatios: write.gasUsedRatios.slice(offset, offset + count) }
+          : {}),
+        ...(write.blobBaseFeesWei?.length === write.baseFeesWei.length ? { blobBaseFeesWei: write.blobBaseFeesWei.slice(offset, offset + count) } : {}),
+      };
+      this.#store.write(this.#plan.chainId, change.changedFrom, { baseFeesWei: fees, anchors, ...extras });
+    }
+    // Anchors of blocks already stored (a header seen after its block's fee) still make its time exact there.
+    for (const anchor of change.anchors) {
+      if (change.changedFrom !== undefined && anchor.block >= change.changedFrom && anchor.block <= change.changedTo!) continue;
+      const fee = this.#history.baseFeeAt(anchor.block);
+      if (fee !== undefined) this.#store.write(this.#plan.chainId, anchor.block, { baseFeesWei: [fee], anchors: [anchor] });
+    }
+    if (nowMs - this.#lastPruneMs >= PRUNE_EVERY_MS) {
+      this.#lastPruneMs = nowMs;
+      // The store keeps what memory keeps: memory drops whole chunks beyond the horizon.
+      const oldest = this.#history.oldest?.block;
+      if (oldest !== undefined) this.#store.prune(this.#plan.chainId, oldest);
     }
   }
 
@@ -219,6 +215,7 @@ export class ChainRecord {
       oldestTime: oldest === undefined ? null : Math.floor(oldest.timestamp),
       newestTime: newest === undefined ? null : Math.floor(newest.timestamp),
       backfill: this.#backfill,
+      store: this.#store?.health(this.#plan.chainId) ?? NO_STORE,
     });
   }
 }

@@ -4,9 +4,10 @@ import type { Logger } from "../log/logger.ts";
 import { ChainFeed, type ChainFeedOptions } from "../rpc/chainFeed.ts";
 import type { FeedReport } from "../rpc/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";
-import { ChainRecord, type HistoryPersistence } from "./chainRecord.ts";
+import { ChainRecord } from "./chainRecord.ts";
 import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
+import { type HistoryPersistence, StoreWriter } from "./storeWriter.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
@@ -26,7 +27,10 @@ export interface FeeServiceOptions {
   readonly logger: Logger;
   /** Seam for the RPC layer; the default follows real endpoints. */
   readonly createFeed?: (options: ChainFeedOptions) => Feed;
-  /** Where histories are kept across restarts; without one, only in memory. */
+  /**
+   * Where histories are kept across restarts; without one, only in memory. The service writes to it through a
+   * StoreWriter of its own (short busy timeout, a queue for what the file does not take now); closing it is the caller's.
+   */
   readonly store?: HistoryPersistence;
   /** Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. */
   readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void) => { stop(): Promise<void> };
@@ -49,6 +53,7 @@ export class FeeService implements FeeSource {
   readonly #options: FeeServiceOptions;
   readonly #now: () => number;
   readonly #backfills: { stop(): Promise<void> }[] = [];
+  readonly #storeWriter: StoreWriter | undefined;
 
   constructor(plans: readonly ChainPlan[], options: FeeServiceOptions) {
     this.#logger = options.logger;
@@ -56,9 +61,11 @@ export class FeeService implements FeeSource {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     const createFeed = options.createFeed ?? ((feedOptions: ChainFeedOptions): Feed => new ChainFeed(feedOptions));
+    const storeWriter = options.store === undefined ? undefined : new StoreWriter(options.store, { logger: options.logger });
+    this.#storeWriter = storeWriter;
     for (const plan of plans) {
       if (this.#publications.has(plan.chainId)) throw new Error(`chain ${plan.chainId} is configured twice`);
-      const record = new ChainRecord(plan, { store: plan.persistHistory === false ? undefined : options.store, logger: options.logger });
+      const record = new ChainRecord(plan, { store: plan.persistHistory === false ? undefined : storeWriter, logger: options.logger });
       record.loadStored();
       const held = record.history.newest;
       const heldBlocks = record.newestBlocks(HISTORY_BLOCKS);
@@ -80,6 +87,14 @@ export class FeeService implements FeeSource {
       this.#reports.set(plan.chainId, feed.report);
       this.#publications.set(plan.chainId, publish(plan, feed.report, undefined, record.part()));
     }
+    // A store problem told or over, or its queue written: every chain kept in the file shows it.
+    storeWriter?.onHealthChange(() => {
+      for (const plan of this.#plans) {
+        if (plan.persistHistory === false) continue;
+        this.#records.get(plan.chainId)!.storeHealthChanged();
+        this.#publishHistoryGrew(plan);
+      }
+    });
   }
 
   start(): void {
@@ -94,6 +109,8 @@ export class FeeService implements FeeSource {
 
   async stop(): Promise<void> {
     await Promise.all([...this.#feeds.map((feed) => feed.stop()), ...this.#backfills.map((backfill) => backfill.stop())]);
+    // After the feeds and backfills: nothing writes any more, and what waits gets one last attempt.
+    this.#storeWriter?.stop();
   }
 
   get(chainId: number): ChainPublication | undefined {

@@ -35,6 +35,32 @@ export const backfillStatusSchema = z
   })
   .readonly();
 
+export const storeHealthSchema = z
+  .strictObject({
+    state: z
+      .enum(["ok", "failing", "off"])
+      .describe(
+        "ok: every block is written to the history file; failing: the last write failed (problem says why), blocks wait in memory " +
+          "(unsavedBlocks) and are written once the file takes writes again; off: the history is kept in memory only (no file, or it could not be opened).",
+      ),
+    problem: z
+      .enum(["locked", "full", "unwritable", "damaged"])
+      .nullable()
+      .describe(
+        "While failing: locked (another process holds the file's write lock), full (no space left, or the file's size limit), " +
+          "unwritable (no permission, an I/O error), damaged (the file is corrupt); null otherwise.",
+      ),
+    since: z.number().int().nullable().describe("Epoch ms since the store has been failing; null while ok or off."),
+    unsavedBlocks: z.number().int().min(0).describe("This chain's blocks held in memory and waiting to be written to the file (at most 262,144)."),
+    droppedBlocks: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Blocks of this chain that did not fit the wait queue since the start: missing from the file (a later start backfills them)."),
+  })
+  .readonly()
+  .describe("Whether the chain's history reaches the file it is kept in across restarts. One file serves every chain: state and problem are the same for all.");
+
 export const historyStatusSchema = z
   .strictObject({
     horizon: z.string().describe('How far back the history is kept, as configured ("7d").'),
@@ -44,6 +70,7 @@ export const historyStatusSchema = z
     oldestTime: z.number().int().nullable().describe("Unix seconds of the oldest block held."),
     newestTime: z.number().int().nullable().describe("Unix seconds of the newest block held."),
     backfill: backfillStatusSchema,
+    store: storeHealthSchema,
   })
   .readonly()
   .describe("The history kept across restarts (CONTRACT.md, History).");
@@ -80,5 +107,6 @@ export const networksSchema = z.array(networkStatusSchema).readonly();
 export type EndpointStatus = z.infer<typeof endpointStatusSchema>;
 export type ChainState = z.infer<typeof chainStateSchema>;
 export type HistoryStatus = z.infer<typeof historyStatusSchema>;
+export type StoreHealth = z.infer<typeof storeHealthSchema>;
 export type BackfillStatus = z.infer<typeof backfillStatusSchema>;
 export type NetworkStatus = z.infer<typeof networkStatusSchema>;

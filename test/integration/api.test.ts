@@ -148,6 +148,7 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
         oldestTime: genesis.timestamp,
         newestTime: newest.timestamp,
         backfill: { running: false, progress: 1, blocksToGo: 0 },
+        store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
       },
       blockTimeMs: 1000,
       dataAgeMs: local.dataAgeMs,

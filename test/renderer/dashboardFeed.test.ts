@@ -30,6 +30,7 @@ function status(chainId: number, newestBlock: string | null): NetworkStatus {
       oldestTime: null,
       newestTime: null,
       backfill: { running: false, progress: 0, blocksToGo: null },
+      store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
     },
     blockTimeMs: 12_000,
     dataAgeMs: data ? 0 : null,

@@ -12,6 +12,7 @@ import {
   windowWords,
 } from "../../renderer/src/windowWords.ts";
 import { backfillWords } from "../../renderer/src/backfillWords.ts";
+import { storeWords } from "../../renderer/src/storeWords.ts";
 import type { HistoryStatus } from "../../shared/wire/networkStatus.ts";
 
 test("windows in words: durations in their natural unit, block counts grouped", () => {
@@ -81,6 +82,7 @@ function history(progress: number, blocksToGo: number | null, horizon = "7d"): H
     oldestTime: 0,
     newestTime: 12_000,
     backfill: { running: true, progress, blocksToGo },
+    store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
   };
 }
 
@@ -92,4 +94,19 @@ test("backfill in words: the share of the horizon held in days, and the blocks t
   assert.equal(backfillWords(history(0.5, 57, "24h")).toGo, "about 57 blocks to go");
   // Held is never rounded up to the whole horizon before it is reached.
   assert.equal(backfillWords(history(0.9999, 3)).held, "6.9 of 7 days held");
+});
+
+test("the history file's trouble in plain words: why, what waits, what was dropped; nothing while it works", () => {
+  const healthy = { state: "ok", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 } as const;
+  assert.equal(storeWords(healthy), undefined);
+  assert.equal(storeWords({ ...healthy, state: "off" }), undefined);
+  assert.deepEqual(storeWords({ ...healthy, state: "failing", problem: "locked", since: 1, unsavedBlocks: 12_345 }), {
+    title: "The history is not being saved.",
+    detail:
+      "Another program (another gasfees on the same folder?) holds the file locked; 12,345 blocks wait in memory and will be written once it works again.",
+  });
+  assert.deepEqual(storeWords({ ...healthy, state: "failing", problem: "full", since: 1, unsavedBlocks: 1, droppedBlocks: 70 }), {
+    title: "The history is not being saved.",
+    detail: "The disk is full; 1 block waits in memory and will be written once it works again. 70 did not fit in memory: the next start fetches them again.",
+  });
 });

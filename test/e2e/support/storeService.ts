@@ -1,0 +1,78 @@
+// The real stack of the store-health end-to-end test, in a child process run with tsx: a Hardhat node with real
+// mainnet base fees, the real service keeping its history in a file of its own, and a real second process that
+// takes that file's write lock on command (another gasfees on the same config folder). The parent sends commands over
+// IPC and gets one answer per command.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { StackMessage } from "./stackProcess.ts";
+import { silentLogger } from "../../../shared/log/logger.ts";
+import { startService } from "../../../shared/app/startService.ts";
+import { startTestChain } from "../../support/feedHarness.ts";
+import { startWriter, type Writer } from "../../support/storeWriterProcess.ts";
+import { E2E_KEY, LIVE_CHAIN_ID } from "./stackConstants.ts";
+
+export type StoreCommand =
+  | { readonly id: number; readonly type: "mine"; readonly count: number }
+  | { readonly id: number; readonly type: "lock" }
+  | { readonly id: number; readonly type: "release" }
+  | { readonly id: number; readonly type: "stop" };
+
+async function main(): Promise<void> {
+  const chain = await startTestChain(520);
+  const historyFile = join(mkdtempSync(join(tmpdir(), "gasfees-e2e-store-")), "history.sqlite");
+  const service = await startService(
+    {
+      host: "127.0.0.1",
+      port: 0,
+      allowedHosts: [],
+      corsOrigins: [],
+      rateLimit: { requestsPerSecond: 0, burst: 1 },
+      apiKeys: [{ key: E2E_KEY }],
+      chains: [{ chainId: LIVE_CHAIN_ID, name: "Mainnet replay", rpcUrls: [chain.node.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 150 }],
+      historyFile,
+      backfill: false,
+    },
+    silentLogger,
+  );
+  let locker: Writer | undefined;
+  const stop = async () => {
+    locker?.child.kill("SIGKILL");
+    await service.stop();
+    await chain.node.stop();
+  };
+  const send = (message: StackMessage) => process.send!(message);
+  process.on("message", (command: StoreCommand) => {
+    const run = async (): Promise<bigint | undefined> => {
+      switch (command.type) {
+        case "mine":
+          return chain.mine(command.count);
+        case "lock":
+          locker = startWriter(["lock", historyFile]);
+          await locker.nextLine((line) => line === "locked");
+          return undefined;
+        case "release":
+          locker!.child.stdin!.write("release\n");
+          await locker!.nextLine((line) => line === "released");
+          return undefined;
+        case "stop":
+          await stop();
+          return undefined;
+      }
+    };
+    run().then(
+      (block) => {
+        send({ type: "done", id: command.id, ...(block === undefined ? {} : { newestBlock: block.toString() }) });
+        if (command.type === "stop") process.disconnect();
+      },
+      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
+    );
+  });
+  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
+  send({ type: "ready", url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken });
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`the store e2e service failed to start: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});
