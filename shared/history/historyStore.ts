@@ -2,7 +2,13 @@ import { closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { AlertFiringStore } from "./alertFiringStore.ts";
 import type { BlocksToWrite, HeldRange, StoredRun } from "./historyStoreTypes.ts";
-import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreInputError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
+import {
+  HistoryStoreCorruptError,
+  HistoryStoreError,
+  HistoryStoreInputError,
+  HistoryStoreReadOnlyError,
+  HistoryStoreUnavailableError,
+} from "./historyStoreErrors.ts";
 import { prepareChainStatements, type ChainStatements, type ChunkRow } from "./storeChainStatements.ts";
 import { ChunkFormatError, decodeChunk, encodeChunk } from "./storeChunkCodec.ts";
 import { STORE_CHUNK_BLOCKS, ChunkSlots, heldCountOf } from "./storeChunkSlots.ts";
@@ -76,7 +82,10 @@ export class HistoryStore {
       // Created here rather than by SQLite, for its mode; SQLite gives the -wal and -shm files the same.
       closeSync(openSync(file, "a", PRIVATE_FILE_MODE));
     } catch (error) {
-      throw new HistoryStoreUnavailableError(file, "create", error instanceof Error ? error.message : String(error), { cause: error });
+      const detail = error instanceof Error ? error.message : String(error);
+      // An existing file this process may not write is not one it failed to create.
+      if (isReadOnlyError(error)) throw new HistoryStoreReadOnlyError(file, detail, { cause: error });
+      throw new HistoryStoreUnavailableError(file, "create", detail, { cause: error });
     }
     let db: DatabaseSync;
     try {
@@ -356,6 +365,12 @@ export class HistoryStore {
   private ensureOpen(): void {
     if (this.closed) throw new HistoryStoreError(this.file, `The history store of ${this.file} is closed: open it again to use it.`);
   }
+}
+
+/** Whether a file system call failed because the file (or its file system) may be read but not written. */
+function isReadOnlyError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "EACCES" || code === "EPERM" || code === "EROFS";
 }
 
 /** Whatever failed while opening, as a HistoryStoreError: open never throws anything the service would not catch. */
