@@ -2,12 +2,14 @@
 // open with a message that says what is wrong and what to do, and the file is left exactly as it was.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, readFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { HistoryStore } from "./historyStore.ts";
+import { HistoryStoreCorruptError } from "./historyStoreErrors.ts";
 
 const HISTORY_STORE = fileURLToPath(new URL("./historyStore.ts", import.meta.url));
 /** An unprivileged user: root may write any file, so a test run as root opens the file as this one. */
@@ -49,4 +51,23 @@ test("a read-only history file is named read-only, with what to do, not 'could n
   assert.match(message, new RegExp(`The history database ${file} is read-only`));
   assert.match(message, /make it writable/);
   assert.deepEqual(readFileSync(file), before);
+});
+
+test("a file damaged inside its pages is refused at open and left untouched: nothing is written into it", () => {
+  const file = join(temporaryFolder(), "history.sqlite");
+  const store = HistoryStore.open(file);
+  for (let page = 0; page < 40; page++)
+    store.write(1, BigInt(page * 1_024), { baseFeesWei: Array.from({ length: 1_024 }, (_, i) => BigInt(page * 1_024 + i + 1)) });
+  store.close();
+  const pageSize = Number((new DatabaseSync(file, { readOnly: true }).prepare("PRAGMA page_size").get() as { page_size: number }).page_size);
+  const bytes = readFileSync(file);
+  // One page in the middle of the records overwritten with garbage; the schema's pages and the others are whole.
+  const damaged = Math.floor(bytes.length / pageSize / 2);
+  for (let at = damaged * pageSize; at < (damaged + 1) * pageSize; at++) bytes[at] = (at * 131) & 0xff;
+  writeFileSync(file, bytes);
+  assert.throws(
+    () => HistoryStore.open(file).write(2, 0n, { baseFeesWei: [1n] }),
+    (error: unknown) => error instanceof HistoryStoreCorruptError && error.message.includes(file) && /move the file aside/.test(error.message),
+  );
+  assert.deepEqual(readFileSync(file), bytes, "the damaged file was written into");
 });
