@@ -56,8 +56,9 @@ export function ruleStatusOf(memory: RuleMemory, publication: ChainPublication |
     cooldownMinutes: rule.cooldownMs / 60_000,
     enabled: rule.enabled,
     webhook: rule.webhookUrl === undefined ? null : webhookShown(rule.webhookUrl),
-    // A rule that has not seen its chain yet waits for its condition like an armed one (and says why it waits).
-    state: state.phase === "firing" ? "firing" : "armed",
+    // A rule that has not seen its chain yet waits for its condition like an armed one (and says why it waits); one
+    // that found its condition already true at its first observation has not fired: armed until it does.
+    state: state.phase === "firing" && !state.learnt ? "firing" : "armed",
     paused: !rule.enabled ? "disabled" : (chainPause(publication) ?? (thresholdWei === undefined ? "no threshold" : null)),
     threshold: thresholdWei === undefined ? null : toGweiString(thresholdWei),
     thresholdBlocks: percentile === undefined ? null : (threshold?.blocks ?? null),
