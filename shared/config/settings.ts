@@ -164,10 +164,29 @@ export class SettingsError extends Error {
 
 /** Validates settings, naming each problem by its path (`chains.0.rpcUrls.1: must be an http(s) ...`). */
 export function parseSettings(input: unknown, source = "settings"): Settings {
+  checkNesting(input, source);
   const result = settingsSchema.safeParse(migrateSettings(input, source));
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
   throw new SettingsError(`${source} is not valid:\n${problems.join("\n")}`);
+}
+
+/** Deeper than any settings the schema describes (an alert rule is 3 levels down), far below what a write can recurse. */
+export const MAX_SETTINGS_DEPTH = 64;
+
+/**
+ * Refuses JSON nested deeper than MAX_SETTINGS_DEPTH. JSON.parse reads any depth, but the settings are written with
+ * JSON.stringify, which recurses: a file nested 200,000 deep (kept as written inside `alerts`, whose rules are checked
+ * one by one later) threw a RangeError at the service's first write. Walked with a stack of its own, for that reason.
+ */
+function checkNesting(input: unknown, source: string): void {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: input, depth: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, depth } = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > MAX_SETTINGS_DEPTH) throw new SettingsError(`${source} is not valid: it is nested more than ${MAX_SETTINGS_DEPTH} levels deep`);
+    for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
+  }
 }
 
 /** A settings file written by a newer gasfees: not read (a guess could lose what it holds), kept as a backup. */
