@@ -242,16 +242,39 @@ test("a 404 is not retried, and its outcome says why, with what the receiver sai
   assert.equal(receiver.requests.length, 2);
 });
 
-test("a receiver's answer that quotes the webhook's secret path is shown with the secret hidden", async (t) => {
+test("a receiver's answer that quotes the webhook's URL or its path is not shown, nor logged: only its status is", async (t) => {
   const receiver = await Receiver.start(t, (response, request) => answerWith(410, `no webhook at ${request.path} any more`)(response, request, 0));
   const { sender, logLines, outcomeNumber } = startSender(t);
   sender.send({ ruleId: "r", url: receiver.url(), event: EVENT });
   const outcome = await outcomeNumber(1);
   assert.equal(
     outcome.detail,
-    'answered 410 Gone: "no webhook at /hooks/T0AAA0AAA/B0BBB0BBB/*** any more" (not retried: the receiver refuses this request: check the webhook URL)',
+    "answered 410 Gone, with an answer that quotes the webhook URL (not shown) (not retried: the receiver refuses this request: check the webhook URL)",
   );
   assertNoSecret([...logLines, outcome.detail]);
+});
+
+test("a secret path segment short or all lower case, echoed by the receiver whole or in part, never shows", async (t) => {
+  const secret = "swordfish";
+  const echoes = [
+    (path: string, url: string) => `bad hook ${url}`,
+    (path: string) => `bad hook ${path}`,
+    () => `unknown token ${secret}`,
+    // Where the excerpt shown is cut, in the middle of the secret.
+    () => `${"x".repeat(112)} ${secret}`,
+  ];
+  for (const [index, echo] of echoes.entries()) {
+    const receiver = await Receiver.start(t, (response, request) =>
+      answerWith(403, echo(request.path, `http://127.0.0.1:${receiver.port}${request.path}`))(response, request, 0),
+    );
+    const { sender, logLines, outcomeNumber } = startSender(t);
+    sender.send({ ruleId: "r", url: `http://127.0.0.1:${receiver.port}/hooks/${secret}`, event: EVENT });
+    const outcome = await outcomeNumber(1);
+    for (const text of [...logLines, outcome.detail]) {
+      assert.ok(!text.includes(secret) && !text.includes("swordf"), `echo ${index}: the secret shows in: ${text}`);
+    }
+    assert.match(outcome.detail, /^answered 403 Forbidden, with an answer that quotes the webhook URL \(not shown\)/);
+  }
 });
 
 test("a redirect is not followed, nor retried", async (t) => {

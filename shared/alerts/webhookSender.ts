@@ -8,7 +8,7 @@
 // package.json for the User-Agent's version: bundled whole (2.5 KB), since esbuild takes a named import of JSON only
 // without the import attribute, and plain Node only with it.
 import packageJson from "../../package.json" with { type: "json" };
-import { webhookShown, webhookUrlProblem } from "../core/alerts/webhookUrl.ts";
+import { quotesWebhookUrl, webhookShown, webhookUrlProblem } from "../core/alerts/webhookUrl.ts";
 import type { Logger } from "../log/logger.ts";
 import { backoffMs, checkedBackoff, retryAfterMs, type BackoffOptions } from "../rpc/backoff.ts";
 import { UrlRedactor } from "../rpc/redactUrl.ts";
@@ -270,7 +270,10 @@ export class WebhookSender {
       return { kind: "retry", why: result.reason === "network" ? `could not reach it (${message})` : message };
     }
     const { status } = result;
-    const answered = `answered ${status}${result.statusText ? ` ${held.redactor.redact(oneLine(result.statusText, 60))}` : ""}`;
+    // Neither the status text nor the body is shown when it quotes the URL (a secret path segment may be any word).
+    const statusText =
+      result.statusText === "" || quotesWebhookUrl(held.url, result.statusText) ? "" : ` ${held.redactor.redact(oneLine(result.statusText, 60))}`;
+    const answered = `answered ${status}${statusText}`;
     if (status >= 200 && status <= 299) {
       return { kind: "done", ok: true, detail: `delivered: ${answered}${held.triesMade > 1 ? ` at try ${held.triesMade}` : ""}` };
     }
@@ -318,6 +321,8 @@ function redirectShown(location: string, from: URL): string {
 
 /** The start of an answer's body as an outcome shows it (`: "invalid_token"`), or "" when it is empty. */
 function excerptShown(held: HeldDelivery, answer: AnsweredPost): string {
+  // The whole excerpt is looked at, not only what is shown: a quote cut where the shown text ends is still a quote.
+  if (quotesWebhookUrl(held.url, answer.excerpt)) return ", with an answer that quotes the webhook URL (not shown)";
   const text = oneLine(answer.excerpt, EXCERPT_SHOWN_CHARS);
   return text === "" ? "" : `: "${held.redactor.redact(text)}"`;
 }

@@ -69,3 +69,30 @@ export function webhookShown(url: string): string {
   const hasMore = parsed.pathname.length > 1 || parsed.search !== "" || parsed.hash !== "";
   return `${parsed.protocol}//${parsed.host}${hasMore ? "/…" : ""}`;
 }
+
+/** Path segments and query parts shorter than this are not looked for in a receiver's answer (`/v1/` is no secret). */
+const MIN_QUOTED_PART_CHARS = 4;
+
+/**
+ * Whether a receiver's text (its answer's start, its status text) quotes `url`: the whole URL, its path, or any of
+ * its path segments or query values of MIN_QUOTED_PART_CHARS or more, as written or percent-decoded. A secret in a
+ * path may be short or plain lower case (`/hooks/swordfish`), so no guess is made of which segment is the secret: a
+ * text that quotes any is not shown at all.
+ */
+export function quotesWebhookUrl(url: URL, text: string): boolean {
+  const parts = [url.href, url.pathname, ...url.pathname.split("/"), url.search.slice(1), ...[...url.searchParams].flat()];
+  const forms = new Set<string>();
+  for (const part of parts) {
+    for (const form of [part, safeDecode(part)]) if (form.length >= MIN_QUOTED_PART_CHARS) forms.add(form);
+  }
+  const decodedText = safeDecode(text);
+  return [...forms].some((form) => text.includes(form) || decodedText.includes(form));
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
