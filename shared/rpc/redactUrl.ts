@@ -1,7 +1,9 @@
 /**
- * Redaction of RPC URLs. Providers put their API keys in the path (`/v3/<key>`), the query (`?apikey=<key>`) or the
- * user info, and an endpoint's own answers may quote its URL, whole or in part (`invalid project id <key>`), so every
- * text that can carry one goes through a redactor before it is logged or shown.
+ * Redaction of RPC URLs. Providers put their API keys in the path (`/v3/<key>`, `/<key>`, `/rpc/<name>/<key>`), the
+ * query (`?apikey=<key>`) or the user info, and an endpoint's own answers may quote its URL, whole or in part
+ * (`invalid project id <key>`), so every text that can carry one goes through a redactor before it is logged or
+ * shown. A secret may be of any shape (short, plain lower case), so no part of a path is guessed to be safe: a URL is
+ * shown as its origin only, as a webhook's is, with the label its user gave the endpoint (settings' `rpcLabels`).
  */
 
 /** Shown in place of a secret. */
@@ -10,23 +12,12 @@ export const REDACTED = "***";
 /** Secrets shorter than this are left out of free text: they would match ordinary words (they never show in URLs). */
 const MIN_SECRET_CHARS = 4;
 
-/**
- * Runs of URL-safe characters long enough to be a provider's key (Infura's 32 hex, Alchemy's 32 base62, UUIDs...).
- * A new expression per use: a global one carries its position (lastIndex) from one use to the next.
- */
-const keyLikeRuns = () => /[A-Za-z0-9_-]{16,}/g;
-
 /** Any http(s) or ws(s) URL in free text, up to the first character that cannot be part of it. */
 const urlsInText = () => /\b(?:https?|wss?):\/\/[^\s"'<>`]+/gi;
 
-/** A run long enough to be a key, that also has a digit or both cases: `mainnet-archive-node` is not one. */
-function looksLikeKey(run: string): boolean {
-  return /[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
-}
-
 /**
- * An RPC URL as it may be logged or shown: the scheme, host, port and the path with every key-like run replaced;
- * the user info is dropped and the query hidden whole.
+ * An RPC URL as it may be logged or shown: its scheme, host and port, and `/…` when it has a path or query (which may
+ * hold a key): `https://mainnet.infura.io/…`. Never its user info.
  */
 export function redactUrl(url: string): string {
   let parsed: URL;
@@ -35,13 +26,30 @@ export function redactUrl(url: string): string {
   } catch {
     return "<invalid url>";
   }
-  const path = parsed.pathname.replaceAll(keyLikeRuns(), (run) => (looksLikeKey(run) ? REDACTED : run));
-  return `${parsed.protocol}//${parsed.host}${path === "/" ? "" : path}${parsed.search ? `?${REDACTED}` : ""}`;
+  const hasMore = parsed.pathname.length > 1 || parsed.search !== "" || parsed.hash !== "";
+  return `${parsed.protocol}//${parsed.host}${hasMore ? "/…" : ""}`;
+}
+
+/**
+ * How each of a chain's endpoints is shown: its origin (redactUrl), then its user's label in brackets when it has one
+ * (`https://mainnet.infura.io/… (work key)`); endpoints that would still show alike get their place in the list
+ * (` #2`), so that /networks, /metrics and the log tell them apart.
+ */
+export function endpointNamesOf(urls: readonly string[], labels: Readonly<Record<string, string>> = {}): string[] {
+  const names = urls.map((url) => {
+    const label = Object.hasOwn(labels, url) ? labels[url] : undefined;
+    return label === undefined ? redactUrl(url) : `${redactUrl(url)} (${label})`;
+  });
+  return names.map((name, index) => (names.indexOf(name) !== names.lastIndexOf(name) ? `${name} #${index + 1}` : name));
 }
 
 /** Free text with every http(s)/ws(s) URL in it redacted (`redactUrl`), whichever endpoint it belongs to. */
 export function redactUrlsIn(text: string): string {
-  return text.replaceAll(urlsInText(), (url) => redactUrl(url));
+  // Punctuation that ends a sentence after a URL stays, as the path it might have belonged to goes.
+  return text.replaceAll(urlsInText(), (url) => {
+    const trailing = /[).,;:!?\]}]+$/.exec(url)?.[0] ?? "";
+    return `${redactUrl(url.slice(0, url.length - trailing.length))}${trailing}`;
+  });
 }
 
 /**
@@ -55,8 +63,9 @@ export class UrlRedactor {
   /** Longest first, so that a secret containing another is replaced whole. */
   readonly #secrets: readonly string[];
 
-  constructor(url: string) {
-    this.redactedUrl = redactUrl(url);
+  /** `shownAs`: the endpoint's name among its chain's (endpointNamesOf); its origin alone by default. */
+  constructor(url: string, shownAs?: string) {
+    this.redactedUrl = shownAs ?? redactUrl(url);
     this.#secrets = secretsOf(url);
   }
 
@@ -93,7 +102,8 @@ function secretsOf(url: string): string[] {
     // Never used as an endpoint (the connection refuses it); still, its text is the secret.
     return url.length >= MIN_SECRET_CHARS ? [url] : [];
   }
-  const parts = [parsed.username, parsed.password, ...[...parsed.pathname.matchAll(keyLikeRuns())].map(([run]) => run).filter(looksLikeKey)];
+  // Every part of the path: a key may be any word (`/swordfish`), and its neighbours may name the account.
+  const parts = [parsed.username, parsed.password, parsed.pathname.slice(1), ...parsed.pathname.split("/")];
   if (parsed.search.length > 1) {
     parts.push(parsed.search.slice(1));
     for (const [name, value] of parsed.searchParams) parts.push(value, name.length >= 16 ? name : "");

@@ -252,7 +252,7 @@ test("http: an endpoint's error message quoting its URL, key, query or password 
         assert.ok(error instanceof RpcEndpointError);
         assertNoSecret(error.message);
         assertNoSecret(error.reason);
-        assert.match(error.message, /\*\*\*/);
+        assert.match(error.message, /\*\*\*|\/…/, "what was quoted is hidden");
       }
     }
   } finally {
