@@ -384,7 +384,7 @@ test("1,000 sends to a hanging receiver hold at most maxPending deliveries and o
   assert.equal(sender.inFlightCount, 1);
 
   // The try would last ten minutes: only stop's abort closes its connection within the wait.
-  const stopped = sender.stop();
+  const stopped = sender.stop(0);
   await hanging.until(() => hanging.openConnections === 0, "the sender close its connection on stop");
   await stopped;
   assert.equal(sender.pendingCount, 0);
@@ -434,19 +434,72 @@ test("stop aborts what is in flight, clears the waits between tries, and sends n
   await failing.until(() => sender.inFlightCount === 1, "the failing delivery wait for its next try");
 
   // The hanging try would last ten minutes: only stop's abort closes its connection within the wait.
-  const stopped = sender.stop();
+  const stopped = sender.stop(0);
   await hanging.until(() => hanging.openConnections === 0, "the sender close its connection on stop");
   await stopped;
   assert.equal(sender.pendingCount, 0);
   assert.equal(sender.inFlightCount, 0);
   await failing.until(() => failing.openConnections === 0, "the failing receiver's connection closed");
   assert.equal(process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length, timersBefore, "no timer left behind");
-  assert.ok(logLines.some((line) => line.includes("webhook sender stopped with 2 alert deliveries unfinished")));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    outcomes.map(({ ruleId, outcome }) => [ruleId, outcome.detail]),
+    [
+      ["hang", "not delivered: dropped at shutdown after 1 try (the service stopped before an answer came; it is not sent later)"],
+      ["fail", "not delivered: dropped at shutdown after 1 try (the service stopped; it is not sent later)"],
+    ],
+  );
+  assert.equal(logLines.filter((line) => line.includes("dropped at shutdown")).length, 2);
 
   sender.send({ ruleId: "late", url: failing.url(), event: EVENT });
   assert.equal(sender.pendingCount, 0);
   assert.equal(failing.requests.length, 1);
-  assert.deepEqual(outcomes, [], "nothing was concluded: the deliveries were cut short, not delivered or failed");
+  assert.equal(outcomes.length, 2, "a send after stop is not queued, and has no outcome but its log line");
+});
+
+test("at shutdown, a delivery still queued is sent within the grace; one that cannot be is told as dropped at shutdown, per rule", async (t) => {
+  // The receiver answers 300 ms after each POST: within the grace of 2 s.
+  const slow = await Receiver.start(t, (response) => void setTimeout(() => answerWith(200)(response, {} as ReceivedRequest, 0), 300));
+  const hanging = await Receiver.start(t, hang);
+  const { sender, logLines, outcomes } = startSender(t, { timeoutMs: 600_000, maxInFlight: 1 });
+  sender.send({ ruleId: "slow-1", url: slow.url(), event: EVENT });
+  sender.send({ ruleId: "slow-2", url: slow.url(), event: EVENT }); // queued behind the first: same receiver
+  await sender.stop(2_000);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    outcomes.map(({ ruleId, outcome }) => [ruleId, outcome.ok, outcome.detail]),
+    [
+      ["slow-1", true, "delivered: answered 200 OK"],
+      ["slow-2", true, "delivered: answered 200 OK"],
+    ],
+  );
+  assert.equal(slow.requests.length, 2);
+
+  const second = startSender(t, { timeoutMs: 600_000, maxInFlight: 1 });
+  second.sender.send({ ruleId: "hang", url: hanging.url(), event: EVENT });
+  second.sender.send({ ruleId: "queued", url: slow.url(), event: EVENT }); // waits for the one request slot
+  await hanging.until(() => hanging.requests.length === 1, "the first POST");
+  const startedAt = Date.now();
+  await second.sender.stop(300);
+  assert.ok(Date.now() - startedAt < 2_000, "the grace bounds the shutdown");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    second.outcomes.map(({ ruleId, outcome }) => [ruleId, outcome.ok, outcome.detail]),
+    [
+      ["hang", false, "not delivered: dropped at shutdown after 1 try (the service stopped before an answer came; it is not sent later)"],
+      ["queued", false, "not delivered: dropped at shutdown before its first try (the service stopped; it is not sent later)"],
+    ],
+  );
+  for (const rule of ["hang", "queued"]) {
+    assert.ok(
+      second.logLines.some((line) => line.includes("webhook not delivered") && line.includes(`"rule":"${rule}"`) && line.includes("dropped at shutdown")),
+      second.logLines.join(""),
+    );
+  }
+  assert.deepEqual(
+    logLines.filter((line) => line.includes("not delivered")),
+    [],
+  );
 });
 
 test("send never throws, and a listener that throws does not stop the others", async (t) => {
