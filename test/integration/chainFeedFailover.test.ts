@@ -177,9 +177,7 @@ test("URLs are redacted in endpoint statuses and logs, and a chain that never ha
   assert.equal(said.length, 1, said.join(""));
   // The chain's line is short: the cause in a few words; the whole error is in the failure's debug line.
   assert.ok(
-    said[0]!.endsWith(
-      `chain 1: no RPC endpoint answers (1 tried; last: ${proxies[0]!.url}/…: HTTP 500 "Internal Server Error"); no data until one does\n`,
-    ),
+    said[0]!.endsWith(`chain 1: no RPC endpoint answers (1 tried; last: ${proxies[0]!.url}/…: HTTP 500 "Internal Server Error"); no data until one does\n`),
     said[0],
   );
   assert.ok(
