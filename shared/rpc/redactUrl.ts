@@ -5,6 +5,7 @@
  * shown. A secret may be of any shape (short, plain lower case), so no part of a path is guessed to be safe: a URL is
  * shown as its origin only, as a webhook's is, with the label its user gave the endpoint (settings' `rpcLabels`).
  */
+import { originShown, percentDecodedOrSame } from "../core/text/shownUrl.ts";
 
 /** Shown in place of a secret. */
 export const REDACTED = "***";
@@ -26,8 +27,7 @@ export function redactUrl(url: string): string {
   } catch {
     return "<invalid url>";
   }
-  const hasMore = parsed.pathname.length > 1 || parsed.search !== "" || parsed.hash !== "";
-  return `${parsed.protocol}//${parsed.host}${hasMore ? "/…" : ""}`;
+  return originShown(parsed);
 }
 
 /**
@@ -110,17 +110,9 @@ function secretsOf(url: string): string[] {
   }
   const forms = new Set<string>();
   for (const part of parts) {
-    for (const form of [part, safeDecode(part), encodeURIComponent(safeDecode(part))]) {
+    for (const form of [part, percentDecodedOrSame(part), encodeURIComponent(percentDecodedOrSame(part))]) {
       if (form.length >= MIN_SECRET_CHARS) forms.add(form);
     }
   }
   return [...forms].sort((a, b) => b.length - a.length);
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
