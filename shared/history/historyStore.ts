@@ -87,6 +87,7 @@ export class HistoryStore {
       if (isReadOnlyError(error)) throw new HistoryStoreReadOnlyError(file, detail, { cause: error });
       throw new HistoryStoreUnavailableError(file, "create", detail, { cause: error });
     }
+    checkSideFilesWritable(file);
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(file);
@@ -364,6 +365,26 @@ export class HistoryStore {
 
   private ensureOpen(): void {
     if (this.closed) throw new HistoryStoreError(this.file, `The history store of ${this.file} is closed: open it again to use it.`);
+  }
+}
+
+/**
+ * Refuses a history whose -wal or -shm file (left by another process, or by a crash) this process may not write,
+ * before SQLite opens it. SQLite would fall back to a read-only mapping of the -shm file and open the history all
+ * the same, to fail at each write, and a mapping of a file that cannot grow as SQLite expects may end the process
+ * with SIGBUS, which no catch sees and no log line tells. Files that do not exist yet are SQLite's to create.
+ */
+function checkSideFilesWritable(file: string): void {
+  for (const suffix of ["-wal", "-shm"]) {
+    const path = `${file}${suffix}`;
+    try {
+      closeSync(openSync(path, "r+"));
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === "ENOENT") continue;
+      const detail = `its ${suffix} file ${path} cannot be written: ${error instanceof Error ? error.message : String(error)}`;
+      if (isReadOnlyError(error)) throw new HistoryStoreReadOnlyError(file, detail, { cause: error });
+      throw new HistoryStoreUnavailableError(file, "open", detail, { cause: error });
+    }
   }
 }
 

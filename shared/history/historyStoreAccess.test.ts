@@ -71,3 +71,23 @@ test("a file damaged inside its pages is refused at open and left untouched: not
   );
   assert.deepEqual(readFileSync(file), bytes, "the damaged file was written into");
 });
+
+test("an -shm file this user may not write is refused at open, naming it, before SQLite maps it; the process lives on", () => {
+  const folder = temporaryFolder();
+  const file = join(folder, "history.sqlite");
+  HistoryStore.open(file).close();
+  if (runsAsRoot) chownSync(file, NOBODY, NOBODY);
+  // Another process has the history open (its -wal and -shm files exist), and the -shm file is another user's.
+  const other = new DatabaseSync(file);
+  other.exec("BEGIN; SELECT count(*) FROM chains; COMMIT");
+  const shm = `${file}-shm`;
+  if (runsAsRoot) chownSync(shm, 0, 0);
+  chmodSync(shm, 0o444);
+  try {
+    const { name, message } = openInProcess(file);
+    assert.equal(name, "HistoryStoreReadOnlyError", message);
+    assert.match(message, new RegExp(`The history database ${file} is read-only \\(its -shm file ${shm} cannot be written: EACCES`));
+  } finally {
+    other.close();
+  }
+});
