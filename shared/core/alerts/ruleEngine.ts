@@ -13,8 +13,8 @@ import type { AlertRule } from "./alertRule.ts";
  *   the threshold by more than `atOnceMarginPercent`, for an `above` rule); it then stays firing until the condition
  *   was false for `rearmAfterBlocks` new blocks in a row (a block that far above re-arms a `below` rule at once).
  * - The first usable observation only learns: a condition already true then (at start, after a restart, or when the
- *   rule is new) puts the rule straight into `firing` without an alert (`learnt`: shown as armed, since it has not
- *   fired; it fires once the condition was false, as after a firing, and becomes true again).
+ *   rule is new) puts the rule straight into `firing` without an alert (`learnt`: shown as armed unless it fired
+ *   before a restart; it fires once the condition was false, as after a firing, and becomes true again).
  * - No two deliveries within the cooldown (of the rule's cooldown group): a crossing inside it is held back and delivered
  *   once the cooldown is over, at the first observation whose condition holds while the rule is still firing (at most
  *   once); one that ends before (the rule re-armed, or turned off meanwhile) is never told.
