@@ -13,6 +13,17 @@ export const REDACTED = "***";
 /** Secrets shorter than this are left out of free text: they would match ordinary words (they never show in URLs). */
 const MIN_SECRET_CHARS = 4;
 
+/**
+ * Runs of URL-safe characters long enough to be a provider's key (Infura's 32 hex, Alchemy's 32 base62, UUIDs...).
+ * A new expression per use: a global one carries its position (lastIndex) from one use to the next.
+ */
+const keyLikeRuns = () => /[A-Za-z0-9_-]{16,}/g;
+
+/** A run long enough to be a key, that also has a digit or both cases: `mainnet-archive-node` is not one. */
+function looksLikeKey(run: string): boolean {
+  return /[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
+}
+
 /** Any http(s) or ws(s) URL in free text, up to the first character that cannot be part of it. */
 const urlsInText = () => /\b(?:https?|wss?):\/\/[^\s"'<>`]+/gi;
 
@@ -60,41 +71,54 @@ export function redactUrlsIn(text: string): string {
 export class UrlRedactor {
   /** The endpoint's URL as it may be logged or shown. */
   readonly redactedUrl: string;
-  /** Longest first, so that a secret containing another is replaced whole. */
-  readonly #secrets: readonly string[];
+  /**
+   * What free text (an error, a status line) may not show: every part of the URL but its origin. Longest first, so
+   * that a secret containing another is replaced whole.
+   */
+  readonly #textSecrets: readonly string[];
+  /**
+   * What an answer's data may not carry: the key-like parts alone (user, password, key-like path runs, the query). A
+   * path segment such as `/base` is hidden in an error, but never in a result, where it is part of `baseFeePerGas`.
+   */
+  readonly #resultSecrets: readonly string[];
 
   /** `shownAs`: the endpoint's name among its chain's (endpointNamesOf); its origin alone by default. */
   constructor(url: string, shownAs?: string) {
     this.redactedUrl = shownAs ?? redactUrl(url);
-    this.#secrets = secretsOf(url);
+    this.#textSecrets = secretsOf(url, "every path segment");
+    this.#resultSecrets = secretsOf(url, "key-like path runs");
   }
 
-  /** Whether the endpoint's URL has parts that must never be shown (a key, a password, a query). */
+  /** Whether the endpoint's URL has key-like parts that its answers' data must never carry (a key, a password, a query). */
   get hasSecrets(): boolean {
-    return this.#secrets.length > 0;
+    return this.#resultSecrets.length > 0;
   }
 
-  /** The text with the endpoint's secrets and every URL redacted. */
+  /** Free text with every part of the endpoint's URL but its origin, and every URL, redacted. */
   redact(text: string): string {
-    return redactUrlsIn(this.hideSecrets(text));
+    return redactUrlsIn(replaceAll(text, this.#textSecrets));
   }
 
-  /** The text with the endpoint's secrets replaced, and nothing else changed. */
+  /** An answer's string with the endpoint's key-like secrets replaced, and nothing else changed. */
   hideSecrets(text: string): string {
-    let hidden = text;
-    for (const secret of this.#secrets) {
-      if (hidden.includes(secret)) hidden = hidden.replaceAll(secret, REDACTED);
-    }
-    return hidden;
+    return replaceAll(text, this.#resultSecrets);
   }
 
-  /** Whether the text quotes one of the endpoint's secrets. */
+  /** Whether an answer's string quotes one of the endpoint's key-like secrets. */
   quotesSecret(text: string): boolean {
-    return this.#secrets.some((secret) => text.includes(secret));
+    return this.#resultSecrets.some((secret) => text.includes(secret));
   }
 }
 
-function secretsOf(url: string): string[] {
+function replaceAll(text: string, secrets: readonly string[]): string {
+  let hidden = text;
+  for (const secret of secrets) {
+    if (hidden.includes(secret)) hidden = hidden.replaceAll(secret, REDACTED);
+  }
+  return hidden;
+}
+
+function secretsOf(url: string, pathParts: "every path segment" | "key-like path runs"): string[] {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -102,8 +126,12 @@ function secretsOf(url: string): string[] {
     // Never used as an endpoint (the connection refuses it); still, its text is the secret.
     return url.length >= MIN_SECRET_CHARS ? [url] : [];
   }
-  // Every part of the path: a key may be any word (`/swordfish`), and its neighbours may name the account.
-  const parts = [parsed.username, parsed.password, parsed.pathname.slice(1), ...parsed.pathname.split("/")];
+  // In text, every part of the path: a key may be any word (`/swordfish`), and its neighbours may name the account.
+  const path =
+    pathParts === "every path segment"
+      ? [parsed.pathname.slice(1), ...parsed.pathname.split("/")]
+      : [...parsed.pathname.matchAll(keyLikeRuns())].map(([run]) => run).filter(looksLikeKey);
+  const parts = [parsed.username, parsed.password, ...path];
   if (parsed.search.length > 1) {
     parts.push(parsed.search.slice(1));
     for (const [name, value] of parsed.searchParams) parts.push(value, name.length >= 16 ? name : "");

@@ -290,6 +290,20 @@ test("a result quoting the endpoint's key is redacted before a parser quotes it 
   }
 });
 
+test("an endpoint whose path names its chain (/base, /cafe) gets its answers whole: only key-like parts are hidden in results", async () => {
+  const header = { number: "0x1cafe", baseFeePerGas: "0xcafe", timestamp: "0x65" };
+  const endpoint = await server((_body, _req, res) => json(res, 200, { jsonrpc: "2.0", id: 1, result: header }));
+  try {
+    for (const path of ["/base", "/cafe", "/base/cafe"]) {
+      const connection = createRpcConnection(`${endpoint.url}${path}`, { timeoutMs: 2000 });
+      assert.deepEqual(await connection.request("eth_getBlockByNumber", ["latest", false]), header, path);
+      connection.close();
+    }
+  } finally {
+    await endpoint.close();
+  }
+});
+
 test("http: each connection numbers its own requests, and close() closes its kept-alive socket", async () => {
   const ids: unknown[] = [];
   const sockets: Socket[] = [];
