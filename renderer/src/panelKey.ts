@@ -21,12 +21,14 @@ export const KEY_PLACEHOLDER = "$GASFEES_KEY";
 
 /**
  * The panel's key from the answer of `GET /dashboard/credentials` (or its failure), asked with `token`, a token the
- * service has just accepted. That route answers only the dashboard's token: a 401 INVALID_API_KEY there means the
- * page was opened with one of the user's keys, which is then the key to show.
+ * service has just accepted. That route shows a key to the dashboard's token only: `askedWithApiKey` (or, from a
+ * service before it, a 401 INVALID_API_KEY) means the page was opened with one of the user's keys, which is then the
+ * key to show.
  */
 export function panelKeyOf(token: string, answer: { ok: DashboardCredentials } | { failed: unknown }): PanelKey {
   if ("ok" in answer) {
-    const { apiKey, apiKeySecret } = answer.ok;
+    const { apiKey, apiKeySecret, askedWithApiKey } = answer.ok;
+    if (askedWithApiKey === true) return { kind: "key", apiKey: token, from: "address" };
     if (apiKey === null) return { kind: "none" };
     return apiKeySecret === undefined ? { kind: "key", apiKey, from: "service" } : { kind: "key", apiKey, apiKeySecret, from: "service" };
   }

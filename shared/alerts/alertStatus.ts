@@ -56,8 +56,10 @@ export function ruleStatusOf(memory: RuleMemory, publication: ChainPublication |
     cooldownMinutes: rule.cooldownMs / 60_000,
     enabled: rule.enabled,
     webhook: rule.webhookUrl === undefined ? null : webhookShown(rule.webhookUrl),
-    // A rule that has not seen its chain yet waits for its condition like an armed one (and says why it waits).
-    state: state.phase === "firing" ? "firing" : "armed",
+    // A rule that has not seen its chain yet waits for its condition like an armed one (and says why it waits). One
+    // that found its condition already true at its first observation is firing only if it fired before (a restart
+    // while it fires, its last firing kept); with no firing at all it is armed until it fires.
+    state: state.phase === "firing" && (!state.learnt || lastFired !== undefined) ? "firing" : "armed",
     paused: !rule.enabled ? "disabled" : (chainPause(publication) ?? (thresholdWei === undefined ? "no threshold" : null)),
     threshold: thresholdWei === undefined ? null : toGweiString(thresholdWei),
     thresholdBlocks: percentile === undefined ? null : (threshold?.blocks ?? null),

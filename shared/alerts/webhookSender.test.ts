@@ -242,16 +242,39 @@ test("a 404 is not retried, and its outcome says why, with what the receiver sai
   assert.equal(receiver.requests.length, 2);
 });
 
-test("a receiver's answer that quotes the webhook's secret path is shown with the secret hidden", async (t) => {
+test("a receiver's answer that quotes the webhook's URL or its path is not shown, nor logged: only its status is", async (t) => {
   const receiver = await Receiver.start(t, (response, request) => answerWith(410, `no webhook at ${request.path} any more`)(response, request, 0));
   const { sender, logLines, outcomeNumber } = startSender(t);
   sender.send({ ruleId: "r", url: receiver.url(), event: EVENT });
   const outcome = await outcomeNumber(1);
   assert.equal(
     outcome.detail,
-    'answered 410 Gone: "no webhook at /hooks/T0AAA0AAA/B0BBB0BBB/*** any more" (not retried: the receiver refuses this request: check the webhook URL)',
+    "answered 410 Gone, with an answer that quotes the webhook URL (not shown) (not retried: the receiver refuses this request: check the webhook URL)",
   );
   assertNoSecret([...logLines, outcome.detail]);
+});
+
+test("a secret path segment short or all lower case, echoed by the receiver whole or in part, never shows", async (t) => {
+  const secret = "swordfish";
+  const echoes = [
+    (path: string, url: string) => `bad hook ${url}`,
+    (path: string) => `bad hook ${path}`,
+    () => `unknown token ${secret}`,
+    // Where the excerpt shown is cut, in the middle of the secret.
+    () => `${"x".repeat(112)} ${secret}`,
+  ];
+  for (const [index, echo] of echoes.entries()) {
+    const receiver = await Receiver.start(t, (response, request) =>
+      answerWith(403, echo(request.path, `http://127.0.0.1:${receiver.port}${request.path}`))(response, request, 0),
+    );
+    const { sender, logLines, outcomeNumber } = startSender(t);
+    sender.send({ ruleId: "r", url: `http://127.0.0.1:${receiver.port}/hooks/${secret}`, event: EVENT });
+    const outcome = await outcomeNumber(1);
+    for (const text of [...logLines, outcome.detail]) {
+      assert.ok(!text.includes(secret) && !text.includes("swordf"), `echo ${index}: the secret shows in: ${text}`);
+    }
+    assert.match(outcome.detail, /^answered 403 Forbidden, with an answer that quotes the webhook URL \(not shown\)/);
+  }
 });
 
 test("a redirect is not followed, nor retried", async (t) => {
@@ -361,7 +384,7 @@ test("1,000 sends to a hanging receiver hold at most maxPending deliveries and o
   assert.equal(sender.inFlightCount, 1);
 
   // The try would last ten minutes: only stop's abort closes its connection within the wait.
-  const stopped = sender.stop();
+  const stopped = sender.stop(0);
   await hanging.until(() => hanging.openConnections === 0, "the sender close its connection on stop");
   await stopped;
   assert.equal(sender.pendingCount, 0);
@@ -411,19 +434,72 @@ test("stop aborts what is in flight, clears the waits between tries, and sends n
   await failing.until(() => sender.inFlightCount === 1, "the failing delivery wait for its next try");
 
   // The hanging try would last ten minutes: only stop's abort closes its connection within the wait.
-  const stopped = sender.stop();
+  const stopped = sender.stop(0);
   await hanging.until(() => hanging.openConnections === 0, "the sender close its connection on stop");
   await stopped;
   assert.equal(sender.pendingCount, 0);
   assert.equal(sender.inFlightCount, 0);
   await failing.until(() => failing.openConnections === 0, "the failing receiver's connection closed");
   assert.equal(process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length, timersBefore, "no timer left behind");
-  assert.ok(logLines.some((line) => line.includes("webhook sender stopped with 2 alert deliveries unfinished")));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    outcomes.map(({ ruleId, outcome }) => [ruleId, outcome.detail]),
+    [
+      ["hang", "not delivered: dropped at shutdown after 1 try (the service stopped before an answer came; it is not sent later)"],
+      ["fail", "not delivered: dropped at shutdown after 1 try (the service stopped; it is not sent later)"],
+    ],
+  );
+  assert.equal(logLines.filter((line) => line.includes("dropped at shutdown")).length, 2);
 
   sender.send({ ruleId: "late", url: failing.url(), event: EVENT });
   assert.equal(sender.pendingCount, 0);
   assert.equal(failing.requests.length, 1);
-  assert.deepEqual(outcomes, [], "nothing was concluded: the deliveries were cut short, not delivered or failed");
+  assert.equal(outcomes.length, 2, "a send after stop is not queued, and has no outcome but its log line");
+});
+
+test("at shutdown, a delivery still queued is sent within the grace; one that cannot be is told as dropped at shutdown, per rule", async (t) => {
+  // The receiver answers 300 ms after each POST: within the grace of 2 s.
+  const slow = await Receiver.start(t, (response) => void setTimeout(() => answerWith(200)(response, {} as ReceivedRequest, 0), 300));
+  const hanging = await Receiver.start(t, hang);
+  const { sender, logLines, outcomes } = startSender(t, { timeoutMs: 600_000, maxInFlight: 1 });
+  sender.send({ ruleId: "slow-1", url: slow.url(), event: EVENT });
+  sender.send({ ruleId: "slow-2", url: slow.url(), event: EVENT }); // queued behind the first: same receiver
+  await sender.stop(2_000);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    outcomes.map(({ ruleId, outcome }) => [ruleId, outcome.ok, outcome.detail]),
+    [
+      ["slow-1", true, "delivered: answered 200 OK"],
+      ["slow-2", true, "delivered: answered 200 OK"],
+    ],
+  );
+  assert.equal(slow.requests.length, 2);
+
+  const second = startSender(t, { timeoutMs: 600_000, maxInFlight: 1 });
+  second.sender.send({ ruleId: "hang", url: hanging.url(), event: EVENT });
+  second.sender.send({ ruleId: "queued", url: slow.url(), event: EVENT }); // waits for the one request slot
+  await hanging.until(() => hanging.requests.length === 1, "the first POST");
+  const startedAt = Date.now();
+  await second.sender.stop(300);
+  assert.ok(Date.now() - startedAt < 2_000, "the grace bounds the shutdown");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    second.outcomes.map(({ ruleId, outcome }) => [ruleId, outcome.ok, outcome.detail]),
+    [
+      ["hang", false, "not delivered: dropped at shutdown after 1 try (the service stopped before an answer came; it is not sent later)"],
+      ["queued", false, "not delivered: dropped at shutdown before its first try (the service stopped; it is not sent later)"],
+    ],
+  );
+  for (const rule of ["hang", "queued"]) {
+    assert.ok(
+      second.logLines.some((line) => line.includes("webhook not delivered") && line.includes(`"rule":"${rule}"`) && line.includes("dropped at shutdown")),
+      second.logLines.join(""),
+    );
+  }
+  assert.deepEqual(
+    logLines.filter((line) => line.includes("not delivered")),
+    [],
+  );
 });
 
 test("send never throws, and a listener that throws does not stop the others", async (t) => {

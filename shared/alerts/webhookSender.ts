@@ -8,7 +8,7 @@
 // package.json for the User-Agent's version: bundled whole (2.5 KB), since esbuild takes a named import of JSON only
 // without the import attribute, and plain Node only with it.
 import packageJson from "../../package.json" with { type: "json" };
-import { webhookShown, webhookUrlProblem } from "../core/alerts/webhookUrl.ts";
+import { quotesWebhookUrl, webhookShown, webhookUrlProblem } from "../core/alerts/webhookUrl.ts";
 import type { Logger } from "../log/logger.ts";
 import { backoffMs, checkedBackoff, retryAfterMs, type BackoffOptions } from "../rpc/backoff.ts";
 import { UrlRedactor } from "../rpc/redactUrl.ts";
@@ -55,6 +55,8 @@ export interface WebhookSenderOptions {
   readonly userAgent?: string;
   /** Told every delivery's outcome, as onOutcome's listeners are. */
   readonly onOutcome?: WebhookOutcomeListener;
+  /** How long stop() lets the deliveries held go on (tries and queued ones) before it drops the rest (default 2 s). */
+  readonly shutdownGraceMs?: number;
 }
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
@@ -64,6 +66,8 @@ export const DEFAULT_WEBHOOK_BACKOFF: BackoffOptions = { initialMs: 1_000, facto
 export const DEFAULT_WEBHOOK_MAX_PENDING = 100;
 export const DEFAULT_WEBHOOK_MAX_IN_FLIGHT = 4;
 export const DEFAULT_WEBHOOK_MAX_ANSWER_BYTES = 64 * 1024;
+/** Time enough for a queued alert to reach a receiver that answers (a try is ~0.1-1 s), short enough for a shutdown. */
+export const DEFAULT_WEBHOOK_SHUTDOWN_GRACE_MS = 2_000;
 
 /** An answer's excerpt, as shown in an outcome: this many characters at most. */
 const EXCERPT_SHOWN_CHARS = 120;
@@ -111,6 +115,11 @@ export class WebhookSender {
   /** Tries open now, to be awaited by stop(). */
   readonly #openTries = new Set<Promise<void>>();
   #stopped = false;
+  /** stop() was called: nothing new is accepted, and what is held goes on for the grace. */
+  #closing = false;
+  readonly #shutdownGraceMs: number;
+  /** Resolved once no delivery is held (stop's grace ends early then). */
+  readonly #idleWaiters = new Set<() => void>();
 
   constructor(options: WebhookSenderOptions) {
     this.#logger = options.logger;
@@ -121,6 +130,7 @@ export class WebhookSender {
     this.#maxInFlight = positiveInteger(options.maxInFlight ?? DEFAULT_WEBHOOK_MAX_IN_FLIGHT, "maxInFlight");
     this.#maxAnswerBytes = positiveInteger(options.maxAnswerBytes ?? DEFAULT_WEBHOOK_MAX_ANSWER_BYTES, "maxAnswerBytes");
     this.#userAgent = options.userAgent ?? `gasfees/${packageJson.version}`;
+    this.#shutdownGraceMs = nonNegative(options.shutdownGraceMs ?? DEFAULT_WEBHOOK_SHUTDOWN_GRACE_MS, "shutdownGraceMs");
     if (options.onOutcome) this.#listeners.add(options.onOutcome);
   }
 
@@ -152,23 +162,45 @@ export class WebhookSender {
     }
   }
 
-  /** Ends every delivery held: open requests are aborted, waits cleared, nothing more is sent. Resolves once all have. */
-  async stop(): Promise<void> {
+  /**
+   * Ends the sender: nothing new is accepted; the deliveries held go on for `graceMs` (tries open, queued ones sent as
+   * slots free up), then those left are dropped: open requests aborted, waits cleared, and each told (its outcome and
+   * a log line naming its rule) as not delivered, dropped at shutdown. An alert whose webhook never went out is never
+   * taken for a delivered one. Resolves once every request is closed.
+   */
+  async stop(graceMs = this.#shutdownGraceMs): Promise<void> {
+    this.#closing = true;
+    if (graceMs > 0 && this.#held.length > 0 && !this.#stopped) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let idle: (() => void) | undefined;
+      await new Promise<void>((resolve) => {
+        idle = resolve;
+        this.#idleWaiters.add(resolve);
+        timer = setTimeout(resolve, graceMs);
+      });
+      clearTimeout(timer);
+      if (idle) this.#idleWaiters.delete(idle);
+    }
     this.#stopped = true;
-    const undelivered = this.#held.length;
-    for (const held of this.#held) {
+    const left = this.#held.splice(0);
+    for (const held of left) {
       clearTimeout(held.backoffTimer);
       held.abort?.abort();
     }
-    this.#held.length = 0;
     this.#busyReceivers.clear();
-    if (undelivered > 0) this.#logger.warn(`webhook sender stopped with ${undelivered} alert deliveries unfinished; they are not sent`);
+    for (const held of left) {
+      const when =
+        held.triesMade === 0
+          ? "before its first try (the service stopped"
+          : `after ${held.triesMade} ${held.triesMade === 1 ? "try" : "tries"} (the service stopped${held.state === "sending" ? " before an answer came" : ""}`;
+      this.#conclude(held.ruleId, held.shown, false, `not delivered: dropped at shutdown ${when}; it is not sent later)`);
+    }
     await Promise.all(this.#openTries);
   }
 
   #accept(delivery: WebhookDelivery): void {
     const shown = webhookShown(delivery.url);
-    if (this.#stopped) {
+    if (this.#closing) {
       this.#logger.warn("webhook not sent: the service is stopping", { rule: delivery.ruleId, to: shown });
       return;
     }
@@ -260,6 +292,7 @@ export class WebhookSender {
   #release(held: HeldDelivery): void {
     this.#held.splice(this.#held.indexOf(held), 1);
     this.#busyReceivers.delete(held.receiver);
+    if (this.#held.length === 0) for (const idle of this.#idleWaiters) idle();
   }
 
   /** What one try's result means: 2xx delivered; 408, 429, 5xx and no answer retried; any other status final. */
@@ -270,7 +303,10 @@ export class WebhookSender {
       return { kind: "retry", why: result.reason === "network" ? `could not reach it (${message})` : message };
     }
     const { status } = result;
-    const answered = `answered ${status}${result.statusText ? ` ${held.redactor.redact(oneLine(result.statusText, 60))}` : ""}`;
+    // Neither the status text nor the body is shown when it quotes the URL (a secret path segment may be any word).
+    const statusText =
+      result.statusText === "" || quotesWebhookUrl(held.url, result.statusText) ? "" : ` ${held.redactor.redact(oneLine(result.statusText, 60))}`;
+    const answered = `answered ${status}${statusText}`;
     if (status >= 200 && status <= 299) {
       return { kind: "done", ok: true, detail: `delivered: ${answered}${held.triesMade > 1 ? ` at try ${held.triesMade}` : ""}` };
     }
@@ -318,6 +354,8 @@ function redirectShown(location: string, from: URL): string {
 
 /** The start of an answer's body as an outcome shows it (`: "invalid_token"`), or "" when it is empty. */
 function excerptShown(held: HeldDelivery, answer: AnsweredPost): string {
+  // The whole excerpt is looked at, not only what is shown: a quote cut where the shown text ends is still a quote.
+  if (quotesWebhookUrl(held.url, answer.excerpt)) return ", with an answer that quotes the webhook URL (not shown)";
   const text = oneLine(answer.excerpt, EXCERPT_SHOWN_CHARS);
   return text === "" ? "" : `: "${held.redactor.redact(text)}"`;
 }
@@ -330,6 +368,11 @@ function oneLine(text: string, maxChars: number): string {
     .replace(/\s+/g, " ")
     .trim();
   return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
+}
+
+function nonNegative(value: number, name: string): number {
+  if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`WebhookSender: ${name} must be a number of milliseconds, 0 or more, not ${value}`);
+  return value;
 }
 
 function positive(value: number, name: string): number {

@@ -17,6 +17,8 @@ export interface BackfillEndpointOptions {
   readonly signal: AbortSignal;
   /** Monotonic milliseconds (the rate limit, the backoff and the waits are measured on it). */
   readonly monotonicMs: () => number;
+  /** How the endpoint is named in logs and errors (endpointNamesOf), as the live feed names it. */
+  readonly shownAs?: string;
 }
 
 /**
@@ -36,7 +38,7 @@ export class BackfillEndpoint {
   #requests = 0;
 
   constructor(url: string, options: BackfillEndpointOptions) {
-    this.#connection = createRpcConnection(url, { timeoutMs: options.requestTimeoutMs });
+    this.#connection = createRpcConnection(url, { timeoutMs: options.requestTimeoutMs, shownAs: options.shownAs });
     this.#health = new EndpointHealth(options.backoff);
     this.#rateLimit = new EndpointRateLimit(options.requestsPerSecond);
     this.#options = options;

@@ -2,6 +2,7 @@ import type { Logger } from "../log/logger.ts";
 import { checkedBackoff, DEFAULT_BACKOFF, type BackoffOptions } from "../rpc/backoff.ts";
 import { RpcEndpointError } from "../rpc/errors.ts";
 import type { BlockAnchor } from "./backfillAnchors.ts";
+import { endpointNamesOf } from "../rpc/redactUrl.ts";
 import { BackfillEndpoint } from "./backfillEndpoint.ts";
 import { fetchBackfillPage, type BackfillPage } from "./backfillPage.ts";
 import { DEFAULT_PAGE_BLOCKS } from "./backfillPlan.ts";
@@ -27,6 +28,8 @@ export interface BackfillRunnerOptions {
   readonly chainId: number;
   /** The chain's endpoints (http(s) or ws(s)): the backfill opens its own connections to each and uses them all. */
   readonly rpcUrls: readonly string[];
+  /** The user's name of an endpoint, by its URL (as the live feed's `rpcLabels`). */
+  readonly rpcLabels?: Readonly<Record<string, string>> | undefined;
   /** How far back the history reaches from the newest block's timestamp. */
   readonly horizonSeconds: number;
   /** The chain's block spacing as configured: the first guess of how many blocks the horizon holds. */
@@ -167,9 +170,11 @@ export class BackfillRunner {
       if (firstPlan.complete) logger.info(`chain ${chainId}: the history is complete back to block ${firstPlan.floorBlock}; nothing to backfill`, { chainId });
       return this.#outcome();
     }
+    const names = endpointNamesOf(rpcUrls, this.#options.rpcLabels);
     this.#endpoints = rpcUrls.map(
-      (url) =>
+      (url, index) =>
         new BackfillEndpoint(url, {
+          shownAs: names[index]!,
           requestsPerSecond,
           requestTimeoutMs: this.#options.requestTimeoutMs ?? DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS,
           backoff: this.#backoff,

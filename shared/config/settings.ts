@@ -20,6 +20,9 @@ const rpcUrl = z
     }
   }, "must be an http(s) or ws(s) URL, like https://rpc.example.org");
 
+/** The longest label a user may give an RPC endpoint (`rpcLabels`). */
+export const MAX_RPC_LABEL_CHARS = 40;
+
 export const chainIdSchema = z
   .number()
   .int("a chain id is a whole number")
@@ -32,6 +35,21 @@ export const chainSettingsSchema = z
     name: z.string().trim().min(1).max(64).optional(),
     /** Tried in order; the service fails over to the next and backs off from failing ones. */
     rpcUrls: z.array(rpcUrl).min(1, "a chain needs at least one RPC URL"),
+    /**
+     * A name for an endpoint, by its URL as written in rpcUrls: shown after the URL's origin (`https://host/… (label)`),
+     * the only part of an RPC URL ever shown, in /networks, /metrics and the log.
+     */
+    rpcLabels: z
+      .record(
+        z.string(),
+        z
+          .string()
+          .trim()
+          .min(1, "a label is not empty")
+          .max(MAX_RPC_LABEL_CHARS, `a label is at most ${MAX_RPC_LABEL_CHARS} characters`)
+          .regex(/^[^\p{Cc}()]+$/u, "a label has no control characters or brackets"),
+      )
+      .optional(),
     /** Seconds between blocks, for the polling interval; defaults to viem's value for known chains. */
     blockTimeMs: z.number().int().min(100).max(600_000).optional(),
     /**
@@ -55,6 +73,10 @@ export const chainSettingsSchema = z
       .trim()
       .refine((text) => parseDurationSeconds(text) !== undefined, 'must be a duration like "7d" (at most a year)')
       .optional(),
+  })
+  .refine((chain) => Object.keys(chain.rpcLabels ?? {}).every((url) => chain.rpcUrls.includes(url)), {
+    message: "each key of rpcLabels is one of the chain's rpcUrls, written the same",
+    path: ["rpcLabels"],
   })
   .refine(
     (chain) => {
@@ -164,10 +186,29 @@ export class SettingsError extends Error {
 
 /** Validates settings, naming each problem by its path (`chains.0.rpcUrls.1: must be an http(s) ...`). */
 export function parseSettings(input: unknown, source = "settings"): Settings {
+  checkNesting(input, source);
   const result = settingsSchema.safeParse(migrateSettings(input, source));
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
   throw new SettingsError(`${source} is not valid:\n${problems.join("\n")}`);
+}
+
+/** Deeper than any settings the schema describes (an alert rule is 3 levels down), far below what a write can recurse. */
+export const MAX_SETTINGS_DEPTH = 64;
+
+/**
+ * Refuses JSON nested deeper than MAX_SETTINGS_DEPTH. JSON.parse reads any depth, but the settings are written with
+ * JSON.stringify, which recurses: a file nested 200,000 deep (kept as written inside `alerts`, whose rules are checked
+ * one by one later) threw a RangeError at the service's first write. Walked with a stack of its own, for that reason.
+ */
+function checkNesting(input: unknown, source: string): void {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: input, depth: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, depth } = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > MAX_SETTINGS_DEPTH) throw new SettingsError(`${source} is not valid: it is nested more than ${MAX_SETTINGS_DEPTH} levels deep`);
+    for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
+  }
 }
 
 /** A settings file written by a newer gasfees: not read (a guess could lose what it holds), kept as a backup. */

@@ -34,6 +34,20 @@ test("a corrupt user settings file is kept as a backup, defaults are used, and t
   assert.match(lines.join(""), /defaults are used; the old file is kept as .*corrupt-2026/);
 });
 
+test("a settings file nested 200,000 deep is set aside as corrupt, and the next write works", async () => {
+  const dir = await temporaryDir();
+  const path = join(dir, "settings.json");
+  const deep = `{"version":3,"alerts":[${"[".repeat(200_000)}${"]".repeat(200_000)}]}`;
+  await writeFile(path, deep);
+  const loaded = await loadUserSettings(path, () => new Date("2026-01-02T03:04:05Z"));
+  assert.equal(loaded.notice?.kind, "corrupt");
+  assert.match(loaded.notice.message, /nested more than 64 levels deep/);
+  assert.equal(await readFile(join(dir, "settings.json.corrupt-2026-01-02T03-04-05-000Z"), "utf8"), deep, "kept as it was");
+  // The service writes its settings soon after start (a generated key, the dashboard's token): that write works.
+  await writeUserSettings(path, loaded.settings);
+  assert.deepEqual((await loadUserSettings(path)).settings, loaded.settings);
+});
+
 test("settings round-trip through an atomic write readable by the user only", async () => {
   const path = join(await temporaryDir(), "nested", "settings.json");
   const settings = parseSettings({ port: 9000, apiKeys: [{ key: "0123456789abcdef0123456789abcdef" }] });

@@ -2,7 +2,13 @@ import { closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { AlertFiringStore } from "./alertFiringStore.ts";
 import type { BlocksToWrite, HeldRange, StoredRun } from "./historyStoreTypes.ts";
-import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreInputError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
+import {
+  HistoryStoreCorruptError,
+  HistoryStoreError,
+  HistoryStoreInputError,
+  HistoryStoreReadOnlyError,
+  HistoryStoreUnavailableError,
+} from "./historyStoreErrors.ts";
 import { prepareChainStatements, type ChainStatements, type ChunkRow } from "./storeChainStatements.ts";
 import { ChunkFormatError, decodeChunk, encodeChunk } from "./storeChunkCodec.ts";
 import { STORE_CHUNK_BLOCKS, ChunkSlots, heldCountOf } from "./storeChunkSlots.ts";
@@ -74,8 +80,12 @@ export class HistoryStore {
       // Created here rather than by SQLite, for its mode; SQLite gives the -wal and -shm files the same.
       closeSync(openSync(file, "a", PRIVATE_FILE_MODE));
     } catch (error) {
-      throw new HistoryStoreUnavailableError(file, "create", error instanceof Error ? error.message : String(error), { cause: error });
+      const detail = error instanceof Error ? error.message : String(error);
+      // An existing file this process may not write is not one it failed to create.
+      if (isReadOnlyError(error)) throw new HistoryStoreReadOnlyError(file, detail, { cause: error });
+      throw new HistoryStoreUnavailableError(file, "create", detail, { cause: error });
     }
+    checkSideFilesWritable(file);
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(file);
@@ -389,6 +399,32 @@ function checkBusyTimeout(file: string, busyTimeoutMs: number): void {
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > MAX_BUSY_TIMEOUT_MS) {
     throw new HistoryStoreInputError(file, `busy timeout ${busyTimeoutMs} ms is not a whole number from 0 to ${MAX_BUSY_TIMEOUT_MS}`);
   }
+}
+
+/**
+ * Refuses a history whose -wal or -shm file (left by another process, or by a crash) this process may not write,
+ * before SQLite opens it. SQLite would fall back to a read-only mapping of the -shm file and open the history all
+ * the same, to fail at each write, and a mapping of a file that cannot grow as SQLite expects may end the process
+ * with SIGBUS, which no catch sees and no log line tells. Files that do not exist yet are SQLite's to create.
+ */
+function checkSideFilesWritable(file: string): void {
+  for (const suffix of ["-wal", "-shm"]) {
+    const path = `${file}${suffix}`;
+    try {
+      closeSync(openSync(path, "r+"));
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === "ENOENT") continue;
+      const detail = `its ${suffix} file ${path} cannot be written: ${error instanceof Error ? error.message : String(error)}`;
+      if (isReadOnlyError(error)) throw new HistoryStoreReadOnlyError(file, detail, { cause: error });
+      throw new HistoryStoreUnavailableError(file, "open", detail, { cause: error });
+    }
+  }
+}
+
+/** Whether a file system call failed because the file (or its file system) may be read but not written. */
+function isReadOnlyError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "EACCES" || code === "EPERM" || code === "EROFS";
 }
 
 /** Whatever failed while opening, as a HistoryStoreError: open never throws anything the service would not catch. */

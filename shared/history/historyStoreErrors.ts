@@ -65,6 +65,21 @@ export class HistoryStoreUnavailableError extends HistoryStoreError {
   }
 }
 
+/**
+ * The file, or the -wal and -shm files SQLite keeps beside it, may be read but not written (its mode, its owner, or a
+ * read-only file system): nothing was written, and the service runs on without stored history.
+ */
+export class HistoryStoreReadOnlyError extends HistoryStoreError {
+  override name = "HistoryStoreReadOnlyError";
+  constructor(file: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      file,
+      `The history database ${file} is read-only (${detail}). gasfees runs on without stored history; make it writable for this user (and its -wal and -shm files, and its folder), or move it aside to start a new history, and restart.`,
+      options,
+    );
+  }
+}
+
 /** A caller passed something the store does not hold (a programming error in the caller, or data beyond its bounds). */
 export class HistoryStoreInputError extends HistoryStoreError {
   override name = "HistoryStoreInputError";

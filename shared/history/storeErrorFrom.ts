@@ -1,9 +1,16 @@
-import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreInputError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
+import {
+  HistoryStoreCorruptError,
+  HistoryStoreError,
+  HistoryStoreInputError,
+  HistoryStoreReadOnlyError,
+  HistoryStoreUnavailableError,
+} from "./historyStoreErrors.ts";
 import { ChunkFormatError } from "./storeChunkCodec.ts";
 
 /** SQLite's primary result codes that the store tells apart (https://sqlite.org/rescode.html). */
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
+const SQLITE_READONLY = 8;
 const SQLITE_CORRUPT = 11;
 const SQLITE_FULL = 13;
 const SQLITE_NOTADB = 26;
@@ -22,6 +29,8 @@ export function storeErrorFrom(file: string, action: string, error: unknown): un
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
       return new HistoryStoreCorruptError(file, message, { cause: error });
+    case SQLITE_READONLY:
+      return new HistoryStoreReadOnlyError(file, message, { cause: error });
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return new HistoryStoreUnavailableError(file, action, `another process kept it locked for longer than the busy timeout (${message})`, {

@@ -80,7 +80,8 @@ const isEmptyFile = (identity: FileIdentity) => identity.applicationId === 0 && 
  */
 export function prepareSchema(db: DatabaseSync, file: string): void {
   let identity = identityOf(db);
-  if (isEmptyFile(identity)) {
+  const created = isEmptyFile(identity);
+  if (created) {
     // WAL first (it cannot change inside a transaction): readers never block the writer, nor the writer readers.
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("BEGIN IMMEDIATE");
@@ -97,7 +98,19 @@ export function prepareSchema(db: DatabaseSync, file: string): void {
     }
   }
   checkIdentity(identity, file);
+  if (!created) checkPages(db, file);
   db.exec("PRAGMA journal_mode = WAL");
+}
+
+/**
+ * Refuses a history damaged inside its pages before anything is written into it (a write into a damaged B-tree
+ * may spread the damage, and the file is the user's to recover): SQLite's quick_check reads every page once and
+ * checks its structure (not the indexes against their tables, which the history does not have).
+ */
+function checkPages(db: DatabaseSync, file: string): void {
+  const problems = (db.prepare("PRAGMA quick_check(3)").all() as Array<{ quick_check: string }>).map((row) => row.quick_check);
+  if (problems.length === 1 && problems[0] === "ok") return;
+  throw new HistoryStoreCorruptError(file, `SQLite's quick_check: ${problems.join("; ")}`);
 }
 
 function checkIdentity(identity: FileIdentity, file: string): void {

@@ -77,6 +77,18 @@ test("GET /alerts answers the rules and their state with a key (401 without), tr
   assert.equal(refused.body.code, "MISSING_API_KEY");
 });
 
+test("right after start, a rule whose condition already holds (as calm does on a calm chain) is armed, not firing with no firing", async (t) => {
+  const { url, scripted } = await start(t);
+  scripted.write(ETHEREUM, 100n, [5n * GWEI]); // at or below 8 from the first block: learnt silently
+  const afterStart = alertsBodySchema.parse((await callApi(url, "/alerts", KEY)).body).rules.find((rule) => rule.id === "cheap-eth")!;
+  assert.deepEqual([afterStart.state, afterStart.lastFired], ["armed", null]);
+  scripted.write(ETHEREUM, 101n, [10n * GWEI]); // false: the condition may now become true
+  scripted.write(ETHEREUM, 102n, [5n * GWEI]); // becomes true: fires
+  const fired = alertsBodySchema.parse((await callApi(url, "/alerts", KEY)).body).rules.find((rule) => rule.id === "cheap-eth")!;
+  assert.equal(fired.state, "firing");
+  assert.equal(fired.lastFired?.block, "102");
+});
+
 test("an alert is an `event: alert` on /events and on its chain's stream (not on another chain's), after the block it is about", async (t) => {
   const { url, scripted } = await start(t);
   scripted.write(ETHEREUM, 100n, [10n * GWEI]);

@@ -267,6 +267,33 @@ test("each server has its own registry: two servers in one process count only th
   assert.equal(valueOf((await scrape(second)).samples, "gasfees_http_requests_total", { route: "/healthz" }), 1);
 });
 
+test("a standby endpoint never tried is not down: no endpoint_up sample for it, and endpoint_state says unknown", async (t) => {
+  const endpoints: EndpointStatus[] = [
+    { url: "https://rpc.example/", transport: "http", state: "ok", active: true },
+    { url: "https://standby.example/", transport: "http", state: "unknown", active: false },
+  ];
+  const scripted = scriptedService([{ chainId: 1, name: "Ethereum" }]);
+  scripted.setPhase(1, "ok", { endpoints });
+  const url = await listen(t, scripted.service);
+  const { samples } = await scrape(url);
+  const ofEndpoint = (name: string, endpoint: string) => samples.filter((sample) => sample.name === name && sample.labels["endpoint"] === endpoint);
+  assert.deepEqual(
+    ofEndpoint("gasfees_rpc_endpoint_up", "https://standby.example/").map((sample) => sample.value),
+    [],
+    "unknown is not down",
+  );
+  assert.deepEqual(
+    ofEndpoint("gasfees_rpc_endpoint_up", "https://rpc.example/").map((sample) => sample.value),
+    [1],
+  );
+  assert.deepEqual(
+    ofEndpoint("gasfees_rpc_endpoint_state", "https://standby.example/")
+      .filter((sample) => sample.value === 1)
+      .map((sample) => sample.labels["state"]),
+    ["unknown"],
+  );
+});
+
 test("each RPC endpoint's state, by its redacted URL: up, active, and one state at 1", async (t) => {
   const endpoints: EndpointStatus[] = [
     { url: "https://rpc.example/v3/…", transport: "http", state: "failing", active: false, lastError: "HTTP 429", retryAt: CONFIRMED_AT_MS + 4_000 },

@@ -146,8 +146,13 @@ export class ServiceMetrics {
       () =>
         this.#scraped.flatMap(({ labels, status }) => chainStateSchema.options.map((state): Sample => [{ ...labels, state }, state === status.state ? 1 : 0])),
     );
-    this.#gauge("gasfees_rpc_endpoint_up", "1 while the RPC endpoint answers (state ok), else 0.", ENDPOINT_LABELS, () =>
-      this.#endpoints().map(({ labels, endpoint }) => [labels, endpoint.state === "ok" ? 1 : 0]),
+    // An endpoint not tried yet (a standby, state unknown) is neither up nor down: it has no sample here (an alert on
+    // `== 0` would page for it), and gasfees_rpc_endpoint_state says unknown.
+    this.#gauge(
+      "gasfees_rpc_endpoint_up",
+      "1 while the RPC endpoint answers (state ok), 0 once it was tried and does not; no sample before it was tried (see gasfees_rpc_endpoint_state).",
+      ENDPOINT_LABELS,
+      () => this.#endpoints().flatMap(({ labels, endpoint }): Sample[] => (endpoint.state === "unknown" ? [] : [[labels, endpoint.state === "ok" ? 1 : 0]])),
     );
     this.#gauge("gasfees_rpc_endpoint_active", "1 for the RPC endpoint the chain is followed through now, else 0.", ENDPOINT_LABELS, () =>
       this.#endpoints().map(({ labels, endpoint }) => [labels, endpoint.active ? 1 : 0]),

@@ -82,10 +82,22 @@ test("the layout of a range: at most 2000 buckets, each a second at least; the e
   assert.equal(bucketLayoutOf(0, 2000, { kind: "width", seconds: 1 }).startsSeconds.length, 2000);
   assert.match(
     refusal(() => bucketLayoutOf(0, 2001, { kind: "width", seconds: 1 })),
-    /'bucket' of 1 seconds .* into 2001 buckets, more than 2000: ask for 2 seconds or more\./,
+    /'bucket' of 1 seconds .* into 2001 buckets, more than 2000: ask for 2 to 31622400 seconds\./,
   );
   assert.match(
     refusal(() => bucketLayoutOf(5, 5, { kind: "count", buckets: 2 })),
     /'buckets' asks for 2 buckets over the 0 seconds from 5 to 5, .*: ask for 1 to 1\./,
+  );
+});
+
+test("a range too long for any bucket width: the advice stays within bucket's own range (1 to 31622400 seconds)", () => {
+  const message = refusal(() => bucketLayoutOf(0, 253_402_300_799, { kind: "width", seconds: 1 }));
+  for (const advised of message.matchAll(/ask for ([0-9]+)/g)) assert.ok(Number(advised[1]) <= 31_622_400, message);
+  assert.match(message, /'bucket' is at most 31622400 seconds/);
+  assert.match(message, /buckets=<1 to 2000>/);
+  // A range a bucket width fits still gets the shortest width, and the most it may be.
+  assert.match(
+    refusal(() => bucketLayoutOf(0, 2001, { kind: "width", seconds: 1 })),
+    /ask for 2 to 31622400 seconds\./,
   );
 });

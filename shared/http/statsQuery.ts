@@ -79,9 +79,14 @@ export function bucketLayoutOf(fromSeconds: number, toSeconds: number, division:
     const count = bucketCountOf(fromSeconds, toSeconds, division.seconds);
     if (count > MAX_STATS_BUCKETS) {
       const shortest = Math.ceil(spanSeconds / MAX_STATS_BUCKETS);
+      const cut = `of ${division.seconds} seconds cuts the ${spanSeconds} seconds from ${fromSeconds} to ${toSeconds} into ${count} buckets, more than ${MAX_STATS_BUCKETS}`;
+      // The advice stays within what `bucket` itself accepts: a range longer than MAX_STATS_BUCKETS of the widest
+      // bucket has no width that fits, and is cut by a count instead.
       throw invalid(
         "bucket",
-        `of ${division.seconds} seconds cuts the ${spanSeconds} seconds from ${fromSeconds} to ${toSeconds} into ${count} buckets, more than ${MAX_STATS_BUCKETS}: ask for ${shortest} seconds or more.`,
+        shortest <= MAX_DURATION_SECONDS
+          ? `${cut}: ask for ${shortest} to ${MAX_DURATION_SECONDS} seconds.`
+          : `${cut}, and 'bucket' is at most ${MAX_DURATION_SECONDS} seconds: give buckets=<1 to ${MAX_STATS_BUCKETS}> instead, or a range of at most ${MAX_DURATION_SECONDS * MAX_STATS_BUCKETS} seconds.`,
       );
     }
     return fixedWidthBuckets(fromSeconds, toSeconds, division.seconds);

@@ -49,7 +49,7 @@ test("before any data, the report says syncing, with every endpoint as configure
     confirmedAt: undefined,
     phase: "syncing",
     endpoints: [
-      { url: "http://127.0.0.1:9/v3/***", transport: "http", state: "unknown", active: false },
+      { url: "http://127.0.0.1:9/…", transport: "http", state: "unknown", active: false },
       { url: "ws://127.0.0.1:9", transport: "ws", state: "unknown", active: false },
     ],
     changed: { blocks: false, health: false },

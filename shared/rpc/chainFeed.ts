@@ -18,6 +18,8 @@ export interface ChainFeedOptions {
   chainId: number;
   /** http(s) or ws(s); in order of preference, failing over between them. */
   rpcUrls: readonly string[];
+  /** The user's name of an endpoint, by its URL: shown after its origin (the only part of its URL ever shown). */
+  rpcLabels?: Readonly<Record<string, string>> | undefined;
   /**
    * The chain's block time as configured or assumed: http(s) endpoints are polled once per block time (clamped to
    * 1..12 s) until the chain's own blocks tell their rhythm (PollSchedule), unless pollIntervalMs is given.
@@ -142,6 +144,7 @@ export class ChainFeed {
     this.#pool = new EndpointPool(options.rpcUrls, {
       timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+      labels: options.rpcLabels,
     });
     this.#state = new FeeHistoryState({ windowBlocks: options.windowBlocks });
     this.#head = new ChainHead({ blockTimeMs: options.blockTimeMs, reorgDepthBlocks: options.reorgDepthBlocks ?? DEFAULT_REORG_DEPTH_BLOCKS });

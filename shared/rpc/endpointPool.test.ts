@@ -76,7 +76,7 @@ test("statuses: each endpoint as /networks shows it, URLs redacted", () => {
   endpoints.markFailing(second!, failure, 1000);
   assert.equal(first!.verified, true);
   assert.deepEqual(endpoints.statuses(first), [
-    { url: "http://127.0.0.1:9/v3/***", transport: "http", state: "ok", active: true, reportedChainId: 1 },
+    { url: "http://127.0.0.1:9/…", transport: "http", state: "ok", active: true, reportedChainId: 1 },
     { url: "ws://127.0.0.1:9", transport: "ws", state: "failing", active: false, lastError: failure.message, retryAt: 1050 },
   ]);
 });

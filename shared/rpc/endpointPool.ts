@@ -4,6 +4,7 @@ import type { EndpointStatus } from "../wire/networkStatus.ts";
 import { EndpointHealth, type EndpointState } from "./endpointHealth.ts";
 import type { FeeHistoryLimit } from "./fetchBaseFees.ts";
 import { createRpcConnection, type RpcConnection } from "./rpcConnection.ts";
+import { endpointNamesOf } from "./redactUrl.ts";
 
 // The pool's backoff is the one policy (backoff.ts); re-exported for the feed, which configures it through the pool.
 export { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff.ts";
@@ -49,8 +50,8 @@ class PooledEndpoint implements Endpoint {
   /** Every JSON-RPC call made through the endpoint, and those that failed. */
   readonly counts: RpcCallCounts = { calls: 0, failures: 0 };
 
-  constructor(url: string, timeoutMs: number, backoff: BackoffOptions) {
-    this.connection = countedConnection(createRpcConnection(url, { timeoutMs }), this.counts);
+  constructor(url: string, shownAs: string, timeoutMs: number, backoff: BackoffOptions) {
+    this.connection = countedConnection(createRpcConnection(url, { timeoutMs, shownAs }), this.counts);
     this.health = new EndpointHealth(backoff);
   }
 
@@ -80,10 +81,12 @@ export class EndpointPool {
   readonly #endpoints: readonly PooledEndpoint[];
   readonly #backoff: Required<BackoffOptions>;
 
-  constructor(urls: readonly string[], options: { timeoutMs: number; backoff: BackoffOptions }) {
+  /** `labels`: the user's name of an endpoint, by its URL (settings' `rpcLabels`), shown after its origin. */
+  constructor(urls: readonly string[], options: { timeoutMs: number; backoff: BackoffOptions; labels?: Readonly<Record<string, string>> | undefined }) {
     if (urls.length === 0) throw new RangeError("a chain needs at least one RPC URL");
     this.#backoff = checkedBackoff(options.backoff);
-    this.#endpoints = urls.map((url) => new PooledEndpoint(url, options.timeoutMs, this.#backoff));
+    const names = endpointNamesOf(urls, options.labels);
+    this.#endpoints = urls.map((url, index) => new PooledEndpoint(url, names[index]!, options.timeoutMs, this.#backoff));
   }
 
   /** Every endpoint, in the configured order. */

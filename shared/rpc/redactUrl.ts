@@ -1,8 +1,11 @@
 /**
- * Redaction of RPC URLs. Providers put their API keys in the path (`/v3/<key>`), the query (`?apikey=<key>`) or the
- * user info, and an endpoint's own answers may quote its URL, whole or in part (`invalid project id <key>`), so every
- * text that can carry one goes through a redactor before it is logged or shown.
+ * Redaction of RPC URLs. Providers put their API keys in the path (`/v3/<key>`, `/<key>`, `/rpc/<name>/<key>`), the
+ * query (`?apikey=<key>`) or the user info, and an endpoint's own answers may quote its URL, whole or in part
+ * (`invalid project id <key>`), so every text that can carry one goes through a redactor before it is logged or
+ * shown. A secret may be of any shape (short, plain lower case), so no part of a path is guessed to be safe: a URL is
+ * shown as its origin only, as a webhook's is, with the label its user gave the endpoint (settings' `rpcLabels`).
  */
+import { originShown, percentDecodedOrSame } from "../core/text/shownUrl.ts";
 
 /** Shown in place of a secret. */
 export const REDACTED = "***";
@@ -16,17 +19,17 @@ const MIN_SECRET_CHARS = 4;
  */
 const keyLikeRuns = () => /[A-Za-z0-9_-]{16,}/g;
 
-/** Any http(s) or ws(s) URL in free text, up to the first character that cannot be part of it. */
-const urlsInText = () => /\b(?:https?|wss?):\/\/[^\s"'<>`]+/gi;
-
 /** A run long enough to be a key, that also has a digit or both cases: `mainnet-archive-node` is not one. */
 function looksLikeKey(run: string): boolean {
   return /[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
 }
 
+/** Any http(s) or ws(s) URL in free text, up to the first character that cannot be part of it. */
+const urlsInText = () => /\b(?:https?|wss?):\/\/[^\s"'<>`]+/gi;
+
 /**
- * An RPC URL as it may be logged or shown: the scheme, host, port and the path with every key-like run replaced;
- * the user info is dropped and the query hidden whole.
+ * An RPC URL as it may be logged or shown: its scheme, host and port, and `/…` when it has a path or query (which may
+ * hold a key): `https://mainnet.infura.io/…`. Never its user info.
  */
 export function redactUrl(url: string): string {
   let parsed: URL;
@@ -35,13 +38,29 @@ export function redactUrl(url: string): string {
   } catch {
     return "<invalid url>";
   }
-  const path = parsed.pathname.replaceAll(keyLikeRuns(), (run) => (looksLikeKey(run) ? REDACTED : run));
-  return `${parsed.protocol}//${parsed.host}${path === "/" ? "" : path}${parsed.search ? `?${REDACTED}` : ""}`;
+  return originShown(parsed);
+}
+
+/**
+ * How each of a chain's endpoints is shown: its origin (redactUrl), then its user's label in brackets when it has one
+ * (`https://mainnet.infura.io/… (work key)`); endpoints that would still show alike get their place in the list
+ * (` #2`), so that /networks, /metrics and the log tell them apart.
+ */
+export function endpointNamesOf(urls: readonly string[], labels: Readonly<Record<string, string>> = {}): string[] {
+  const names = urls.map((url) => {
+    const label = Object.hasOwn(labels, url) ? labels[url] : undefined;
+    return label === undefined ? redactUrl(url) : `${redactUrl(url)} (${label})`;
+  });
+  return names.map((name, index) => (names.indexOf(name) !== names.lastIndexOf(name) ? `${name} #${index + 1}` : name));
 }
 
 /** Free text with every http(s)/ws(s) URL in it redacted (`redactUrl`), whichever endpoint it belongs to. */
 export function redactUrlsIn(text: string): string {
-  return text.replaceAll(urlsInText(), (url) => redactUrl(url));
+  // Punctuation that ends a sentence after a URL stays, as the path it might have belonged to goes.
+  return text.replaceAll(urlsInText(), (url) => {
+    const trailing = /[).,;:!?\]}]+$/.exec(url)?.[0] ?? "";
+    return `${redactUrl(url.slice(0, url.length - trailing.length))}${trailing}`;
+  });
 }
 
 /**
@@ -52,40 +71,54 @@ export function redactUrlsIn(text: string): string {
 export class UrlRedactor {
   /** The endpoint's URL as it may be logged or shown. */
   readonly redactedUrl: string;
-  /** Longest first, so that a secret containing another is replaced whole. */
-  readonly #secrets: readonly string[];
+  /**
+   * What free text (an error, a status line) may not show: every part of the URL but its origin. Longest first, so
+   * that a secret containing another is replaced whole.
+   */
+  readonly #textSecrets: readonly string[];
+  /**
+   * What an answer's data may not carry: the key-like parts alone (user, password, key-like path runs, the query). A
+   * path segment such as `/base` is hidden in an error, but never in a result, where it is part of `baseFeePerGas`.
+   */
+  readonly #resultSecrets: readonly string[];
 
-  constructor(url: string) {
-    this.redactedUrl = redactUrl(url);
-    this.#secrets = secretsOf(url);
+  /** `shownAs`: the endpoint's name among its chain's (endpointNamesOf); its origin alone by default. */
+  constructor(url: string, shownAs?: string) {
+    this.redactedUrl = shownAs ?? redactUrl(url);
+    this.#textSecrets = secretsOf(url, "every path segment");
+    this.#resultSecrets = secretsOf(url, "key-like path runs");
   }
 
-  /** Whether the endpoint's URL has parts that must never be shown (a key, a password, a query). */
+  /** Whether the endpoint's URL has key-like parts that its answers' data must never carry (a key, a password, a query). */
   get hasSecrets(): boolean {
-    return this.#secrets.length > 0;
+    return this.#resultSecrets.length > 0;
   }
 
-  /** The text with the endpoint's secrets and every URL redacted. */
+  /** Free text with every part of the endpoint's URL but its origin, and every URL, redacted. */
   redact(text: string): string {
-    return redactUrlsIn(this.hideSecrets(text));
+    return redactUrlsIn(replaceAll(text, this.#textSecrets));
   }
 
-  /** The text with the endpoint's secrets replaced, and nothing else changed. */
+  /** An answer's string with the endpoint's key-like secrets replaced, and nothing else changed. */
   hideSecrets(text: string): string {
-    let hidden = text;
-    for (const secret of this.#secrets) {
-      if (hidden.includes(secret)) hidden = hidden.replaceAll(secret, REDACTED);
-    }
-    return hidden;
+    return replaceAll(text, this.#resultSecrets);
   }
 
-  /** Whether the text quotes one of the endpoint's secrets. */
+  /** Whether an answer's string quotes one of the endpoint's key-like secrets. */
   quotesSecret(text: string): boolean {
-    return this.#secrets.some((secret) => text.includes(secret));
+    return this.#resultSecrets.some((secret) => text.includes(secret));
   }
 }
 
-function secretsOf(url: string): string[] {
+function replaceAll(text: string, secrets: readonly string[]): string {
+  let hidden = text;
+  for (const secret of secrets) {
+    if (hidden.includes(secret)) hidden = hidden.replaceAll(secret, REDACTED);
+  }
+  return hidden;
+}
+
+function secretsOf(url: string, pathParts: "every path segment" | "key-like path runs"): string[] {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -93,24 +126,21 @@ function secretsOf(url: string): string[] {
     // Never used as an endpoint (the connection refuses it); still, its text is the secret.
     return url.length >= MIN_SECRET_CHARS ? [url] : [];
   }
-  const parts = [parsed.username, parsed.password, ...[...parsed.pathname.matchAll(keyLikeRuns())].map(([run]) => run).filter(looksLikeKey)];
+  // In text, every part of the path: a key may be any word (`/swordfish`), and its neighbours may name the account.
+  const path =
+    pathParts === "every path segment"
+      ? [parsed.pathname.slice(1), ...parsed.pathname.split("/")]
+      : [...parsed.pathname.matchAll(keyLikeRuns())].map(([run]) => run).filter(looksLikeKey);
+  const parts = [parsed.username, parsed.password, ...path];
   if (parsed.search.length > 1) {
     parts.push(parsed.search.slice(1));
     for (const [name, value] of parsed.searchParams) parts.push(value, name.length >= 16 ? name : "");
   }
   const forms = new Set<string>();
   for (const part of parts) {
-    for (const form of [part, safeDecode(part), encodeURIComponent(safeDecode(part))]) {
+    for (const form of [part, percentDecodedOrSame(part), encodeURIComponent(percentDecodedOrSame(part))]) {
       if (form.length >= MIN_SECRET_CHARS) forms.add(form);
     }
   }
   return [...forms].sort((a, b) => b.length - a.length);
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

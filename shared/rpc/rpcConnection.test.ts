@@ -252,7 +252,7 @@ test("http: an endpoint's error message quoting its URL, key, query or password 
         assert.ok(error instanceof RpcEndpointError);
         assertNoSecret(error.message);
         assertNoSecret(error.reason);
-        assert.match(error.message, /\*\*\*/);
+        assert.match(error.message, /\*\*\*|\/…/, "what was quoted is hidden");
       }
     }
   } finally {
@@ -284,6 +284,20 @@ test("a result quoting the endpoint's key is redacted before a parser quotes it 
       const error = await failure(Promise.resolve(connection.request("eth_chainId", [])).then((value) => parseRpcChainId(value, connection.redactedUrl)));
       assert.ok(error instanceof MalformedRpcResponseError);
       assertNoSecret(error.message);
+    }
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("an endpoint whose path names its chain (/base, /cafe) gets its answers whole: only key-like parts are hidden in results", async () => {
+  const header = { number: "0x1cafe", baseFeePerGas: "0xcafe", timestamp: "0x65" };
+  const endpoint = await server((_body, _req, res) => json(res, 200, { jsonrpc: "2.0", id: 1, result: header }));
+  try {
+    for (const path of ["/base", "/cafe", "/base/cafe"]) {
+      const connection = createRpcConnection(`${endpoint.url}${path}`, { timeoutMs: 2000 });
+      assert.deepEqual(await connection.request("eth_getBlockByNumber", ["latest", false]), header, path);
+      connection.close();
     }
   } finally {
     await endpoint.close();

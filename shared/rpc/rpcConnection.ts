@@ -56,8 +56,9 @@ export function transportOf(url: string): "http" | "ws" {
   throw new RangeError(`${redactUrl(url)}: an RPC URL must start with http(s):// or ws(s)://`);
 }
 
-export function createRpcConnection(url: string, options: { timeoutMs: number }): RpcConnection {
-  return transportOf(url) === "http" ? new HttpConnection(url, options.timeoutMs) : new WsConnection(url, options.timeoutMs);
+/** `shownAs`: how the endpoint is named in errors and logs (endpointNamesOf); its origin alone by default. */
+export function createRpcConnection(url: string, options: { timeoutMs: number; shownAs?: string | undefined }): RpcConnection {
+  return transportOf(url) === "http" ? new HttpConnection(url, options.timeoutMs, options.shownAs) : new WsConnection(url, options.timeoutMs, options.shownAs);
 }
 
 interface RpcResponse {
@@ -223,8 +224,8 @@ class HttpConnection implements RpcConnection {
   #agent: Agent | undefined;
   #nextId = 1;
 
-  constructor(url: string, timeoutMs: number) {
-    this.#redactor = new UrlRedactor(url);
+  constructor(url: string, timeoutMs: number, shownAs: string | undefined) {
+    this.#redactor = new UrlRedactor(url, shownAs);
     this.#target = postTarget(url);
     this.#timeoutMs = timeoutMs;
   }
@@ -287,9 +288,9 @@ class WsConnection implements RpcConnection {
   #client: Promise<SocketClient> | undefined;
   #nextId = 1;
 
-  constructor(url: string, timeoutMs: number) {
+  constructor(url: string, timeoutMs: number, shownAs: string | undefined) {
     this.#url = url;
-    this.#redactor = new UrlRedactor(url);
+    this.#redactor = new UrlRedactor(url, shownAs);
     this.#timeoutMs = timeoutMs;
   }
 

@@ -77,6 +77,7 @@ export class ChainBackfill {
     const runner = new BackfillRunner({
       chainId: this.#plan.chainId,
       rpcUrls: this.#plan.rpcUrls,
+      rpcLabels: this.#plan.rpcLabels,
       horizonSeconds: horizon.seconds,
       blockTimeMs: this.#plan.blockTimeMs,
       logger: this.#options.logger,

@@ -13,6 +13,8 @@ export interface ChainPlan {
   readonly chainId: number;
   readonly name: string;
   readonly rpcUrls: readonly string[];
+  /** The user's name of an endpoint, by its URL (settings' `rpcLabels`). */
+  readonly rpcLabels?: Readonly<Record<string, string>>;
   readonly blockTimeMs: number;
   /** How deep the chain may reorganise (rpc/chainHead.ts); default 64 blocks. */
   readonly reorgDepthBlocks?: number;
@@ -51,6 +53,7 @@ export function chainPlanFrom(chain: ChainSettings): ChainPlan {
     chainId: chain.chainId,
     name: chain.name ?? defaultChainName(chain.chainId),
     rpcUrls: chain.rpcUrls,
+    ...(chain.rpcLabels === undefined ? {} : { rpcLabels: chain.rpcLabels }),
     blockTimeMs: chain.blockTimeMs ?? defaultBlockTimeMs(chain.chainId),
     reorgDepthBlocks: defaultReorgDepthBlocks(chain.chainId),
     ...(window ? { statsWindow: window } : {}),

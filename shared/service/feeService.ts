@@ -72,6 +72,7 @@ export class FeeService implements FeeSource {
       const feed = createFeed({
         chainId: plan.chainId,
         rpcUrls: plan.rpcUrls,
+        rpcLabels: plan.rpcLabels,
         blockTimeMs: plan.blockTimeMs,
         windowBlocks: HISTORY_BLOCKS,
         ...(plan.reorgDepthBlocks === undefined ? {} : { reorgDepthBlocks: plan.reorgDepthBlocks }),

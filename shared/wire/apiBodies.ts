@@ -68,6 +68,10 @@ export const dashboardCredentialsSchema = z
   .strictObject({
     apiKey: z.string().nullable().describe("A key of the user's, or null when the service holds none that it can show."),
     apiKeySecret: z.string().optional().describe("The key's secret, when the key requires one (send both with HTTP Basic)."),
+    askedWithApiKey: z
+      .literal(true)
+      .optional()
+      .describe("Asked with one of the user's API keys, not the dashboard's token: no key is shown (apiKey null); the page shows the key it was opened with."),
   })
   .readonly();
 

@@ -152,7 +152,7 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
       },
       blockTimeMs: 1000,
       dataAgeMs: local.dataAgeMs,
-      endpoints: [{ url: `${proxy.url}/v3/***?***`, transport: "http", state: "ok", active: true, reportedChainId: 31337 }],
+      endpoints: [{ url: `${proxy.url}/…`, transport: "http", state: "ok", active: true, reportedChainId: 31337 }],
     });
   });
 
@@ -161,7 +161,7 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
     const networks = await fetch(`${service.url}/v3/${KEY}/networks`);
     const networksText = await networks.text();
     assert.equal(networks.status, 200);
-    assert.ok(networksText.includes(`"url":"${proxy.url}/v3/***?***"`), networksText);
+    assert.ok(networksText.includes(`"url":"${proxy.url}/…"`), networksText);
     const events = await fetch(`${service.url}/v3/${KEY}/networks/31337/events`);
     assert.equal(events.status, 200);
     let streamText = "";
@@ -169,7 +169,7 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
       streamText += Buffer.from(chunk).toString("utf8");
       if (streamText.includes("event: network")) break;
     }
-    assert.ok(streamText.includes(`"url":"${proxy.url}/v3/***?***"`), streamText);
+    assert.ok(streamText.includes(`"url":"${proxy.url}/…"`), streamText);
     for (const secret of secrets) {
       assert.ok(!networksText.includes(secret), `/networks shows ${secret}`);
       assert.ok(!streamText.includes(secret), `the event stream shows ${secret}`);
@@ -271,7 +271,7 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
       const sample = (name: string) => {
         const line = text.split("\n").find((candidate) => candidate.startsWith(`${name}{`) && candidate.includes('chain_id="31337"'));
         assert.ok(line, `${name} for chain 31337 in:\n${text}`);
-        assert.ok(line.includes(`endpoint="${proxy.url}/v3/***?***"`), line);
+        assert.ok(line.includes(`endpoint="${proxy.url}/…"`), line);
         return Number(line.split(" ").at(-1));
       };
       return { calls: sample("gasfees_rpc_calls_total"), failures: sample("gasfees_rpc_failures_total") };

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -329,5 +329,27 @@ describe("npm run serve", () => {
     await stop(second);
     assert.match(second.stderr(), new RegExp(`API key from ${settingsFile}: ${key.slice(0, 4)}…${key.slice(-4)} \\(the full key is there, under "apiKeys"\\)`));
     assert.equal(second.stderr().includes(key), false, "the stored key is not printed in full again");
+  });
+
+  test("a settings.json nested 200,000 deep is set aside as corrupt; serve writes its new settings and runs", async () => {
+    const configDir = temporaryDir("gasfees-config-");
+    const settingsFile = join(configDir, "settings.json");
+    const deep = `{"version":3,"alerts":[${"[".repeat(200_000)}${"]".repeat(200_000)}]}`;
+    writeFileSync(settingsFile, deep, { mode: 0o600 });
+    const serve = runServe(["--port", "0", "--chain", `31337=${await deadRpcUrl()}`], { configDir });
+    const url = await listeningUrl(serve);
+    // Its first write (the key it made) went through: the settings file is new and valid, the old one kept beside it.
+    const key = (JSON.parse(readFileSync(settingsFile, "utf8")) as { apiKeys: Array<{ key: string }> }).apiKeys[0]!.key;
+    assert.equal((await fetch(`${url}/healthz`)).status, 200);
+    await stop(serve);
+    assert.match(
+      serve.stderr(),
+      /settings were not valid, so defaults are used; the old file is kept as .*settings\.json\.corrupt-.*nested more than 64 levels deep/,
+    );
+    assert.match(serve.stderr(), new RegExp(`created an API key and stored it in ${settingsFile}: ${key}`));
+    assert.doesNotMatch(serve.stderr(), /RangeError/);
+    const kept = readdirSync(configDir).filter((name) => name.startsWith("settings.json.corrupt-"));
+    assert.equal(kept.length, 1);
+    assert.equal(readFileSync(join(configDir, kept[0]!), "utf8"), deep);
   });
 });

@@ -20,3 +20,22 @@ test("a window stored as a count of blocks shows as one; the 500 the old default
     { chainId: 1, rpcUrls: ["https://a.example"], statsWindow: "7200 blocks" },
   ]);
 });
+
+test("the endpoints' labels, set in the file, outlive a save of the settings page; a label of a URL removed goes with it", () => {
+  const chain = {
+    chainId: 1,
+    rpcUrls: ["https://a.example/k1", "https://b.example/k2"],
+    rpcLabels: { "https://a.example/k1": "work", "https://b.example/k2": "home" },
+  };
+  assert.deepEqual(chainsOf([draftOf(chain)]), [chain]);
+  const edited = { ...draftOf(chain), rpcUrls: "https://a.example/k1" };
+  assert.deepEqual(chainsOf([edited]), [{ chainId: 1, rpcUrls: ["https://a.example/k1"], rpcLabels: { "https://a.example/k1": "work" } }]);
+  assert.ok(chainSettingsSchema.safeParse(chainsOf([edited])[0]).success);
+  // A label whose URL is not listed, written by hand, is refused with the field named.
+  const refused = chainSettingsSchema.safeParse({ chainId: 1, rpcUrls: ["https://a.example/k1"], rpcLabels: { "https://c.example/": "x" } });
+  assert.equal(refused.success, false);
+  assert.deepEqual(
+    refused.error?.issues.map((issue) => issue.path.join(".")),
+    ["rpcLabels"],
+  );
+});

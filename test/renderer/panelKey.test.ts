@@ -10,6 +10,7 @@ test("the panel shows the user's key that the service names, never the page's to
   assert.deepEqual(panelKeyOf(TOKEN, { ok: { apiKey: KEY } }), { kind: "key", apiKey: KEY, from: "service" });
   assert.deepEqual(panelKeyOf(TOKEN, { ok: { apiKey: KEY, apiKeySecret: "s3cret" } }), { kind: "key", apiKey: KEY, apiKeySecret: "s3cret", from: "service" });
   assert.deepEqual(panelKeyOf(TOKEN, { ok: { apiKey: null } }), { kind: "none" });
+  assert.deepEqual(panelKeyOf(KEY, { ok: { apiKey: null, askedWithApiKey: true } }), { kind: "key", apiKey: KEY, from: "address" });
 });
 
 test("a 401 INVALID_API_KEY from /dashboard/credentials means the page was opened with a user key: that key is shown", () => {

@@ -9,6 +9,8 @@ export interface ChainDraft {
   statsWindow: string;
   /** A duration ("7d"); empty: the default (7 days). */
   historyHorizon: string;
+  /** The endpoints' labels as stored (edited in the file only): kept for the URLs still listed. */
+  rpcLabels?: Readonly<Record<string, string>>;
 }
 
 export const EMPTY_CHAIN_DRAFT: ChainDraft = { chainId: "", name: "", rpcUrls: "", statsWindow: "", historyHorizon: "" };
@@ -25,19 +27,25 @@ export function draftOf(chain: ChainSettings): ChainDraft {
     rpcUrls: chain.rpcUrls.join("\n"),
     statsWindow: chain.statsWindow ?? legacyWindow,
     historyHorizon: chain.historyHorizon ?? "",
+    ...(chain.rpcLabels === undefined ? {} : { rpcLabels: chain.rpcLabels }),
   };
 }
 
 /** Drafts to settings; a chain id that does not parse is passed on as NaN so that the main process's validation names it. */
 export function chainsOf(drafts: readonly ChainDraft[]): ChainSettings[] {
-  return drafts.map((draft) => ({
-    chainId: Number(draft.chainId.trim()),
-    ...(draft.name.trim() ? { name: draft.name.trim() } : {}),
-    rpcUrls: draft.rpcUrls
+  return drafts.map((draft) => {
+    const rpcUrls = draft.rpcUrls
       .split(/[\s,]+/)
       .map((url) => url.trim())
-      .filter((url) => url !== ""),
-    ...(draft.statsWindow.trim() ? { statsWindow: draft.statsWindow.trim() } : {}),
-    ...(draft.historyHorizon.trim() ? { historyHorizon: draft.historyHorizon.trim() } : {}),
-  }));
+      .filter((url) => url !== "");
+    const rpcLabels = Object.entries(draft.rpcLabels ?? {}).filter(([url]) => rpcUrls.includes(url));
+    return {
+      chainId: Number(draft.chainId.trim()),
+      ...(draft.name.trim() ? { name: draft.name.trim() } : {}),
+      rpcUrls,
+      ...(rpcLabels.length > 0 ? { rpcLabels: Object.fromEntries(rpcLabels) } : {}),
+      ...(draft.statsWindow.trim() ? { statsWindow: draft.statsWindow.trim() } : {}),
+      ...(draft.historyHorizon.trim() ? { historyHorizon: draft.historyHorizon.trim() } : {}),
+    };
+  });
 }

@@ -355,7 +355,15 @@ test("paused observations and an undefined threshold move nothing: no count, no 
     ]),
     [],
   );
-  assert.deepEqual(run.state("cheap"), { phase: "armed", lastBlock: 4n, holdingRun: 1, releasedRun: 0, pending: false, lastToldAtMs: undefined });
+  assert.deepEqual(run.state("cheap"), {
+    phase: "armed",
+    lastBlock: 4n,
+    holdingRun: 1,
+    releasedRun: 0,
+    pending: false,
+    lastToldAtMs: undefined,
+    learnt: false,
+  });
   assert.deepEqual(run.replay([{ block: 7, feeGwei: 90 }]), [["cheap", 7]]);
 
   // A crossing held back by the cooldown is not told while the chain is paused, even after the cooldown.

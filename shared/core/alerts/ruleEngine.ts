@@ -13,7 +13,8 @@ import type { AlertRule } from "./alertRule.ts";
  *   the threshold by more than `atOnceMarginPercent`, for an `above` rule); it then stays firing until the condition
  *   was false for `rearmAfterBlocks` new blocks in a row (a block that far above re-arms a `below` rule at once).
  * - The first usable observation only learns: a condition already true then (at start, after a restart, or when the
- *   rule is new) puts the rule straight into `firing` without an alert.
+ *   rule is new) puts the rule straight into `firing` without an alert (`learnt`: shown as armed unless it fired
+ *   before a restart; it fires once the condition was false, as after a firing, and becomes true again).
  * - No two deliveries within the cooldown (of the rule's cooldown group): a crossing inside it is held back and delivered
  *   once the cooldown is over, at the first observation whose condition holds while the rule is still firing (at most
  *   once); one that ends before (the rule re-armed, or turned off meanwhile) is never told.
@@ -41,6 +42,8 @@ export interface RuleState {
    * at that time, it is this rule's.
    */
   readonly lastToldAtMs: number | undefined;
+  /** Firing since the first observation found the condition true, without a crossing: armed, as GET /alerts shows it. */
+  readonly learnt: boolean;
 }
 
 export const STARTING: RuleState = Object.freeze({
@@ -50,6 +53,7 @@ export const STARTING: RuleState = Object.freeze({
   releasedRun: 0,
   pending: false,
   lastToldAtMs: undefined,
+  learnt: false,
 });
 
 export interface RuleObservation {
@@ -93,7 +97,7 @@ export function stepRule(rule: AlertRule, state: RuleState, observation: RuleObs
   let deliver = false;
 
   if (state.phase === "starting") {
-    next = { ...state, phase: holds ? "firing" : "armed", lastBlock: observation.block };
+    next = { ...state, phase: holds ? "firing" : "armed", lastBlock: observation.block, learnt: holds };
   } else if (newBlock) {
     const farAbove = isFarAbove(rule, observation.baseFeeWei, thresholdWei);
     if (state.phase === "armed") {
@@ -109,7 +113,7 @@ export function stepRule(rule: AlertRule, state: RuleState, observation: RuleObs
       const releasedRun = holds ? 0 : state.releasedRun + 1;
       const released = !holds && (releasedRun >= rule.rearmAfterBlocks || (rule.when === "below" && farAbove));
       next = released
-        ? { ...state, phase: "armed", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: false }
+        ? { ...state, phase: "armed", lastBlock: observation.block, holdingRun: 0, releasedRun: 0, pending: false, learnt: false }
         : { ...state, lastBlock: observation.block, releasedRun };
     }
   }

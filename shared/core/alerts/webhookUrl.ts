@@ -3,6 +3,8 @@
 // the webhook's secret in its path (Slack's /services/T…/B…/<token>, Discord's /api/webhooks/<id>/<token>), so a URL
 // is never shown or logged whole.
 
+import { originShown, percentDecodedOrSame } from "../text/shownUrl.ts";
+
 /** The longest webhook URL accepted, in characters (about what browsers and chat services handle). */
 export const MAX_WEBHOOK_URL_CHARS = 2_048;
 
@@ -66,6 +68,24 @@ export function webhookShown(url: string): string {
     return "(not a URL)";
   }
   if (parsed.host === "") return `${parsed.protocol}…`;
-  const hasMore = parsed.pathname.length > 1 || parsed.search !== "" || parsed.hash !== "";
-  return `${parsed.protocol}//${parsed.host}${hasMore ? "/…" : ""}`;
+  return originShown(parsed);
+}
+
+/** Path segments and query parts shorter than this are not looked for in a receiver's answer (`/v1/` is no secret). */
+const MIN_QUOTED_PART_CHARS = 4;
+
+/**
+ * Whether a receiver's text (its answer's start, its status text) quotes `url`: the whole URL, its path, or any of
+ * its path segments or query values of MIN_QUOTED_PART_CHARS or more, as written or percent-decoded. A secret in a
+ * path may be short or plain lower case (`/hooks/swordfish`), so no guess is made of which segment is the secret: a
+ * text that quotes any is not shown at all.
+ */
+export function quotesWebhookUrl(url: URL, text: string): boolean {
+  const parts = [url.href, url.pathname, ...url.pathname.split("/"), url.search.slice(1), ...[...url.searchParams].flat()];
+  const forms = new Set<string>();
+  for (const part of parts) {
+    for (const form of [part, percentDecodedOrSame(part)]) if (form.length >= MIN_QUOTED_PART_CHARS) forms.add(form);
+  }
+  const decodedText = percentDecodedOrSame(text);
+  return [...forms].some((form) => text.includes(form) || decodedText.includes(form));
 }
