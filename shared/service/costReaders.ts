@@ -140,9 +140,19 @@ export class CostReaders {
       // Checked before first use (and again until it passes): a feed that names another pair is never read for this one.
       if (reader.setup === undefined) {
         const setup = await readFeedSetup(client, spec.address);
-        if (!descriptionMatches(setup.description, [spec.token, ...spec.tokenAliases], spec.currency)) {
-          throw new Error(`the feed at ${spec.address} is "${setup.description}", not ${spec.token} / ${spec.currency}`);
+        const expected = spec.description;
+        const fits =
+          expected === "any" ||
+          (expected === "pair" ? descriptionMatches(setup.description, [spec.token, ...spec.tokenAliases], spec.currency) : setup.description === expected.exactly);
+        if (!fits) {
+          const wanted = expected === "pair" ? `${spec.token} / ${spec.currency}` : `"${typeof expected === "object" ? expected.exactly : ""}"`;
+          throw new Error(`the feed at ${spec.address} describes itself as "${setup.description}", not ${wanted}`);
         }
+        this.#options.logger.info(`reading ${spec.token} in ${spec.currency} from the price feed "${setup.description}"`, {
+          feed: spec.address,
+          feedChainId: spec.feedChainId,
+          decimals: setup.decimals,
+        });
         reader.setup = setup;
       }
       const round = await readLatestRound(client, spec.address);
