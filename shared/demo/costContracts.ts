@@ -30,7 +30,7 @@ const require = createRequire(import.meta.url);
 
 /** Sends a transaction from `from` (unlocked or impersonated), mined at once; resolves with its receipt. */
 async function send(node: EvmNode, from: string, to: string | undefined, data: `0x${string}`): Promise<{ contractAddress: string | null; status: string }> {
-  const hash = await node.request<string>("eth_sendTransaction", [{ from, ...(to === undefined ? {} : { to }), data, gas: "0x1c9c380" }]);
+  const hash = await node.request<string>("eth_sendTransaction", [{ from, ...(to === undefined ? {} : { to }), data, gas: "0xf42400" }]);
   const receipt = await node.request<{ contractAddress: string | null; status: string }>("eth_getTransactionReceipt", [hash]);
   if (receipt.status !== "0x1") throw new Error(`the transaction ${hash} to ${to ?? "a new contract"} reverted`);
   return receipt;
