@@ -25,7 +25,10 @@ interface SolcOutput {
 
 /** Compiles `sourcePath` (relative to the repository) and returns `contractName` from it; throws with solc's errors. */
 export function compileSolidity(sourcePath: string, contractName: string): CompiledContract {
-  const solc = require("solc") as { compile(input: string, callbacks: { import(path: string): { contents: string } | { error: string } }): string; version(): string };
+  const solc = require("solc") as {
+    compile(input: string, callbacks: { import(path: string): { contents: string } | { error: string } }): string;
+    version(): string;
+  };
   // Sources are named by their paths in the repository (never absolute ones), and no metadata hash is appended: the
   // same source compiles to the same bytes in any checkout.
   const input = {

@@ -16,25 +16,25 @@ import type { Logger } from "../log/logger.ts";
 
 export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> &
   Partial<Pick<Settings, "currency" | "actions">> & {
-  readonly chains: readonly ChainPlan[];
-  readonly apiKeys: readonly ApiKeySettings[];
-  /** The dashboard's token (settings' `dashboardToken`); without one, a token is made for this run only. */
-  readonly dashboardToken?: string;
-  /** The user key the dashboard's API panel shows; default: the first of `apiKeys`. */
-  readonly dashboardApiKey?: () => ApiKeySettings | undefined;
-  /** The SQLite file the chains' histories are kept in across restarts; without it, in memory only. */
-  readonly historyFile?: string;
-  /** Fetch each chain's older blocks back to its horizon (default true); tests of other things may turn it off. */
-  readonly backfill?: boolean | ChainBackfillOptions["runner"];
-  /** The alert rules: the settings' `alerts` and `notifications`; without them, each chain's built-in busy/calm pair alone. */
-  readonly alerts?: AlertSettings;
-  /** Called with every alert that fires (the desktop app shows a notification), besides the other channels. */
-  readonly onAlert?: (event: AlertEvent) => void;
-  /** How the rules' webhooks are posted (tests shorten the timeout and the backoff); the contract's defaults otherwise. */
-  readonly webhook?: Omit<WebhookSenderOptions, "logger" | "onOutcome">;
-  /** How the prices and L1 fees are read (tests shorten the interval); once a minute otherwise. */
-  readonly costReads?: Pick<CostReadersOptions, "intervalMs" | "requestTimeoutMs" | "now">;
-};
+    readonly chains: readonly ChainPlan[];
+    readonly apiKeys: readonly ApiKeySettings[];
+    /** The dashboard's token (settings' `dashboardToken`); without one, a token is made for this run only. */
+    readonly dashboardToken?: string;
+    /** The user key the dashboard's API panel shows; default: the first of `apiKeys`. */
+    readonly dashboardApiKey?: () => ApiKeySettings | undefined;
+    /** The SQLite file the chains' histories are kept in across restarts; without it, in memory only. */
+    readonly historyFile?: string;
+    /** Fetch each chain's older blocks back to its horizon (default true); tests of other things may turn it off. */
+    readonly backfill?: boolean | ChainBackfillOptions["runner"];
+    /** The alert rules: the settings' `alerts` and `notifications`; without them, each chain's built-in busy/calm pair alone. */
+    readonly alerts?: AlertSettings;
+    /** Called with every alert that fires (the desktop app shows a notification), besides the other channels. */
+    readonly onAlert?: (event: AlertEvent) => void;
+    /** How the rules' webhooks are posted (tests shorten the timeout and the backoff); the contract's defaults otherwise. */
+    readonly webhook?: Omit<WebhookSenderOptions, "logger" | "onOutcome">;
+    /** How the prices and L1 fees are read (tests shorten the interval); once a minute otherwise. */
+    readonly costReads?: Pick<CostReadersOptions, "intervalMs" | "requestTimeoutMs" | "now">;
+  };
 
 /** The settings the alert rules are read from. */
 export interface AlertSettings {

@@ -82,7 +82,10 @@ export function pricePlanOf(
   }
   if (chain?.testnet === true) return { kind: "none", problem: `${chainName} is a testnet: its ${chain.nativeCurrency.symbol} has no price` };
   if (currency !== "USD") {
-    return { kind: "none", problem: `no default price feed gives ${chainName}'s gas token in ${currency}: set the chain's priceFeed to one quoted in ${currency}` };
+    return {
+      kind: "none",
+      problem: `no default price feed gives ${chainName}'s gas token in ${currency}: set the chain's priceFeed to one quoted in ${currency}`,
+    };
   }
   const own = DEFAULT_USD_FEEDS[chainId];
   const ethGas = chain?.nativeCurrency.symbol === "ETH";

@@ -39,7 +39,12 @@ export const priceFeedSettingsSchema = z.strictObject({
    */
   description: z.string().max(128).optional(),
   /** The feed writes a round at least this often; an older round is stale. Default a day. */
-  heartbeatSeconds: z.number().int().min(1).max(7 * 86_400).optional(),
+  heartbeatSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .optional(),
 });
 
 /**
@@ -56,7 +61,11 @@ export const actionSettingsSchema = z.strictObject({
     .min(21_000, "an action uses at least 21,000 gas (a plain transfer)")
     .max(30_000_000, "an action uses at most 30,000,000 gas (a whole block)"),
   /** The signed transaction's size in bytes, for a rollup's L1 data fee. */
-  txBytes: z.number().int("txBytes is a whole number").min(85, "a signed transaction is at least 85 bytes").max(131_072, "txBytes is at most 131,072 (128 KiB)"),
+  txBytes: z
+    .number()
+    .int("txBytes is a whole number")
+    .min(85, "a signed transaction is at least 85 bytes")
+    .max(131_072, "txBytes is at most 131,072 (128 KiB)"),
 });
 
 export const chainSettingsSchema = z

@@ -141,11 +141,10 @@ export class ServiceMetrics {
           return price === undefined ? [] : [[{ ...labels, currency, token: price.shown.token }, Number(price.shown.value)]];
         }),
     );
-    this.#gauge(
-      "gasfees_price_updated_timestamp_seconds",
-      "Unix time of the price feed's round the price is from.",
-      CHAIN_LABELS,
-      () => this.#scraped.flatMap(({ labels, publication }): Sample[] => (publication.money.price === undefined ? [] : [[labels, publication.money.price.shown.updatedAt]])),
+    this.#gauge("gasfees_price_updated_timestamp_seconds", "Unix time of the price feed's round the price is from.", CHAIN_LABELS, () =>
+      this.#scraped.flatMap(({ labels, publication }): Sample[] =>
+        publication.money.price === undefined ? [] : [[labels, publication.money.price.shown.updatedAt]],
+      ),
     );
     this.#gauge("gasfees_rpc_endpoint_up", "1 while the RPC endpoint answers (state ok), else 0.", ENDPOINT_LABELS, () =>
       this.#endpoints().map(({ labels, endpoint }) => [labels, endpoint.state === "ok" ? 1 : 0]),

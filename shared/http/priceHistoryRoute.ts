@@ -20,8 +20,16 @@ export const PRICE_HISTORY_ROUTE: JsonRoute = {
   path: "/networks/{chainId}/priceHistory",
   auth: "key",
   query: [
-    { name: "from", description: `The range's start, unix seconds (0 to ${MAX_UNIX_SECONDS}), included; default the history horizon's start.`, schema: UNIX_SECONDS },
-    { name: "to", description: `The range's end, unix seconds (0 to ${MAX_UNIX_SECONDS}), included; default: every point held. Not before from.`, schema: UNIX_SECONDS },
+    {
+      name: "from",
+      description: `The range's start, unix seconds (0 to ${MAX_UNIX_SECONDS}), included; default the history horizon's start.`,
+      schema: UNIX_SECONDS,
+    },
+    {
+      name: "to",
+      description: `The range's end, unix seconds (0 to ${MAX_UNIX_SECONDS}), included; default: every point held. Not before from.`,
+      schema: UNIX_SECONDS,
+    },
   ],
   extraErrors: ["INVALID_QUERY"],
   response: { schema: "PriceHistory" },

@@ -74,7 +74,9 @@ export class CostReaders {
       this.#points.set(plan.chainId, new PricePoints(plan.chainId, historyHorizonOf(plan).seconds, nowS, options.pricePointLog));
       if (pricePlan.kind === "none") continue;
       const { feed } = pricePlan;
-      const shared = this.#feeds.find((reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase());
+      const shared = this.#feeds.find(
+        (reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase(),
+      );
       if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined });
       else shared.chainIds.push(plan.chainId);
     }
@@ -143,7 +145,9 @@ export class CostReaders {
         const expected = spec.description;
         const fits =
           expected === "any" ||
-          (expected === "pair" ? descriptionMatches(setup.description, [spec.token, ...spec.tokenAliases], spec.currency) : setup.description === expected.exactly);
+          (expected === "pair"
+            ? descriptionMatches(setup.description, [spec.token, ...spec.tokenAliases], spec.currency)
+            : setup.description === expected.exactly);
         if (!fits) {
           const wanted = expected === "pair" ? `${spec.token} / ${spec.currency}` : `"${typeof expected === "object" ? expected.exactly : ""}"`;
           throw new Error(`the feed at ${spec.address} describes itself as "${setup.description}", not ${wanted}`);
@@ -234,6 +238,6 @@ function sameFees(a: ReadonlyMap<number, bigint> | undefined, b: ReadonlyMap<num
 
 /** An error's first line, short: viem's messages run to many lines of details. */
 function describeError(error: unknown): string {
-  const text = error instanceof Error ? (error as { shortMessage?: string }).shortMessage ?? error.message : String(error);
+  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
   return (text.split("\n")[0] ?? "").slice(0, 200);
 }

@@ -29,7 +29,14 @@ const FIRST_ANSWER = 189_351_000_000n;
 const HEARTBEAT_S = 3600;
 /** The tests' stand-in of a feed's description: MockV3Aggregator answers its source path. */
 const MOCK_DESCRIPTION = "v0.8/tests/MockV3Aggregator.sol";
-const L1_VALUES = { baseFeeScalar: 1368, blobBaseFeeScalar: 810_949, l1BaseFeeWei: 31n * GWEI, l1BlobBaseFeeWei: 1n, l1Number: 17_180_000n, l1Timestamp: 1_683_072_000 };
+const L1_VALUES = {
+  baseFeeScalar: 1368,
+  blobBaseFeeScalar: 810_949,
+  l1BaseFeeWei: 31n * GWEI,
+  l1BlobBaseFeeWei: 1n,
+  l1Number: 17_180_000n,
+  l1Timestamp: 1_683_072_000,
+};
 const ORACLE_ABI = parseAbi(["function getL1Fee(bytes _data) view returns (uint256)"]);
 
 /** Money in the contract's format, computed here on its own: decimal string arithmetic on the exact product. */
@@ -125,7 +132,11 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
       const [whole, fraction = ""] = gwei.split(".");
       return BigInt(whole!) * GWEI + BigInt(fraction.padEnd(9, "0"));
     };
-    return { low: wei(answer.body.low.suggestedMaxPriorityFeePerGas), medium: wei(answer.body.medium.suggestedMaxPriorityFeePerGas), high: wei(answer.body.high.suggestedMaxPriorityFeePerGas) };
+    return {
+      low: wei(answer.body.low.suggestedMaxPriorityFeePerGas),
+      medium: wei(answer.body.medium.suggestedMaxPriorityFeePerGas),
+      high: wei(answer.body.high.suggestedMaxPriorityFeePerGas),
+    };
   }
 
   /** Every action's tiers as the contract says, from the node's base fee, the oracle's L1 fee (or none) and `answer`. */
@@ -162,7 +173,11 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
     const networks = await get<NetworkStatus[]>("/networks");
     assert.deepEqual(networks[0]!.price, costs.price, "/networks carries the same price");
     const metrics = await (await fetch(`${service.url}/metrics`, { headers: { authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` } })).text();
-    assert.match(metrics, new RegExp(`gasfees_price\\{chain_id="${CHAIN_ID}",chain="OP-stack test chain",currency="USD",token="ETH"\\} 1893\\.51\\n`), "/metrics carries the price");
+    assert.match(
+      metrics,
+      new RegExp(`gasfees_price\\{chain_id="${CHAIN_ID}",chain="OP-stack test chain",currency="USD",token="ETH"\\} 1893\\.51\\n`),
+      "/metrics carries the price",
+    );
   });
 
   test("a price moving 50% in one block is shown at once, exactly, and the past keeps both points", async () => {
@@ -179,7 +194,11 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
   });
 
   const badRounds: { name: string; round: (nowS: number) => { answer: bigint; updatedAt: number }; problem: RegExp }[] = [
-    { name: "a stale round (older than the heartbeat allows)", round: (nowS) => ({ answer: FIRST_ANSWER, updatedAt: nowS - 2 * HEARTBEAT_S }), problem: /stale/ },
+    {
+      name: "a stale round (older than the heartbeat allows)",
+      round: (nowS) => ({ answer: FIRST_ANSWER, updatedAt: nowS - 2 * HEARTBEAT_S }),
+      problem: /stale/,
+    },
     { name: "a zero answer", round: (nowS) => ({ answer: 0n, updatedAt: nowS }), problem: /zero/ },
     { name: "a negative answer", round: (nowS) => ({ answer: -FIRST_ANSWER, updatedAt: nowS }), problem: /negative/ },
   ];
@@ -243,7 +262,16 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
         corsOrigins: [],
         rateLimit: { requestsPerSecond: 0, burst: 1 },
         apiKeys: [{ key: KEY }],
-        chains: [{ chainId: CHAIN_ID, name: "wrong feed", rpcUrls: [node.url], blockTimeMs: 1000, pollIntervalMs: 100, priceFeed: { address: feed, description: "BTC / USD" } }],
+        chains: [
+          {
+            chainId: CHAIN_ID,
+            name: "wrong feed",
+            rpcUrls: [node.url],
+            blockTimeMs: 1000,
+            pollIntervalMs: 100,
+            priceFeed: { address: feed, description: "BTC / USD" },
+          },
+        ],
         backfill: false,
         costReads: { intervalMs: 150 },
       },
@@ -252,7 +280,9 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
     try {
       const costs = await waitFor("the description refused", async () => {
         const answer = await callApi<Costs>(other.url, `/networks/${CHAIN_ID}/costs`, KEY);
-        return answer.status === 200 && /describes itself as "v0\.8\/tests\/MockV3Aggregator\.sol", not "BTC \/ USD"/.test(answer.body.priceProblem ?? "") ? answer.body : undefined;
+        return answer.status === 200 && /describes itself as "v0\.8\/tests\/MockV3Aggregator\.sol", not "BTC \/ USD"/.test(answer.body.priceProblem ?? "")
+          ? answer.body
+          : undefined;
       });
       assert.equal(costs.price, null);
       assert.ok(costs.actions.every((action) => action.low.fiat === null && action.l1FeeWei === "0"));
