@@ -65,7 +65,7 @@ export interface OpL1Values {
   readonly l1Timestamp: number;
 }
 
-function deployedBytecodeOf(contract: "GasPriceOracle" | "L1Block"): `0x${string}` {
+export function deployedBytecodeOf(contract: "GasPriceOracle" | "L1Block"): `0x${string}` {
   const path = require.resolve(`@eth-optimism/contracts-bedrock/forge-artifacts/${contract}.sol/${contract}.json`);
   return forgeArtifactSchema.parse(JSON.parse(readFileSync(path, "utf8"))).deployedBytecode.object as `0x${string}`;
 }
