@@ -3,10 +3,9 @@
 // busyThreshold's on the same service (autocannon, A B B A, in this process: the ratio, not the absolute rate, is the
 // measure).
 import autocannon from "autocannon";
-import { startService } from "../../shared/app/startService.ts";
+import { startLocalService } from "../../test/support/startLocalService.ts";
 import { deployPriceFeed, placeOpStackPredeploys } from "../../shared/demo/costContracts.ts";
 import { startEvmNode } from "../../shared/demo/startEvmNode.ts";
-import { silentLogger } from "../../shared/log/logger.ts";
 import type { BenchRow } from "./benchRow.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -39,27 +38,19 @@ export async function runCostsBench(): Promise<BenchRow[]> {
       l1Number: 1n,
       l1Timestamp: 1,
     });
-    return startService(
-      {
-        host: "127.0.0.1",
-        port: 0,
-        allowedHosts: [],
-        corsOrigins: [],
-        rateLimit: { requestsPerSecond: 0, burst: 1 },
-        apiKeys: [{ key: KEY }],
-        chains: [
-          {
-            chainId: CHAIN_ID,
-            name: "bench",
-            rpcUrls: [node.url],
-            blockTimeMs: BLOCK_MS,
-            l1FeeKind: "op-stack",
-            priceFeed: { address: feed, token: "ETH", description: "v0.8/tests/MockV3Aggregator.sol", heartbeatSeconds: 3600 },
-          },
-        ],
-        backfill: false,
-      },
-      silentLogger,
+    return startLocalService(
+      [
+        {
+          chainId: CHAIN_ID,
+          name: "bench",
+          rpcUrls: [node.url],
+          blockTimeMs: BLOCK_MS,
+          l1FeeKind: "op-stack",
+          priceFeed: { address: feed, token: "ETH", description: "v0.8/tests/MockV3Aggregator.sol", heartbeatSeconds: 3600 },
+        },
+      ],
+      [{ key: KEY }],
+      { backfill: false },
     );
   })();
   try {

@@ -5,11 +5,12 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { encodeFunctionData, parseAbi } from "viem";
 import { compileSolidity } from "../../scripts/compileSolidity.ts";
-import { type RunningService, startService } from "../../shared/app/startService.ts";
+import type { RunningService } from "../../shared/app/startService.ts";
+import type { ChainPlan } from "../../shared/service/chainPlan.ts";
+import { startLocalService } from "../support/startLocalService.ts";
 import { ARB_GAS_INFO } from "../../shared/rpc/l1FeeReads.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
 import { FEED_OWNER } from "../../shared/demo/costContracts.ts";
-import { silentLogger } from "../../shared/log/logger.ts";
 import type { Costs } from "../../shared/wire/costs.ts";
 import { callApi } from "../support/apiClient.ts";
 import { waitFor } from "../support/waitFor.ts";
@@ -30,23 +31,17 @@ before(async () => {
   await node.request("hardhat_setCode", [ARB_GAS_INFO, runtime]);
   const setPrices = encodeFunctionData({ abi: parseAbi(["function setPricesInWei(uint256[6] _prices)"]), functionName: "setPricesInWei", args: [PRICES] });
   await node.request("eth_sendTransaction", [{ from: FEED_OWNER, to: ARB_GAS_INFO, data: setPrices }]);
-  service = await startService(
-    {
-      host: "127.0.0.1",
-      port: 0,
-      allowedHosts: [],
-      corsOrigins: [],
-      rateLimit: { requestsPerSecond: 0, burst: 1 },
-      apiKeys: [{ key: KEY }],
-      // Chain 42161 is Arbitrum One: its L1 fee is read from ArbGasInfo by default; no price feed is followed here.
-      chains: [
-        { chainId: CHAIN_ID, name: "Arbitrum stand-in", rpcUrls: [node.url], blockTimeMs: 250, pollIntervalMs: 100, l1FeeKind: "arbitrum", priceFeed: false },
-      ],
-      backfill: false,
-      costReads: { intervalMs: 150 },
-    },
-    silentLogger,
-  );
+  // Chain 42161 is Arbitrum One: its L1 fee is read from ArbGasInfo by default; no price feed is followed here.
+  const plan: ChainPlan = {
+    chainId: CHAIN_ID,
+    name: "Arbitrum stand-in",
+    rpcUrls: [node.url],
+    blockTimeMs: 250,
+    pollIntervalMs: 100,
+    l1FeeKind: "arbitrum",
+    priceFeed: false,
+  };
+  service = await startLocalService([plan], [{ key: KEY }], { backfill: false, costReads: { intervalMs: 150 } });
 });
 
 after(async () => {

@@ -7,12 +7,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { decodeFunctionResult, encodeFunctionData, formatGwei, parseAbi } from "viem";
-import { type RunningService, startService } from "../../shared/app/startService.ts";
+import type { RunningService } from "../../shared/app/startService.ts";
+import { startLocalService } from "../support/startLocalService.ts";
 import { DEFAULT_ACTIONS } from "../../shared/core/costs/defaultActions.ts";
 import { opStackStandInTx } from "../../shared/core/costs/l1FeeData.ts";
 import { deployPriceFeed, OP_GAS_PRICE_ORACLE, placeOpStackPredeploys, writeRound } from "../../shared/demo/costContracts.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
-import { silentLogger } from "../../shared/log/logger.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import type { Costs, PriceHistory } from "../../shared/wire/costs.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -83,21 +83,11 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
       l1FeeKind: "op-stack",
       priceFeed: { address: feed, token: "ETH", description: MOCK_DESCRIPTION, heartbeatSeconds: HEARTBEAT_S },
     };
-    service = await startService(
-      {
-        host: "127.0.0.1",
-        port: 0,
-        allowedHosts: [],
-        corsOrigins: [],
-        rateLimit: { requestsPerSecond: 0, burst: 1 },
-        apiKeys: [{ key: KEY }],
-        chains: [plan],
-        backfill: false,
-        actions: [{ id: "bridge", name: "Bridge deposit", gas: 120_000, txBytes: 420 }],
-        costReads: { intervalMs: 150 },
-      },
-      silentLogger,
-    );
+    service = await startLocalService([plan], [{ key: KEY }], {
+      backfill: false,
+      actions: [{ id: "bridge", name: "Bridge deposit", gas: 120_000, txBytes: 420 }],
+      costReads: { intervalMs: 150 },
+    });
   });
 
   after(async () => {
@@ -305,28 +295,19 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
   });
 
   test("a feed that names another pair is never read for this one", async () => {
-    const other = await startService(
-      {
-        host: "127.0.0.1",
-        port: 0,
-        allowedHosts: [],
-        corsOrigins: [],
-        rateLimit: { requestsPerSecond: 0, burst: 1 },
-        apiKeys: [{ key: KEY }],
-        chains: [
-          {
-            chainId: CHAIN_ID,
-            name: "wrong feed",
-            rpcUrls: [node.url],
-            blockTimeMs: 1000,
-            pollIntervalMs: 100,
-            priceFeed: { address: feed, description: "BTC / USD" },
-          },
-        ],
-        backfill: false,
-        costReads: { intervalMs: 150 },
-      },
-      silentLogger,
+    const other = await startLocalService(
+      [
+        {
+          chainId: CHAIN_ID,
+          name: "wrong feed",
+          rpcUrls: [node.url],
+          blockTimeMs: 1000,
+          pollIntervalMs: 100,
+          priceFeed: { address: feed, description: "BTC / USD" },
+        },
+      ],
+      [{ key: KEY }],
+      { backfill: false, costReads: { intervalMs: 150 } },
     );
     try {
       const costs = await waitFor("the description refused", async () => {
