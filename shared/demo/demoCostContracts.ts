@@ -1,11 +1,8 @@
 // The demo chain's price feed and L1 fee oracle, placed without mining a block (the demo's blocks are all replayed
 // mainnet blocks): code with hardhat_setCode, state with hardhat_setStorageAt, the same slots the contracts' own
 // functions write (their storage layouts: MockV3Aggregator's source, contracts-bedrock's forge artifacts).
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { MOCK_V3_AGGREGATOR } from "./contracts/mockV3Aggregator.ts";
 import { encodeAbiParameters, keccak256, numberToHex, toHex } from "viem";
-import { z } from "zod";
 import { deployedBytecodeOf, OP_GAS_PRICE_ORACLE, OP_L1_BLOCK, type OpL1Values } from "./costContracts.ts";
 import type { EvmNode } from "./startEvmNode.ts";
 
@@ -32,7 +29,6 @@ export const DEMO_L1_VALUES: OpL1Values = {
   l1Timestamp: 1_683_252_707,
 };
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const word = (value: bigint) => toHex(BigInt.asUintN(256, value), { size: 32 });
 const mappingSlot = (key: bigint, slot: bigint) => keccak256(encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [key, slot]));
 
@@ -42,7 +38,7 @@ async function setSlot(node: EvmNode, address: string, slot: bigint | `0x${strin
 
 /** Places the feed (MockV3Aggregator's runtime code, from its creation code run by eth_call) with its first round. */
 export async function placeDemoPriceFeed(node: EvmNode, round: { roundId: bigint; answer: bigint; updatedAt: number }): Promise<void> {
-  const artifact = z.object({ bytecode: z.string() }).parse(JSON.parse(readFileSync(join(HERE, "contracts", "MockV3Aggregator.json"), "utf8")));
+  const artifact = MOCK_V3_AGGREGATOR;
   const args = encodeAbiParameters([{ type: "uint8" }, { type: "int256" }], [DEMO_FEED_DECIMALS, round.answer]).slice(2);
   const runtime = await node.request<string>("eth_call", [{ data: `${artifact.bytecode}${args}` }, "latest"]);
   await node.request("hardhat_setCode", [DEMO_PRICE_FEED, runtime]);
