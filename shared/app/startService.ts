@@ -85,7 +85,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
         }),
   });
   const currency = config.currency ?? "USD";
-  const actions = actionsWith((config.actions ?? []).map((action) => ({ ...action, gas: BigInt(action.gas) })));
+  const actions = actionsWith(config.actions ?? []);
   const costReaders = new CostReaders({
     plans: config.chains,
     currency,
