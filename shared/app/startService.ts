@@ -92,6 +92,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     txSizes: actions.map((action) => action.txBytes),
     logger,
     onMoney: (chainId, money) => service.setMoney(chainId, money),
+    chainAnswers: (chainId) => service.get(chainId)?.snapshot !== undefined,
     ...(store ? { pricePointLog: store.pricePoints } : {}),
     ...config.costReads,
   });
