@@ -235,6 +235,8 @@ export class ServiceHost {
           // Read when the page asks: keys are created and revoked while the service runs.
           dashboardApiKey: () => usableApiKeys(store.current, cipher).keys[0],
           alerts: alertSettingsOf(settings),
+          currency: settings.currency,
+          actions: settings.actions,
           onAlert: (event) => this.#alerted(event),
           ...(this.options.historyFile === undefined ? {} : { historyFile: this.options.historyFile }),
         },

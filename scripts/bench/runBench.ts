@@ -15,6 +15,7 @@ import { runBackfillBench } from "./backfillBench.ts";
 import { runBackfillStoredBench } from "./backfillStoredBench.ts";
 import { runTenChainsBench } from "./tenChainsBench.ts";
 import { runPressureBench } from "./pressureBench.ts";
+import { runCostsBench } from "./costsBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: "chain feed", run: () => runFeedBench() },
@@ -29,12 +30,13 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "pressure", run: () => runPressureBench() },
   { name: "backfill", run: () => runBackfillBench() },
   { name: "backfill kept", run: () => runBackfillStoredBench() },
+  { name: "costs", run: () => runCostsBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
 /** The word that selects each bench on the command line (a word selects every bench whose name holds it). */
-const WORDS = "feed|freshness|dashboard|server|ten|history|store|lock|stats|pressure|backfill|kept|soak";
+const WORDS = "feed|freshness|dashboard|server|ten|history|store|lock|stats|pressure|backfill|kept|costs|soak";
 
 const USAGE = `Usage: npm run bench -- [${WORDS} ...]
 
@@ -53,6 +55,7 @@ baseline measured in the same run, with their ratio and the goal.
   pressure   the same week held while one key attacks with history scans: /healthz, busyThreshold, /events (~1 min)
   backfill   the history's backfill, fetch side, cap lifted: a week of a 12 s and of a 0.25 s chain; calls after a day away
   kept       the same weeks fetched and kept end to end: the chain's record in memory and its SQLite store
+  costs      RPC calls per hour that prices and L1 fees add to a chain beside its feed's; /costs beside busyThreshold
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
   --help     this help`;
 

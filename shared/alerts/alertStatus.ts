@@ -52,6 +52,8 @@ export function ruleStatusOf(memory: RuleMemory, publication: ChainPublication |
     gwei: rule.threshold.kind === "fixed" ? toGweiString(rule.threshold.wei) : null,
     percentile: percentile?.percentile ?? null,
     window: percentile?.window.text ?? null,
+    fiat: rule.threshold.kind === "fiat" ? rule.threshold.fiat : null,
+    action: rule.threshold.kind === "fiat" ? rule.threshold.action.id : null,
     forBlocks: rule.forBlocks,
     cooldownMinutes: rule.cooldownMs / 60_000,
     enabled: rule.enabled,
@@ -60,7 +62,10 @@ export function ruleStatusOf(memory: RuleMemory, publication: ChainPublication |
     // that found its condition already true at its first observation is firing only if it fired before (a restart
     // while it fires, its last firing kept); with no firing at all it is armed until it fires.
     state: state.phase === "firing" && (!state.learnt || lastFired !== undefined) ? "firing" : "armed",
-    paused: !rule.enabled ? "disabled" : (chainPause(publication) ?? (thresholdWei === undefined ? "no threshold" : null)),
+    paused: !rule.enabled
+      ? "disabled"
+      : (chainPause(publication) ??
+        (rule.threshold.kind === "fiat" && publication?.money.price === undefined ? "no price" : thresholdWei === undefined ? "no threshold" : null)),
     threshold: thresholdWei === undefined ? null : toGweiString(thresholdWei),
     thresholdBlocks: percentile === undefined ? null : (threshold?.blocks ?? null),
     pendingUntil: state.pending && cooledAtMs !== undefined ? new Date(cooledAtMs).toISOString() : null,

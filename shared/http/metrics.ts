@@ -146,6 +146,21 @@ export class ServiceMetrics {
       () =>
         this.#scraped.flatMap(({ labels, status }) => chainStateSchema.options.map((state): Sample => [{ ...labels, state }, state === status.state ? 1 : 0])),
     );
+    this.#gauge(
+      "gasfees_price",
+      "The gas token's price in the currency, from the chain's price feed (as /costs); no sample while there is no usable price.",
+      [...CHAIN_LABELS, "currency", "token"],
+      () =>
+        this.#scraped.flatMap(({ labels, publication }): Sample[] => {
+          const { price, currency } = publication.money;
+          return price === undefined ? [] : [[{ ...labels, currency, token: price.shown.token }, Number(price.shown.value)]];
+        }),
+    );
+    this.#gauge("gasfees_price_updated_timestamp_seconds", "Unix time of the price feed's round the price is from.", CHAIN_LABELS, () =>
+      this.#scraped.flatMap(({ labels, publication }): Sample[] =>
+        publication.money.price === undefined ? [] : [[labels, publication.money.price.shown.updatedAt]],
+      ),
+    );
     // An endpoint not tried yet (a standby, state unknown) is neither up nor down: it has no sample here (an alert on
     // `== 0` would page for it), and gasfees_rpc_endpoint_state says unknown.
     this.#gauge(

@@ -281,6 +281,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 12_000,
       dataAgeMs: 1500,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
     {
       chainId: YOUNG,
@@ -302,6 +304,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 2000,
       dataAgeMs: 1750,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
     {
       chainId: SYNCING,
@@ -327,6 +331,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 2500,
       dataAgeMs: null,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
     {
       chainId: FAST_SYNCING,
@@ -352,6 +358,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 250,
       dataAgeMs: null,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
     {
       chainId: LEGACY,
@@ -377,6 +385,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 12_000,
       dataAgeMs: null,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
   ];
   assert.deepEqual(JSON.parse(answer.body), expected);

@@ -1,0 +1,74 @@
+// /costs' bodies, made once per publication (a new block, price or L1 fee makes a new one) and then only read.
+import { actionCost, type CostTier } from "../core/costs/actionCosts.ts";
+import type { Action } from "../core/costs/defaultActions.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
+import { tierTipsOf } from "../core/fees/suggestionInput.ts";
+import type { ChainMoney } from "../service/chainMoney.ts";
+import type { Costs } from "../wire/costs.ts";
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import type { ChainPublication } from "../service/chainPublication.ts";
+import { type PreparedBody, preparedJson } from "./preparedBody.ts";
+
+/** A publication with data (chainOfPath's PublicationWithData, named here so that the server's resources need no route file). */
+type PublicationWithData = ChainPublication & { readonly snapshot: FeeSnapshot };
+
+/** The price points of a chain's range (the cost readers keep them): GET /networks/{chainId}/priceHistory. */
+export interface PriceHistorySource {
+  pricePoints(chainId: number, fromS: number, toS: number): readonly { readonly time: number; readonly value: string }[];
+}
+
+/** A server without cost readers (tests of other things): no price points. */
+export const NO_PRICE_HISTORY: PriceHistorySource = Object.freeze({ pricePoints: () => [] });
+
+/** Each publication's /costs body, made at its first ask. */
+export class CostAnswers {
+  readonly #actions: readonly Action[];
+  readonly #bodies = new WeakMap<PublicationWithData, PreparedBody>();
+
+  constructor(actions: readonly Action[]) {
+    this.#actions = actions;
+  }
+
+  of(publication: PublicationWithData): PreparedBody {
+    let prepared = this.#bodies.get(publication);
+    if (prepared === undefined) {
+      prepared = preparedJson(costsBody(publication, this.#actions));
+      this.#bodies.set(publication, prepared);
+    }
+    return prepared;
+  }
+}
+
+/** The body of /costs for a publication with data (CONTRACT.md, "Costs in money"). */
+export function costsBody({ snapshot, money }: PublicationWithData, actions: readonly Action[]): Costs {
+  const tips = tierTipsOf(snapshot);
+  const price = money.price?.feedPrice;
+  return {
+    currency: money.currency,
+    price: money.price?.shown ?? null,
+    priceProblem: money.priceProblem,
+    l1FeeProblem: money.l1FeeProblem,
+    basis: { block: snapshot.newestBlock.toString(), baseFee: toGweiString(snapshot.currentBaseFeeWei) },
+    actions: actions.map((action) => {
+      const cost = actionCost(action, snapshot.currentBaseFeeWei, tips, l1FeeOf(money, action.txBytes), price);
+      const tier = (name: CostTier) => ({ wei: cost.tiers[name].wei.toString(), fiat: cost.tiers[name].fiat });
+      return {
+        id: action.id,
+        name: action.name,
+        gas: action.gas.toString(),
+        txBytes: action.txBytes,
+        low: tier("low"),
+        medium: tier("medium"),
+        high: tier("high"),
+        l1FeeWei: cost.l1FeeWei === undefined ? null : cost.l1FeeWei.toString(),
+      };
+    }),
+    // Blob fees (issue 25): `basis.blobBaseFee` and `blob` (the cost of one blob, 131,072 blob gas) go here.
+  };
+}
+
+/** The L1 fee of a transaction of `txBytes`: 0 where the chain charges none, undefined when it was not read. */
+function l1FeeOf(money: ChainMoney, txBytes: number): bigint | undefined {
+  if (money.l1FeeKind === "none") return 0n;
+  return money.l1Fees?.get(txBytes);
+}

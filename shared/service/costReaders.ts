@@ -1,0 +1,318 @@
+// Reads, at most once a minute and never while a request waits, what costs in money need besides the fees: each price
+// feed's newest round and each rollup's L1 fees, through the chains' own endpoints; hands each chain's ChainMoney on.
+import { formatUnits } from "viem";
+import { pricePlanOf, type PricePlan, type PriceFeedSpec } from "../config/priceFeeds.ts";
+import { judgeRound } from "../core/costs/priceRound.ts";
+import type { Logger } from "../log/logger.ts";
+import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
+import { readL1Fees } from "../rpc/l1FeeReads.ts";
+import { descriptionMatches, readFeedSetup, readLatestRound, type FeedSetup } from "../rpc/priceFeedReads.ts";
+import type { ChainMoney } from "./chainMoney.ts";
+import { historyHorizonOf, type ChainPlan } from "./chainPlan.ts";
+import { PricePoints, type PricePointLog } from "./pricePoints.ts";
+
+/** Read each feed and oracle this often at most (CONTRACT.md: at most once a minute). */
+export const COST_READ_INTERVAL_MS = 60_000;
+/** How often the timer looks for reads that are due (a chain that just answered for the first time is read then). */
+const TICK_MS = 1000;
+
+const feedKey = (spec: PriceFeedSpec) => `feed ${spec.feedChainId} ${spec.address.toLowerCase()}`;
+
+export interface CostReadersOptions {
+  readonly plans: readonly ChainPlan[];
+  readonly currency: string;
+  /** The sizes (bytes) of the actions' transactions, whose L1 fees are read. */
+  readonly txSizes: readonly number[];
+  readonly logger: Logger;
+  /** Called with a chain's new money part after each read that changed it. */
+  readonly onMoney: (chainId: number, money: ChainMoney) => void;
+  /** Where price points are kept across restarts; in memory only without it. */
+  readonly pricePointLog?: PricePointLog;
+  /** Tests shorten it; COST_READ_INTERVAL_MS otherwise. */
+  readonly intervalMs?: number;
+  readonly requestTimeoutMs?: number;
+  /** Epoch ms; tests may pin it. */
+  readonly now?: () => number;
+  /**
+   * Whether a chain's feed has data (an endpoint answered): a chain none of whose endpoints answers is not read through
+   * (its problem is said as such, and logged at debug level only: the feed already says the chain is unreachable).
+   */
+  readonly chainAnswers?: (chainId: number) => boolean;
+}
+
+interface FeedReader {
+  readonly spec: PriceFeedSpec;
+  readonly chainIds: number[];
+  setup: FeedSetup | undefined;
+}
+
+/**
+ * One reader per distinct feed (ETH-gas chains share Ethereum's ETH / USD: one read serves them all) and one per
+ * rollup; each read runs on a timer, and a chain's money changes only when a read says something new.
+ */
+export class CostReaders {
+  readonly #options: CostReadersOptions;
+  readonly #intervalMs: number;
+  readonly #now: () => number;
+  readonly #clients = new Map<number, ContractClient>();
+  readonly #feeds: FeedReader[] = [];
+  readonly #money = new Map<number, ChainMoney>();
+  readonly #points = new Map<number, PricePoints>();
+  readonly #loggedProblems = new Map<string, string>();
+  /** When each feed (feedKey) and each chain's L1 oracle (`l1 <chainId>`) was last read. */
+  readonly #lastReadAtMs = new Map<string, number>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+  #running: Promise<void> | undefined;
+
+  constructor(options: CostReadersOptions) {
+    this.#options = options;
+    this.#intervalMs = options.intervalMs ?? COST_READ_INTERVAL_MS;
+    this.#now = options.now ?? Date.now;
+    const followed = options.plans.map((plan) => plan.chainId);
+    const nowS = Math.floor(this.#now() / 1000);
+    for (const plan of options.plans) {
+      const pricePlan: PricePlan = pricePlanOf(plan.chainId, plan.name, plan.priceFeed, followed, options.currency);
+      const l1FeeKind = plan.l1FeeKind ?? "none";
+      this.#money.set(plan.chainId, {
+        currency: options.currency,
+        price: undefined,
+        priceProblem: pricePlan.kind === "none" ? pricePlan.problem : "the price has not been read yet",
+        l1FeeKind,
+        l1Fees: undefined,
+        l1FeeProblem: l1FeeKind === "none" ? null : "the L1 fee has not been read yet",
+      });
+      this.#points.set(plan.chainId, new PricePoints(plan.chainId, historyHorizonOf(plan).seconds, nowS, options.pricePointLog));
+      if (pricePlan.kind === "none") continue;
+      const { feed } = pricePlan;
+      const shared = this.#feeds.find(
+        (reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase(),
+      );
+      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined });
+      else shared.chainIds.push(plan.chainId);
+    }
+  }
+
+  /** The money part each chain starts with (no price read yet, or why there will be none). */
+  initial(chainId: number): ChainMoney | undefined {
+    return this.#money.get(chainId);
+  }
+
+  /** The chain's price points of [fromS, toS] (GET /networks/{chainId}/priceHistory). */
+  pricePoints(chainId: number, fromS: number, toS: number): readonly { time: number; value: string }[] {
+    return this.#points.get(chainId)?.range(fromS, toS) ?? [];
+  }
+
+  /** JSON-RPC calls these reads have sent, per chain read through (the benchmarks' call budget). */
+  callCounts(): ReadonlyMap<number, number> {
+    return new Map([...this.#clients].map(([chainId, client]) => [chainId, client.callCount]));
+  }
+
+  start(): void {
+    for (const [chainId, money] of this.#money) this.#options.onMoney(chainId, money);
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    await this.#running;
+    for (const client of this.#clients.values()) client.close();
+  }
+
+  /** One round of every read now (tests and the bench call it; the timer reads each one when it is due). */
+  async readAll(): Promise<void> {
+    await this.#read(() => true);
+  }
+
+  /**
+   * The reads due at `nowMs`: each feed and oracle once an interval after its last read, and at once (at the next
+   * tick) a chain that had no answering endpoint at its last turn, so that a price shows as soon as its chain answers.
+   */
+  async #read(due: (key: string) => boolean): Promise<void> {
+    const nowS = Math.floor(this.#now() / 1000);
+    await Promise.all([
+      ...this.#feeds.filter((feed) => due(feedKey(feed.spec))).map((feed) => this.#readFeed(feed, nowS)),
+      ...this.#options.plans.filter((plan) => due(`l1 ${plan.chainId}`)).map((plan) => this.#readL1(plan)),
+    ]);
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      const nowMs = this.#now();
+      const isDue = (key: string) => {
+        const last = this.#lastReadAtMs.get(key);
+        return last === undefined || nowMs - last >= this.#intervalMs;
+      };
+      this.#running = this.#read(isDue)
+        .catch((error: unknown) => this.#options.logger.error("reading prices and L1 fees failed", { error: String(error) }))
+        .finally(() => this.#schedule(Math.min(this.#intervalMs, TICK_MS)));
+    }, delayMs);
+  }
+
+  #client(chainId: number): ContractClient | undefined {
+    const existing = this.#clients.get(chainId);
+    if (existing !== undefined) return existing;
+    const plan = this.#options.plans.find((candidate) => candidate.chainId === chainId);
+    if (plan === undefined) return undefined;
+    const client = createContractClient(chainId, plan.rpcUrls, this.#options.requestTimeoutMs ?? plan.requestTimeoutMs ?? 10_000);
+    this.#clients.set(chainId, client);
+    return client;
+  }
+
+  async #readFeed(reader: FeedReader, nowS: number): Promise<void> {
+    const { spec } = reader;
+    if (!this.#answers(spec.feedChainId)) {
+      this.#unreadable(reader.chainIds, "price", `no price yet: chain ${spec.feedChainId}, which the price feed is read on, has no answering RPC endpoint`);
+      return;
+    }
+    this.#lastReadAtMs.set(feedKey(spec), this.#now());
+    const client = this.#client(spec.feedChainId)!;
+    let outcome: { price: ChainMoney["price"]; problem: string | null };
+    try {
+      // Checked before first use (and again until it passes): a feed that names another pair is never read for this one.
+      if (reader.setup === undefined) {
+        const setup = await readFeedSetup(client, spec.address);
+        const expected = spec.description;
+        const fits =
+          expected === "any" ||
+          (expected === "pair"
+            ? descriptionMatches(setup.description, [spec.token, ...spec.tokenAliases], spec.currency)
+            : setup.description === expected.exactly);
+        if (!fits) {
+          const wanted = expected === "pair" ? `${spec.token} / ${spec.currency}` : `"${typeof expected === "object" ? expected.exactly : ""}"`;
+          throw new Error(`the feed at ${spec.address} describes itself as "${setup.description}", not ${wanted}`);
+        }
+        this.#options.logger.info(`reading ${spec.token} in ${spec.currency} from the price feed "${setup.description}"`, {
+          feed: spec.address,
+          feedChainId: spec.feedChainId,
+          decimals: setup.decimals,
+        });
+        reader.setup = setup;
+      }
+      const round = await readLatestRound(client, spec.address);
+      const verdict = judgeRound(round, reader.setup.decimals, spec.heartbeatS, Math.ceil(this.#intervalMs / 1000), nowS);
+      if (verdict.ok) {
+        const value = formatUnits(verdict.price.answer, verdict.price.decimals);
+        outcome = {
+          price: {
+            feedPrice: verdict.price,
+            shown: Object.freeze({ value, token: spec.token, feed: spec.address, feedChainId: spec.feedChainId, updatedAt: verdict.price.updatedAt }),
+          },
+          problem: null,
+        };
+        this.#keepPoint(reader.chainIds, { time: verdict.price.updatedAt, value });
+      } else {
+        outcome = { price: undefined, problem: verdict.problem };
+      }
+    } catch (error) {
+      outcome = { price: undefined, problem: `the price feed could not be read: ${describeError(error)}` };
+    }
+    for (const chainId of reader.chainIds) {
+      this.#logOnce(`price ${chainId}`, outcome.problem, chainId);
+      this.#update(chainId, (money) => {
+        const same = money.priceProblem === outcome.problem && samePrice(money.price, outcome.price);
+        return same ? money : { ...money, price: outcome.price, priceProblem: outcome.problem };
+      });
+    }
+  }
+
+  /** A price point kept for past ranges; a store that fails to keep it is logged (once per problem), never taken for a failing feed. */
+  #keepPoint(chainIds: readonly number[], point: { time: number; value: string }): void {
+    for (const chainId of chainIds) {
+      try {
+        this.#points.get(chainId)?.add(point);
+        this.#logOnce(`points ${chainId}`, null, chainId);
+      } catch (error) {
+        this.#logOnce(`points ${chainId}`, `a price point could not be kept in the history file: ${describeError(error)}`, chainId);
+      }
+    }
+  }
+
+  async #readL1(plan: ChainPlan): Promise<void> {
+    const kind = plan.l1FeeKind ?? "none";
+    if (kind === "none") return;
+    if (!this.#answers(plan.chainId)) {
+      this.#unreadable([plan.chainId], "l1", "no L1 fee yet: the chain has no answering RPC endpoint");
+      return;
+    }
+    this.#lastReadAtMs.set(`l1 ${plan.chainId}`, this.#now());
+    let fees: ReadonlyMap<number, bigint> | undefined;
+    let problem: string | null = null;
+    try {
+      fees = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)]);
+    } catch (error) {
+      problem = `the L1 fee could not be read from the chain's ${kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle"}: ${describeError(error)}`;
+    }
+    this.#logOnce(`l1 ${plan.chainId}`, problem, plan.chainId);
+    this.#update(plan.chainId, (money) =>
+      money.l1FeeProblem === problem && sameFees(money.l1Fees, fees) ? money : { ...money, l1Fees: fees, l1FeeProblem: problem },
+    );
+  }
+
+  #answers(chainId: number): boolean {
+    return this.#options.chainAnswers?.(chainId) ?? true;
+  }
+
+  /** A chain that cannot be read through now: its price (or L1 fee) is gone, said, and logged at debug level only. */
+  #unreadable(chainIds: readonly number[], what: "price" | "l1", problem: string): void {
+    for (const chainId of chainIds) {
+      const money = this.#money.get(chainId);
+      if ((what === "price" ? money?.priceProblem : money?.l1FeeProblem) !== problem) this.#options.logger.debug(problem, { chainId });
+      this.#update(chainId, (money) =>
+        what === "price"
+          ? money.priceProblem === problem && money.price === undefined
+            ? money
+            : { ...money, price: undefined, priceProblem: problem }
+          : money.l1FeeProblem === problem && money.l1Fees === undefined
+            ? money
+            : { ...money, l1Fees: undefined, l1FeeProblem: problem },
+      );
+    }
+  }
+
+  #update(chainId: number, change: (money: ChainMoney) => ChainMoney): void {
+    const money = this.#money.get(chainId);
+    if (money === undefined || this.#stopped) return;
+    const next = change(money);
+    if (next === money) return;
+    const frozen = Object.freeze(next);
+    this.#money.set(chainId, frozen);
+    this.#options.onMoney(chainId, frozen);
+  }
+
+  /** A problem is logged when it starts (or changes), and its end once; the same problem read again is not logged again. */
+  #logOnce(key: string, problem: string | null, chainId: number): void {
+    const previous = this.#loggedProblems.get(key);
+    if (problem === null) {
+      const what = key.startsWith("price")
+        ? "the price can be read again"
+        : key.startsWith("l1")
+          ? "the L1 fee can be read again"
+          : "price points are kept again";
+      if (previous !== undefined) this.#options.logger.info(what, { chainId });
+      this.#loggedProblems.delete(key);
+      return;
+    }
+    if (previous === problem) return;
+    this.#loggedProblems.set(key, problem);
+    this.#options.logger.warn(problem, { chainId });
+  }
+}
+
+function samePrice(a: ChainMoney["price"], b: ChainMoney["price"]): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.shown.value === b.shown.value && a.shown.updatedAt === b.shown.updatedAt && a.shown.feed === b.shown.feed;
+}
+
+function sameFees(a: ReadonlyMap<number, bigint> | undefined, b: ReadonlyMap<number, bigint> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.size === b.size && [...a].every(([size, fee]) => b.get(size) === fee);
+}
+
+/** An error's first line, short: viem's messages run to many lines of details. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
+  return (text.split("\n")[0] ?? "").slice(0, 200);
+}
