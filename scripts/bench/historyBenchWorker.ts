@@ -157,6 +157,7 @@ function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"
     blocks: [{ firstBlock: block, baseFeesWei: [baseFeeWei] }],
     newestBlock: block,
     nextBaseFeeWei: undefined,
+    nextBlobBaseFeeWei: undefined,
     recentTips: [],
     confirmedAt: Date.now(),
     phase: "ok",

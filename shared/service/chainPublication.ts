@@ -67,6 +67,8 @@ export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPubl
     minBaseFee: gwei(snapshot?.minWei),
     maxBaseFee: gwei(snapshot?.maxWei),
     busy: snapshot ? snapshot.busy : null,
+    blobBaseFee: gwei(snapshot?.blob?.currentWei),
+    blobBusy: snapshot?.blob ? snapshot.blob.busy : null,
     historyBlocks: snapshot ? snapshot.historyWei.length : 0,
     statsWindow: statsWindowOf(plan).text,
     statsWindowBlocks: snapshot?.statsBlocks ?? 0,

@@ -15,6 +15,7 @@ function report(firstBlock: bigint, baseFeesWei: readonly bigint[], extra: Parti
     blocks: [{ firstBlock, baseFeesWei }],
     newestBlock: firstBlock + BigInt(baseFeesWei.length - 1),
     nextBaseFeeWei: undefined,
+    nextBlobBaseFeeWei: undefined,
     recentTips: [],
     confirmedAt: NOW_MS,
     phase: "ok",

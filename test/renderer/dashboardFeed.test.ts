@@ -17,6 +17,8 @@ function status(chainId: number, newestBlock: string | null): NetworkStatus {
     minBaseFee: data ? "1" : null,
     maxBaseFee: data ? "3" : null,
     busy: data ? false : null,
+    blobBaseFee: null,
+    blobBusy: null,
     historyBlocks: data ? 3 : 0,
     statsWindow: "500 blocks",
     statsWindowBlocks: 500,

@@ -13,6 +13,47 @@ export const TIME_EXACT = 1;
 /** Taken from the local clock while no header was seen yet (kept in memory only, never stored as exact). */
 export const TIME_CLOCK = 2;
 
+/** Which fee a window, a bucket or a percentile is of: the execution base fee, or the blob base fee (EIP-4844). */
+export type FeeSeries = "base" | "blob";
+
+/** A blob base fee not known (a block of a chain or fork without blobs, or one whose RPC did not give it). */
+export const UNKNOWN_BLOB_FEE = -1n;
+/** Gas-used ratios are kept in parts of 10,000 (as the store keeps them), up to 6.5534; 0xffff where unknown. */
+export const RATIO_PARTS = 10_000;
+export const UNKNOWN_RATIO = 0xffff;
+
+/** What a block may carry beside its base fee, where the RPC gave it. */
+export interface BlockExtras {
+  /** Gas used over the gas limit (0..6.5534 kept; larger ones are kept as unknown). */
+  readonly gasUsedRatio?: number | undefined;
+  /** Wei, 0 to 2^63 - 1. */
+  readonly blobBaseFeeWei?: bigint | undefined;
+  /** Blob gas used over the block's blob gas maximum, 0..1. */
+  readonly blobGasUsedRatio?: number | undefined;
+}
+
+/** Ratio parts of a ratio; UNKNOWN_RATIO for one not given or beyond what is kept. */
+export function ratioParts(ratio: number | undefined): number {
+  return ratio === undefined || !(ratio >= 0) || ratio > (UNKNOWN_RATIO - 1) / RATIO_PARTS ? UNKNOWN_RATIO : Math.round(ratio * RATIO_PARTS);
+}
+
+/** The ratio of ratio parts; undefined where unknown. */
+export function ratioOfParts(parts: number): number | undefined {
+  return parts === UNKNOWN_RATIO ? undefined : parts / RATIO_PARTS;
+}
+
+/**
+ * The columns a chunk gets once one of its blocks carries blob fields or a gas-used ratio (chains and stretches without
+ * them cost nothing): 12 bytes a block.
+ */
+interface ChunkExtras {
+  /** UNKNOWN_BLOB_FEE where not known. */
+  readonly blobBaseFeesWei: BigInt64Array;
+  /** Ratio parts (UNKNOWN_RATIO where not known). */
+  readonly gasUsedParts: Uint16Array;
+  readonly blobGasUsedParts: Uint16Array;
+}
+
 interface Chunk {
   /** The chunk's first block number (a multiple of HISTORY_CHUNK_BLOCKS). */
   readonly first: number;
@@ -22,6 +63,8 @@ interface Chunk {
   /** TIME_INTERPOLATED, TIME_EXACT or TIME_CLOCK per block. */
   readonly timeKinds: Uint8Array;
   held: number;
+  /** Made on the first block of the chunk written with extras. */
+  extras: ChunkExtras | undefined;
 }
 
 /**
@@ -61,6 +104,36 @@ export class BlockColumns {
     return chunk === undefined || Number.isNaN(chunk.timestamps[offset]!) ? undefined : chunk.baseFeesWei[offset]!;
   }
 
+  /** The block's blob base fee; undefined when not held or not known. */
+  blobBaseFeeAt(block: number): bigint | undefined {
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    const fee = chunk?.extras?.blobBaseFeesWei[block % HISTORY_CHUNK_BLOCKS];
+    return fee === undefined || fee < 0n || Number.isNaN(chunk!.timestamps[block % HISTORY_CHUNK_BLOCKS]!) ? undefined : fee;
+  }
+
+  /**
+   * Writes what a held block carries beside its base fee (what is not given keeps its value). Returns the blob base fee
+   * it replaced, null for a block without one before, or undefined when none was given or it was already that.
+   */
+  setExtras(block: number, extras: BlockExtras): bigint | null | undefined {
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    const offset = block % HISTORY_CHUNK_BLOCKS;
+    if (chunk === undefined || Number.isNaN(chunk.timestamps[offset]!)) return undefined;
+    const columns = (chunk.extras ??= {
+      blobBaseFeesWei: new BigInt64Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_BLOB_FEE),
+      gasUsedParts: new Uint16Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_RATIO),
+      blobGasUsedParts: new Uint16Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_RATIO),
+    });
+    if (extras.gasUsedRatio !== undefined) columns.gasUsedParts[offset] = ratioParts(extras.gasUsedRatio);
+    if (extras.blobGasUsedRatio !== undefined) columns.blobGasUsedParts[offset] = ratioParts(extras.blobGasUsedRatio);
+    const fee = extras.blobBaseFeeWei;
+    if (fee === undefined) return undefined;
+    const old = columns.blobBaseFeesWei[offset]!;
+    if (old === fee) return undefined;
+    columns.blobBaseFeesWei[offset] = fee;
+    return old < 0n ? null : old;
+  }
+
   /** The block's timestamp; NaN when not held. */
   timestampAt(block: number): number {
     return this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS))?.timestamps[block % HISTORY_CHUNK_BLOCKS] ?? Number.NaN;
@@ -81,6 +154,11 @@ export class BlockColumns {
       chunk.baseFeesWei[offset] = baseFeeWei;
       chunk.timestamps[offset] = 0;
       chunk.timeKinds[offset] = TIME_INTERPOLATED;
+      if (chunk.extras) {
+        chunk.extras.blobBaseFeesWei[offset] = UNKNOWN_BLOB_FEE;
+        chunk.extras.gasUsedParts[offset] = UNKNOWN_RATIO;
+        chunk.extras.blobGasUsedParts[offset] = UNKNOWN_RATIO;
+      }
       chunk.held++;
       this.#held++;
       if (this.#oldest === undefined || block < this.#oldest) this.#oldest = block;
@@ -162,11 +240,17 @@ export class BlockColumns {
     return undefined;
   }
 
-  /** Visits the fees of held blocks in [fromBlock, toBlock]. */
-  forEachHeld(fromBlock: number, toBlock: number, visit: (baseFeeWei: bigint, block: number) => void): void {
+  /** Visits the fees of `series` of held blocks in [fromBlock, toBlock] (blocks without a blob fee skipped for "blob"). */
+  forEachHeld(fromBlock: number, toBlock: number, visit: (feeWei: bigint, block: number) => void, series: FeeSeries = "base"): void {
     for (const run of this.runsBetween(fromBlock, toBlock)) {
       const first = Number(run.firstBlock);
-      for (let i = 0; i < run.baseFeesWei.length; i++) visit(run.baseFeesWei[i]!, first + i);
+      if (series === "base") {
+        for (let i = 0; i < run.baseFeesWei.length; i++) visit(run.baseFeesWei[i]!, first + i);
+        continue;
+      }
+      const blobFees = run.blobBaseFeesWei;
+      if (blobFees === undefined) continue;
+      for (let i = 0; i < blobFees.length; i++) if (blobFees[i]! >= 0n) visit(blobFees[i]!, first + i);
     }
   }
 
@@ -189,6 +273,13 @@ export class BlockColumns {
             firstBlock: BigInt(chunk.first + runStart),
             timestamps: chunk.timestamps.subarray(runStart, offset),
             baseFeesWei: chunk.baseFeesWei.subarray(runStart, offset),
+            ...(chunk.extras
+              ? {
+                  blobBaseFeesWei: chunk.extras.blobBaseFeesWei.subarray(runStart, offset),
+                  gasUsedParts: chunk.extras.gasUsedParts.subarray(runStart, offset),
+                  blobGasUsedParts: chunk.extras.blobGasUsedParts.subarray(runStart, offset),
+                }
+              : {}),
           };
         }
       }
@@ -256,6 +347,7 @@ export class BlockColumns {
         timestamps: new Float64Array(HISTORY_CHUNK_BLOCKS).fill(Number.NaN),
         timeKinds: new Uint8Array(HISTORY_CHUNK_BLOCKS),
         held: 0,
+        extras: undefined,
       };
       this.#chunks.set(first, chunk);
       this.#order.splice(this.#chunkIndexAtOrAfter(first), 0, first);

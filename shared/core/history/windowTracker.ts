@@ -1,5 +1,5 @@
 import { FeeMultiset } from "../fees/feeMultiset.ts";
-import type { BlockColumns } from "./blockColumns.ts";
+import type { BlockColumns, FeeSeries } from "./blockColumns.ts";
 import { heldFeesBetween } from "./heldFees.ts";
 
 /**
@@ -10,13 +10,20 @@ import { heldFeesBetween } from "./heldFees.ts";
 export class WindowTracker {
   readonly #columns: BlockColumns;
   readonly #fees: FeeMultiset;
+  readonly #series: FeeSeries;
   /** The range tracked; empty while `to < from`. */
   #from = 0;
   #to = -1;
 
-  constructor(columns: BlockColumns, fees = new FeeMultiset()) {
+  /** `series`: which fee of the range's blocks it keeps ("blob": only the blocks that have one). */
+  constructor(columns: BlockColumns, fees = new FeeMultiset(), series: FeeSeries = "base") {
     this.#columns = columns;
     this.#fees = fees;
+    this.#series = series;
+  }
+
+  get series(): FeeSeries {
+    return this.#series;
   }
 
   get fees(): FeeMultiset {
@@ -54,15 +61,17 @@ export class WindowTracker {
       this.#rebuild();
       return;
     }
-    if (to > this.#to) this.#columns.forEachHeld(this.#to + 1, to, (fee) => this.#fees.insert(fee));
-    else if (to < this.#to) this.#columns.forEachHeld(to + 1, this.#to, (fee) => this.#fees.remove(fee));
-    if (from < this.#from) this.#columns.forEachHeld(from, this.#from - 1, (fee) => this.#fees.insert(fee));
-    else if (from > this.#from) this.#columns.forEachHeld(this.#from, from - 1, (fee) => this.#fees.remove(fee));
+    const insert = (fee: bigint) => this.#fees.insert(fee);
+    const remove = (fee: bigint) => this.#fees.remove(fee);
+    if (to > this.#to) this.#columns.forEachHeld(this.#to + 1, to, insert, this.#series);
+    else if (to < this.#to) this.#columns.forEachHeld(to + 1, this.#to, remove, this.#series);
+    if (from < this.#from) this.#columns.forEachHeld(from, this.#from - 1, insert, this.#series);
+    else if (from > this.#from) this.#columns.forEachHeld(this.#from, from - 1, remove, this.#series);
     this.#from = from;
     this.#to = to;
   }
 
   #rebuild(): void {
-    this.#fees.reset(heldFeesBetween(this.#columns, this.#from, this.#to));
+    this.#fees.reset(heldFeesBetween(this.#columns, this.#from, this.#to, this.#series));
   }
 }
