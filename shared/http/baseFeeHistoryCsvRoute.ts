@@ -1,11 +1,12 @@
 import type { ServerResponse } from "node:http";
 import { toGweiString } from "../core/fees/gwei.ts";
+import { ratioOfParts } from "../core/history/blockColumns.ts";
 import type { HistoryView } from "../core/history/historyView.ts";
 import { chainOfPath } from "./chainOfPath.ts";
 import type { QueryParameter, StreamRoute } from "./routeTypes.ts";
 import { MAX_UNIX_SECONDS, parseCsvQuery } from "./statsQuery.ts";
 
-export const CSV_HEADER = "block,timestamp,base_fee_gwei\n";
+export const CSV_HEADER = "block,timestamp,base_fee_gwei,blob_base_fee_gwei,gas_used_ratio\n";
 /** Lines are gathered into pieces of about this many characters, each handed to the socket in one write. */
 const PIECE_CHARS = 64 * 1024;
 /**
@@ -36,7 +37,7 @@ export const BASE_FEE_HISTORY_CSV_ROUTE: StreamRoute = {
   kind: "stream",
   name: "getBaseFeeHistoryCsv",
   summary:
-    "The held history as CSV, oldest first: a header `block,timestamp,base_fee_gwei`, then one line per block held whose timestamp, rounded down to the whole second (as written), lies in [from, to]; base fees in Gwei, exact. Streamed.",
+    "The held history as CSV, oldest first: a header `block,timestamp,base_fee_gwei,blob_base_fee_gwei,gas_used_ratio`, then one line per block held whose timestamp, rounded down to the whole second (as written), lies in [from, to]; base fees and blob base fees in Gwei, exact; the gas-used ratio to 1/10,000 (as the history keeps it); a blob base fee or ratio not known is empty. Streamed.",
   path: "/networks/{chainId}/baseFeeHistory.csv",
   auth: "key",
   query: CSV_QUERY,
@@ -81,13 +82,15 @@ function streamCsvLines(res: ServerResponse, history: HistoryView, fromSeconds: 
     try {
       let piece = "";
       for (const run of history.runs(resumeSeconds, endSeconds)) {
-        const { timestamps, baseFeesWei } = run;
+        const { timestamps, baseFeesWei, blobBaseFeesWei, gasUsedParts } = run;
         const firstBlock = Number(run.firstBlock);
         for (let index = Math.max(0, lastWrittenBlock + 1 - firstBlock); index < timestamps.length; index++) {
           const timestamp = timestamps[index]!;
           if (timestamp < fromSeconds) continue;
           if (timestamp >= endSeconds) break;
-          piece += `${firstBlock + index},${Math.floor(timestamp)},${toGweiString(baseFeesWei[index]!)}\n`;
+          const blobFee = blobBaseFeesWei?.[index];
+          const ratio = gasUsedParts === undefined ? undefined : ratioOfParts(gasUsedParts[index]!);
+          piece += `${firstBlock + index},${Math.floor(timestamp)},${toGweiString(baseFeesWei[index]!)},${blobFee === undefined || blobFee < 0n ? "" : toGweiString(blobFee)},${ratio ?? ""}\n`;
           if (piece.length < PIECE_CHARS) continue;
           lastWrittenBlock = firstBlock + index;
           resumeSeconds = Math.max(fromSeconds, timestamp - RESUME_MARGIN_SECONDS);

@@ -28,6 +28,8 @@ export interface WriteOptions {
   readonly recentTips?: readonly BlockTips[];
   /** The blocks' blob base fees (one per block), as an endpoint with EIP-4844 gives them; default none. */
   readonly blobBaseFeesWei?: readonly bigint[];
+  /** The blocks' gas-used ratios (one per block); default none. */
+  readonly gasUsedRatios?: readonly number[];
   /** The blob base fee of the block after the newest one; default none. */
   readonly nextBlobBaseFeeWei?: bigint;
   /**
@@ -104,6 +106,7 @@ export class ScriptedFeed implements Feed {
           firstBlock,
           baseFeesWei: Object.freeze([...baseFeesWei]),
           ...(options.blobBaseFeesWei ? { blobBaseFeesWei: Object.freeze([...options.blobBaseFeesWei]) } : {}),
+          ...(options.gasUsedRatios ? { gasUsedRatios: Object.freeze([...options.gasUsedRatios]) } : {}),
         }),
       ],
       newestBlock: held !== undefined && held > newestWritten ? held : newestWritten,
