@@ -127,6 +127,7 @@ function alertRuleOf(rule: AlertRuleSettings, chain: ChainPlan): AlertRule {
     chainId: rule.chainId,
     when: rule.when,
     threshold: thresholdOf(rule, chain),
+    ...(rule.fee === "blob" ? { fee: "blob" as const } : {}),
     forBlocks: rule.forBlocks,
     rearmAfterBlocks: rule.forBlocks,
     cooldownMs: rule.cooldownMinutes * 60_000,

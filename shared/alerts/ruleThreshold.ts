@@ -13,9 +13,9 @@ export interface ThresholdNow {
  * the chain's held base fees over its window ending at the newest block. Undefined while a percentile has no blocks to
  * be computed over (or the chain has no history).
  */
-export function thresholdNow(rule: Pick<AlertRule, "threshold">, history: HistoryView | undefined): ThresholdNow | undefined {
+export function thresholdNow(rule: Pick<AlertRule, "threshold" | "fee">, history: HistoryView | undefined): ThresholdNow | undefined {
   const { threshold } = rule;
   if (threshold.kind === "fixed") return { wei: threshold.wei, blocks: undefined };
-  const over = history?.percentileOver(threshold.window, threshold.percentile);
+  const over = history?.percentileOver(threshold.window, threshold.percentile, rule.fee ?? "base");
   return over === undefined ? undefined : { wei: over.wei, blocks: over.blocks };
 }
