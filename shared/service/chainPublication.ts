@@ -68,6 +68,8 @@ export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPubl
     maxBaseFee: gwei(snapshot?.maxWei),
     busy: snapshot ? snapshot.busy : null,
     blobBaseFee: gwei(snapshot?.blob?.currentWei),
+    blobBaseFeePercentile: gwei(snapshot?.blob?.percentileWei),
+    blobBusyThreshold: gwei(snapshot?.blob?.busyThresholdWei),
     blobBusy: snapshot?.blob ? snapshot.blob.busy : null,
     historyBlocks: snapshot ? snapshot.historyWei.length : 0,
     statsWindow: statsWindowOf(plan).text,

@@ -281,6 +281,7 @@ function sameBlobPart(a: BlobFeeSnapshot | undefined, b: BlobFeeSnapshot | undef
     a.statsFromBlock === b.statsFromBlock &&
     a.statsToBlock === b.statsToBlock &&
     a.historyWei.length === b.historyWei.length &&
-    a.historyWei.every((fee, i) => fee === b.historyWei[i])
+    a.historyWei.every((fee, i) => fee === b.historyWei[i]) &&
+    a.gasUsedRatios.every((ratio, i) => ratio === b.gasUsedRatios[i])
   );
 }

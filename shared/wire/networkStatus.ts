@@ -66,6 +66,12 @@ export const networkStatusSchema = z
     blobBaseFee: gweiStringSchema
       .nullable()
       .describe("The next block's blob base fee (EIP-4844) as the RPC reports it, else the newest block's; null on a chain without blob fees or without data."),
+    blobBaseFeePercentile: gweiStringSchema
+      .nullable()
+      .describe("The 50th percentile of the statistics window's blob base fees (blobBaseFeePercentile); null without blob fees."),
+    blobBusyThreshold: gweiStringSchema
+      .nullable()
+      .describe("The 90th percentile of the statistics window's blob base fees (blobBusyThreshold); null without blob fees."),
     blobBusy: z
       .boolean()
       .nullable()

@@ -18,6 +18,8 @@ function status(chainId: number, newestBlock: string | null): NetworkStatus {
     maxBaseFee: data ? "3" : null,
     busy: data ? false : null,
     blobBaseFee: null,
+    blobBaseFeePercentile: null,
+    blobBusyThreshold: null,
     blobBusy: null,
     historyBlocks: data ? 3 : 0,
     statsWindow: "500 blocks",

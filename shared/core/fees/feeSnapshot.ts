@@ -40,6 +40,8 @@ export interface FeeSnapshot {
 export interface BlobFeeSnapshot {
   /** The newest HISTORY_BLOCKS blocks' blob base fees (back to the first block without one), oldest first. */
   readonly historyWei: readonly bigint[];
+  /** The same blocks' blob gas used over their maximum (0..1; undefined where the RPC gave none), oldest first. */
+  readonly gasUsedRatios: readonly (number | undefined)[];
   /** p50 and p90 (nearest rank) of the statistics window's blob base fees. */
   readonly percentileWei: bigint;
   readonly busyThresholdWei: bigint;

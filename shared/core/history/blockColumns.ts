@@ -111,6 +111,13 @@ export class BlockColumns {
     return fee === undefined || fee < 0n || Number.isNaN(chunk!.timestamps[block % HISTORY_CHUNK_BLOCKS]!) ? undefined : fee;
   }
 
+  /** The block's blob gas used ratio (0..1); undefined when not held or not known. */
+  blobGasUsedRatioAt(block: number): number | undefined {
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    const parts = chunk?.extras?.blobGasUsedParts[block % HISTORY_CHUNK_BLOCKS];
+    return parts === undefined || Number.isNaN(chunk!.timestamps[block % HISTORY_CHUNK_BLOCKS]!) ? undefined : ratioOfParts(parts);
+  }
+
   /**
    * Writes what a held block carries beside its base fee (what is not given keeps its value). Returns the blob base fee
    * it replaced, null for a block without one before, or undefined when none was given or it was already that.

@@ -175,6 +175,12 @@ export class ChainHistory implements HistoryView {
     return fees.reverse();
   }
 
+  /** The blob gas used ratios (0..1, undefined where not known) of the `count` blocks ending at `newestBlock`, oldest first. */
+  blobGasUsedRatiosTo(newestBlock: bigint, count: number): (number | undefined)[] {
+    const newest = Number(newestBlock);
+    return Array.from({ length: count }, (_, i) => this.#columns.blobGasUsedRatioAt(newest - count + 1 + i));
+  }
+
   /** The newest `count` blocks' fees, oldest first, back to the first gap: the history endpoint's array. */
   newestFees(count: number): bigint[] {
     const newest = this.#columns.newestBlock;

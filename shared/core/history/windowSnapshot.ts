@@ -59,6 +59,7 @@ function blobPartOf(history: ChainHistory, tip: ChainTip, newestBlock: bigint): 
   return {
     blob: Object.freeze({
       historyWei: Object.freeze(historyWei),
+      gasUsedRatios: Object.freeze(history.blobGasUsedRatiosTo(newestBlock, historyWei.length)),
       percentileWei: stats.percentileWei,
       busyThresholdWei: stats.busyThresholdWei,
       minWei: stats.minWei,
