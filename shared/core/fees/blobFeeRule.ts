@@ -28,6 +28,22 @@ export const BLOB_SCHEDULES = {
   bpo2: { target: 14, max: 21, baseFeeUpdateFraction: 11_684_671n },
 } as const satisfies Record<string, BlobSchedule>;
 
+/**
+ * The blob schedule in force on chains whose schedule is known (their newest fork's, BPO2 since January 2026 on
+ * Ethereum and its testnets), for where the endpoint does not answer eth_config; other chains get mainnet's.
+ */
+const KNOWN_BLOB_SCHEDULES: Readonly<Record<number, BlobSchedule>> = {
+  1: BLOB_SCHEDULES.bpo2,
+  11_155_111: BLOB_SCHEDULES.bpo2,
+  560_048: BLOB_SCHEDULES.bpo2,
+  17_000: BLOB_SCHEDULES.bpo2,
+};
+
+/** The blob schedule a chain's blocks follow now, as far as known without asking its endpoint. */
+export function knownBlobSchedule(chainId: number): BlobSchedule {
+  return KNOWN_BLOB_SCHEDULES[chainId] ?? BLOB_SCHEDULES.bpo2;
+}
+
 /** EIP-4844's fake_exponential: factor * e^(numerator / denominator), in integers, as the specification writes it. */
 export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
   let i = 1n;
