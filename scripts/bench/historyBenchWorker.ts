@@ -2,7 +2,10 @@
 //   block <arbitrum-week|500-blocks>   CPU per new block through the service's path (record, statistics, answers)
 //   block arbitrum-week-alert          the same with a second window of 2.4 M blocks asked a percentile per block (an
 //                                      alert's), and that window's first ask (its tracker built) beside one exact pass
+//   block arbitrum-week-blob           the same as arbitrum-week with blob fees: every block's blob base fee and ratios
+//                                      kept, and the window's blob p50/p90 beside the base fee's
 //   memory <seven-chains|empty>        resident memory with 7 chains' full 7-day histories held, or none
+//   memory <arbitrum|arbitrum-blob>    resident memory with one 7-day history of 0.25 s blocks, without or with blob fees
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { parseWindowSpec } from "../../shared/core/history/duration.ts";
 import { FeeOrderStatisticsScratch } from "../../shared/core/history/feeOrderStatistics.ts";
@@ -30,7 +33,13 @@ function feeWalk(seed: number): () => bigint {
 }
 
 /** A record holding `seconds` of a chain with blocks `spacing` seconds apart, filled as the backfill fills it. */
-function filledRecord(plan: ChainPlan, seconds: number, spacing: number, seed: number): { record: ChainRecord; newest: number; fillMsPer1024: number } {
+function filledRecord(
+  plan: ChainPlan,
+  seconds: number,
+  spacing: number,
+  seed: number,
+  blobs = false,
+): { record: ChainRecord; newest: number; fillMsPer1024: number } {
   const record = new ChainRecord(plan, { logger });
   const blocks = Math.floor(seconds / spacing);
   const next = feeWalk(seed);
@@ -44,6 +53,7 @@ function filledRecord(plan: ChainPlan, seconds: number, spacing: number, seed: n
       {
         firstBlock: BigInt(first),
         baseFeesWei,
+        ...(blobs ? blobFieldsOf(baseFeesWei) : {}),
         anchors: [
           { block: BigInt(first), timestamp: Math.floor(START_SECONDS + first * spacing) },
           { block: BigInt(last), timestamp: Math.floor(START_SECONDS + last * spacing) },
@@ -56,12 +66,22 @@ function filledRecord(plan: ChainPlan, seconds: number, spacing: number, seed: n
   return { record, newest: blocks - 1, fillMsPer1024: (performance.now() - started) / pages };
 }
 
+/** Blob fields for blocks with these base fees, as an Ethereum endpoint gives them: a blob fee moving on its own, ratios. */
+function blobFieldsOf(baseFeesWei: readonly bigint[]): { blobBaseFeesWei: bigint[]; gasUsedRatios: number[]; blobGasUsedRatios: number[] } {
+  return {
+    blobBaseFeesWei: baseFeesWei.map((fee) => 1n + ((fee * 7_919n) % 30_000_000_000n)),
+    gasUsedRatios: baseFeesWei.map((fee) => Number(fee % 10_000n) / 10_000),
+    blobGasUsedRatios: baseFeesWei.map((fee) => (Number(fee % 22n) / 21 > 1 ? 1 : Number(fee % 22n) / 21)),
+  };
+}
+
 /** The window an alert asks about in the alert variant: as long as the statistics window, another tracker. */
 const ALERT_WINDOW = parseWindowSpec("2400000 blocks")!;
 
 function measureBlocks(): void {
   const alert = variant === "arbitrum-week-alert";
-  const week = alert || variant === "arbitrum-week";
+  const blobs = variant === "arbitrum-week-blob";
+  const week = alert || blobs || variant === "arbitrum-week";
   const spacing = 0.25;
   const plan: ChainPlan = {
     chainId: 42_161,
@@ -70,7 +90,7 @@ function measureBlocks(): void {
     blockTimeMs: 250,
     ...(week ? { statsWindow: { kind: "duration", seconds: WEEK_SECONDS, text: "7d" } } : { statsWindowBlocks: HISTORY_BLOCKS }),
   };
-  const { record, newest, fillMsPer1024 } = filledRecord(plan, week ? WEEK_SECONDS : 200, spacing, 7);
+  const { record, newest, fillMsPer1024 } = filledRecord(plan, week ? WEEK_SECONDS : 200, spacing, 7, blobs);
   const next = feeWalk(11);
   let block = newest + 1;
   let previous = publish(plan, { ...report(BigInt(newest), 0n, []), changed: { blocks: false, health: false } }, undefined, record.part());
@@ -84,7 +104,7 @@ function measureBlocks(): void {
   }
   const step = (): void => {
     const timestamp = Math.floor(START_SECONDS + block * spacing);
-    const fed = report(BigInt(block), next(), block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : []);
+    const fed = report(BigInt(block), next(), block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : [], blobs);
     record.takeReport(fed, timestamp * 1_000);
     previous = publish(plan, fed, previous, record.part());
     if (alert && record.history.percentileOver(ALERT_WINDOW, 20) === undefined) throw new Error("the alert's window holds blocks");
@@ -102,6 +122,7 @@ function measureBlocks(): void {
   }
   const used = process.cpuUsage(cpu);
   walls.sort((a, b) => a - b);
+  if (blobs && previous.snapshot?.blob?.statsBlocks !== previous.snapshot?.statsBlocks) throw new Error("every block of the window has a blob fee");
   answer({
     cpuMsPerBlock: (used.user + used.system) / 1_000 / BLOCKS,
     wallMsPerBlockP99: walls[Math.floor(BLOCKS * 0.99)]!,
@@ -151,13 +172,13 @@ function parseMsPer1024(): number {
 }
 
 /** A feed's report of one new block, as the feed hands it on. */
-function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"]): FeedReport {
+function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"], blobs = false): FeedReport {
   return {
     chainId: 42_161,
-    blocks: [{ firstBlock: block, baseFeesWei: [baseFeeWei] }],
+    blocks: [{ firstBlock: block, baseFeesWei: [baseFeeWei], ...(blobs ? blobFieldsOf([baseFeeWei]) : {}) }],
     newestBlock: block,
     nextBaseFeeWei: undefined,
-    nextBlobBaseFeeWei: undefined,
+    nextBlobBaseFeeWei: blobs ? 1n + ((baseFeeWei * 7_919n) % 30_000_000_000n) : undefined,
     recentTips: [],
     confirmedAt: Date.now(),
     phase: "ok",
@@ -170,20 +191,25 @@ function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"
 
 function measureMemory(): void {
   // A week of each default chain at its block time; Arbitrum's 0.25 s make 2.4 M blocks.
+  const one = variant === "arbitrum" || variant === "arbitrum-blob";
   const chains: readonly [number, number][] =
     variant === "empty"
       ? []
-      : [
-          [1, 12],
-          [8_453, 2],
-          [42_161, 0.25],
-          [10, 2],
-          [137, 2],
-          [59_144, 2],
-          [11_155_111, 12],
-        ];
+      : one
+        ? [[42_161, 0.25]]
+        : [
+            [1, 12],
+            [8_453, 2],
+            [42_161, 0.25],
+            [10, 2],
+            [137, 2],
+            [59_144, 2],
+            [11_155_111, 12],
+          ];
   const records = chains.map(
-    ([chainId, spacing], i) => filledRecord({ chainId, name: String(chainId), rpcUrls: [], blockTimeMs: spacing * 1_000 }, WEEK_SECONDS, spacing, i + 1).record,
+    ([chainId, spacing], i) =>
+      filledRecord({ chainId, name: String(chainId), rpcUrls: [], blockTimeMs: spacing * 1_000 }, WEEK_SECONDS, spacing, i + 1, variant === "arbitrum-blob")
+        .record,
   );
   for (const record of records) record.part();
   global.gc?.();
