@@ -119,7 +119,7 @@ export const BlobView = memo(function BlobView({ status, points, range, stats, a
           currentBaseFee={blobBaseFee}
           history={status.history}
           fee="blob"
-          testId="blob-stats-chart"
+          testIdPrefix="blob-"
         />
       )}
       <BlobUseStrip uses={use.uses} maxOfTarget={use.maxOfTarget} />

@@ -20,8 +20,8 @@ interface Props {
   readonly history: HistoryStatus;
   /** "blob": the blob base fee's buckets (baseFeeStats?fee=blob); default the base fee's. */
   readonly fee?: "blob";
-  /** The chart's test id (two on one page: the base fee's and the blob view's). */
-  readonly testId?: string;
+  /** Prefixes the test ids of its parts (two on one page: the base fee's, and the blob view's with "blob-"). */
+  readonly testIdPrefix?: string;
 }
 
 /**
@@ -43,7 +43,7 @@ export const HistoryChart = memo(function HistoryChart({
   currentBaseFee,
   history,
   fee,
-  testId = "stats-chart",
+  testIdPrefix = "",
 }: Props) {
   const request = { kind: "window", window: range.window, buckets: range.buckets, ...(fee === "blob" ? { fee } : {}) } as const;
   const entry = useBaseFeeStats(store, chainId, request, range.refreshMs, enabled, {
@@ -57,7 +57,7 @@ export const HistoryChart = memo(function HistoryChart({
   const lastBlock = held[held.length - 1]?.toBlock;
   return (
     <>
-      <div className="chart-frame" data-testid={testId} data-range={range.id} data-state={state} data-buckets={buckets?.length ?? 0}>
+      <div className="chart-frame" data-testid={`${testIdPrefix}stats-chart`} data-range={range.id} data-state={state} data-buckets={buckets?.length ?? 0}>
         {buckets !== undefined ? (
           <StatsChart
             buckets={buckets}
@@ -69,19 +69,19 @@ export const HistoryChart = memo(function HistoryChart({
             backfilling={history.backfill.running}
           />
         ) : (
-          <div className="chart-placeholder" data-testid="stats-placeholder">
+          <div className="chart-placeholder" data-testid={`${testIdPrefix}stats-placeholder`}>
             {state === "error"
               ? `Could not load the last ${windowWords(range.window)}: ${entry.error}. Retrying by itself.`
               : `Loading the last ${windowWords(range.window)}…`}
           </div>
         )}
       </div>
-      <p className="chart-note" data-testid="stats-caption" data-from-block={firstBlock ?? ""} data-to-block={lastBlock ?? ""}>
+      <p className="chart-note" data-testid={`${testIdPrefix}stats-caption`} data-from-block={firstBlock ?? ""} data-to-block={lastBlock ?? ""}>
         {`${fee === "blob" ? "Blob base fee" : "Base fee"} in Gwei over ${lastSpanWords(range.windowSeconds, heldByAnswer(entry.heldFromSeconds, history))}, in ${range.buckets} buckets of ${durationWords(range.windowSeconds / range.buckets)}`}
         {firstBlock !== undefined && lastBlock !== undefined ? ` (blocks ${blockNumber(firstBlock)} to ${blockNumber(lastBlock)})` : ""}
         {". A bucket without blocks held is left empty."}
         {entry.error !== undefined && buckets !== undefined && entry.fetchedAt !== undefined ? (
-          <span className="chart-note-error" data-testid="stats-stale">
+          <span className="chart-note-error" data-testid={`${testIdPrefix}stats-stale`}>
             {` Could not refresh (${entry.error}): showing the answer of ${clockTime(entry.fetchedAt)}.`}
           </span>
         ) : null}

@@ -12,11 +12,15 @@ import type { RequestingProvider } from "./edrCallRunner.ts";
 /** The demo chain's blob schedule: Ethereum's now (BPO2: target 14, max 21 blobs), as the dashboard assumes for it. */
 export const DEMO_BLOB_SCHEDULE = BLOB_SCHEDULES.bpo2;
 
-/** Blobs the demo's block `block` used: a cycle of about an hour of 2 s blocks, mostly near the target. */
+/**
+ * Blobs the demo's block `block` used: a cycle of an hour of 2 s blocks. A busy stretch two thirds of a blob above the
+ * target of 14 on average lifts the fee about tenfold off EIP-7918's floor, a steady one at the target holds it, a
+ * quiet one below it brings it back down to the floor.
+ */
 export function demoBlobsOf(block: number): number {
   const phase = block % 1_800;
-  if (phase < 500) return [15, 16, 14, 15, 17, 14][block % 6]!; // busy: above the target of 14
-  if (phase < 1_200) return [14, 13, 15, 14, 14][block % 5]!; // at it
+  if (phase < 300) return [15, 14, 15, 14, 15, 15][block % 6]!; // busy: above the target
+  if (phase < 1_100) return [14, 13, 15, 14, 14][block % 5]!; // at it
   return [10, 12, 9, 11, 13, 8, 12][block % 7]!; // quiet: below it
 }
 
