@@ -42,15 +42,11 @@ export function ratioOfParts(parts: number): number | undefined {
   return parts === UNKNOWN_RATIO ? undefined : parts / RATIO_PARTS;
 }
 
-/**
- * The columns a chunk gets once one of its blocks carries blob fields or a gas-used ratio (chains and stretches without
- * them cost nothing): 12 bytes a block.
- */
-interface ChunkExtras {
+/** The blob columns a chunk gets once one of its blocks has a blob base fee (chains without blobs never pay them): 10 bytes a block. */
+interface ChunkBlobs {
   /** UNKNOWN_BLOB_FEE where not known. */
   readonly blobBaseFeesWei: BigInt64Array;
   /** Ratio parts (UNKNOWN_RATIO where not known). */
-  readonly gasUsedParts: Uint16Array;
   readonly blobGasUsedParts: Uint16Array;
 }
 
@@ -63,8 +59,10 @@ interface Chunk {
   /** TIME_INTERPOLATED, TIME_EXACT or TIME_CLOCK per block. */
   readonly timeKinds: Uint8Array;
   held: number;
-  /** Made on the first block of the chunk written with extras. */
-  extras: ChunkExtras | undefined;
+  /** Gas-used ratio parts (UNKNOWN_RATIO where not known): made on the chunk's first block written with one (2 bytes a block). */
+  gasUsedParts: Uint16Array | undefined;
+  /** Made on the chunk's first block written with a blob base fee. */
+  blobs: ChunkBlobs | undefined;
 }
 
 /**
@@ -107,14 +105,14 @@ export class BlockColumns {
   /** The block's blob base fee; undefined when not held or not known. */
   blobBaseFeeAt(block: number): bigint | undefined {
     const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
-    const fee = chunk?.extras?.blobBaseFeesWei[block % HISTORY_CHUNK_BLOCKS];
+    const fee = chunk?.blobs?.blobBaseFeesWei[block % HISTORY_CHUNK_BLOCKS];
     return fee === undefined || fee < 0n || Number.isNaN(chunk!.timestamps[block % HISTORY_CHUNK_BLOCKS]!) ? undefined : fee;
   }
 
   /** The block's blob gas used ratio (0..1); undefined when not held or not known. */
   blobGasUsedRatioAt(block: number): number | undefined {
     const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
-    const parts = chunk?.extras?.blobGasUsedParts[block % HISTORY_CHUNK_BLOCKS];
+    const parts = chunk?.blobs?.blobGasUsedParts[block % HISTORY_CHUNK_BLOCKS];
     return parts === undefined || Number.isNaN(chunk!.timestamps[block % HISTORY_CHUNK_BLOCKS]!) ? undefined : ratioOfParts(parts);
   }
 
@@ -126,15 +124,17 @@ export class BlockColumns {
     const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
     const offset = block % HISTORY_CHUNK_BLOCKS;
     if (chunk === undefined || Number.isNaN(chunk.timestamps[offset]!)) return undefined;
-    const columns = (chunk.extras ??= {
-      blobBaseFeesWei: new BigInt64Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_BLOB_FEE),
-      gasUsedParts: new Uint16Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_RATIO),
-      blobGasUsedParts: new Uint16Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_RATIO),
-    });
-    if (extras.gasUsedRatio !== undefined) columns.gasUsedParts[offset] = ratioParts(extras.gasUsedRatio);
-    if (extras.blobGasUsedRatio !== undefined) columns.blobGasUsedParts[offset] = ratioParts(extras.blobGasUsedRatio);
+    if (extras.gasUsedRatio !== undefined) {
+      chunk.gasUsedParts ??= new Uint16Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_RATIO);
+      chunk.gasUsedParts[offset] = ratioParts(extras.gasUsedRatio);
+    }
     const fee = extras.blobBaseFeeWei;
     if (fee === undefined) return undefined;
+    const columns = (chunk.blobs ??= {
+      blobBaseFeesWei: new BigInt64Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_BLOB_FEE),
+      blobGasUsedParts: new Uint16Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_RATIO),
+    });
+    if (extras.blobGasUsedRatio !== undefined) columns.blobGasUsedParts[offset] = ratioParts(extras.blobGasUsedRatio);
     const old = columns.blobBaseFeesWei[offset]!;
     if (old === fee) return undefined;
     columns.blobBaseFeesWei[offset] = fee;
@@ -161,10 +161,10 @@ export class BlockColumns {
       chunk.baseFeesWei[offset] = baseFeeWei;
       chunk.timestamps[offset] = 0;
       chunk.timeKinds[offset] = TIME_INTERPOLATED;
-      if (chunk.extras) {
-        chunk.extras.blobBaseFeesWei[offset] = UNKNOWN_BLOB_FEE;
-        chunk.extras.gasUsedParts[offset] = UNKNOWN_RATIO;
-        chunk.extras.blobGasUsedParts[offset] = UNKNOWN_RATIO;
+      if (chunk.gasUsedParts) chunk.gasUsedParts[offset] = UNKNOWN_RATIO;
+      if (chunk.blobs) {
+        chunk.blobs.blobBaseFeesWei[offset] = UNKNOWN_BLOB_FEE;
+        chunk.blobs.blobGasUsedParts[offset] = UNKNOWN_RATIO;
       }
       chunk.held++;
       this.#held++;
@@ -280,11 +280,11 @@ export class BlockColumns {
             firstBlock: BigInt(chunk.first + runStart),
             timestamps: chunk.timestamps.subarray(runStart, offset),
             baseFeesWei: chunk.baseFeesWei.subarray(runStart, offset),
-            ...(chunk.extras
+            ...(chunk.gasUsedParts ? { gasUsedParts: chunk.gasUsedParts.subarray(runStart, offset) } : {}),
+            ...(chunk.blobs
               ? {
-                  blobBaseFeesWei: chunk.extras.blobBaseFeesWei.subarray(runStart, offset),
-                  gasUsedParts: chunk.extras.gasUsedParts.subarray(runStart, offset),
-                  blobGasUsedParts: chunk.extras.blobGasUsedParts.subarray(runStart, offset),
+                  blobBaseFeesWei: chunk.blobs.blobBaseFeesWei.subarray(runStart, offset),
+                  blobGasUsedParts: chunk.blobs.blobGasUsedParts.subarray(runStart, offset),
                 }
               : {}),
           };
@@ -354,7 +354,8 @@ export class BlockColumns {
         timestamps: new Float64Array(HISTORY_CHUNK_BLOCKS).fill(Number.NaN),
         timeKinds: new Uint8Array(HISTORY_CHUNK_BLOCKS),
         held: 0,
-        extras: undefined,
+        gasUsedParts: undefined,
+        blobs: undefined,
       };
       this.#chunks.set(first, chunk);
       this.#order.splice(this.#chunkIndexAtOrAfter(first), 0, first);
