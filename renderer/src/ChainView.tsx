@@ -5,6 +5,7 @@ import { congestionOf } from "../../shared/wire/congestion.ts";
 import type { AlertsState } from "./alertsFeed.ts";
 import { AlertsPanel } from "./AlertsPanel.tsx";
 import { BackfillProgress } from "./BackfillProgress.tsx";
+import { BlobView } from "./BlobView.tsx";
 import { storeWords } from "./storeWords.ts";
 import { type AlertLine, alertLinesOf } from "./chartAlertLines.ts";
 import { ChartLegend } from "./ChartLegend.tsx";
@@ -128,6 +129,15 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
               history={status.history}
             />
           )}
+          <BlobView
+            status={status}
+            points={points}
+            range={shownRange}
+            stats={stats}
+            askHistory={askHistory}
+            windowName={windowName}
+            offline={offline !== undefined}
+          />
           <AlertsPanel alerts={alerts} chainId={status.chainId} chainName={status.name} desktop={desktop} />
           {hasHistory && status.history.newestTime !== null ? (
             <CheapestHours

@@ -11,18 +11,28 @@ interface Props {
   readonly windowName: string;
   /** How many alert rules' thresholds the chart draws (dotted). */
   readonly alertLines: number;
+  /** The blob view's legend: blob base fees, and on the blocks chart the EIP-7918 floor. */
+  readonly series?: "blob";
 }
 
 /** What each mark on the chart is, with the statistics lines named by their window and value. */
-export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, busyThreshold, windowName, alertLines }: Props) {
+export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, busyThreshold, windowName, alertLines, series }: Props) {
   const names = statsLineNames(windowName);
   return (
-    <ul className="chart-legend" data-testid="chart-legend">
+    <ul className="chart-legend" data-testid={series === "blob" ? "blob-chart-legend" : "chart-legend"}>
       {kind === "blocks" ? (
-        <li>
-          <span className="swatch swatch-line" aria-hidden="true" />
-          base fee per block
-        </li>
+        <>
+          <li>
+            <span className="swatch swatch-line" aria-hidden="true" />
+            {series === "blob" ? "blob base fee per block" : "base fee per block"}
+          </li>
+          {series === "blob" ? (
+            <li title="EIP-7918: below a sixteenth of the block's base fee, the blob base fee only rises">
+              <span className="swatch swatch-floor" aria-hidden="true" />
+              floor (base fee ÷ 16)
+            </li>
+          ) : null}
+        </>
       ) : (
         <>
           <li>

@@ -20,6 +20,14 @@ export interface FeeChartProps {
   readonly windowName: string;
   /** The chain's enabled alert rules' thresholds, drawn dotted (the same array while they hold, so that memo holds). */
   readonly alertLines: readonly AlertLine[];
+  /** A second line per block, drawn thin and dashed: the blob view's EIP-7918 reserve price (a sixteenth of each block's base fee). */
+  readonly floor?: readonly FloorPoint[];
+}
+
+/** A point of the floor line: a block and a value in Gwei (for drawing only). */
+export interface FloorPoint {
+  readonly block: number;
+  readonly gwei: number;
 }
 
 /**
@@ -33,12 +41,16 @@ export interface FeeChartProps {
  * costs well under 1 ms. Its `<ReferenceLine>` reports itself to recharts' store on every render, so a line that moved
  * made recharts lay the whole chart out again, axes included: the slowest live updates (~20 ms) were those.
  */
-export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busyThreshold, windowName, alertLines }: FeeChartProps) {
+export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busyThreshold, windowName, alertLines, floor }: FeeChartProps) {
   const p50 = Number(baseFeePercentile);
   const busy = Number(busyThreshold);
   let low = Math.min(p50, busy);
   let high = Math.max(p50, busy);
   for (const point of points) {
+    if (point.gwei < low) low = point.gwei;
+    if (point.gwei > high) high = point.gwei;
+  }
+  for (const point of floor ?? []) {
     if (point.gwei < low) low = point.gwei;
     if (point.gwei > high) high = point.gwei;
   }
@@ -93,6 +105,7 @@ export const FeeChart = memo(function FeeChart({ points, baseFeePercentile, busy
       <StatsLines baseFeePercentile={baseFeePercentile} busyThreshold={busyThreshold} windowName={windowName} marginRightPx={CHART_MARGIN.right} />
       <AlertLines lines={alertLines} />
       <BlockTicks points={points} />
+      {floor === undefined ? null : <FeeLine points={floor} last={points[points.length - 1]?.block} className="floor-line" />}
       <FeeLine points={points} />
       <HoverLayer points={points} />
     </LineChart>
@@ -153,11 +166,11 @@ function BlockTicks({ points }: { points: readonly FeePoint[] }) {
  * The base-fee line: one `path.recharts-curve`, as recharts' `<Line>` drew it (`M x,y L x,y …`, no dots, no
  * animation), above the reference lines and below the axes, as `<Line>` was.
  */
-function FeeLine({ points }: { points: readonly FeePoint[] }) {
+function FeeLine({ points, last: lastBlock, className = "fee-line" }: { points: readonly FloorPoint[]; last?: number | undefined; className?: string }) {
   const xScale = useXAxisScale();
   const yScale = useYAxisScale();
   if (xScale === undefined || yScale === undefined || points.length === 0) return null;
-  const last = points[points.length - 1]!.block;
+  const last = lastBlock ?? points[points.length - 1]!.block;
   let d = "";
   for (let index = 0; index < points.length; index++) {
     const point = points[index]!;
@@ -169,7 +182,7 @@ function FeeLine({ points }: { points: readonly FeePoint[] }) {
   }
   return (
     <ZIndexLayer zIndex={DefaultZIndexes.line + 1}>
-      <path className="recharts-curve fee-line" d={d} fill="none" strokeWidth={1.5} />
+      <path className={`recharts-curve ${className}`} d={d} fill="none" strokeWidth={className === "fee-line" ? 1.5 : 1.25} />
     </ZIndexLayer>
   );
 }

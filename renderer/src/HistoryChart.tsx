@@ -18,6 +18,10 @@ interface Props {
   readonly windowName: string;
   readonly currentBaseFee: string | null;
   readonly history: HistoryStatus;
+  /** "blob": the blob base fee's buckets (baseFeeStats?fee=blob); default the base fee's. */
+  readonly fee?: "blob";
+  /** Prefixes the test ids of its parts (two on one page: the base fee's, and the blob view's with "blob-"). */
+  readonly testIdPrefix?: string;
 }
 
 /**
@@ -38,8 +42,11 @@ export const HistoryChart = memo(function HistoryChart({
   windowName,
   currentBaseFee,
   history,
+  fee,
+  testIdPrefix = "",
 }: Props) {
-  const entry = useBaseFeeStats(store, chainId, { kind: "window", window: range.window, buckets: range.buckets }, range.refreshMs, enabled, {
+  const request = { kind: "window", window: range.window, buckets: range.buckets, ...(fee === "blob" ? { fee } : {}) } as const;
+  const entry = useBaseFeeStats(store, chainId, request, range.refreshMs, enabled, {
     newestBlock: history.newestBlock,
     everyMs: FOLLOW_EVERY_MS,
   });
@@ -50,7 +57,7 @@ export const HistoryChart = memo(function HistoryChart({
   const lastBlock = held[held.length - 1]?.toBlock;
   return (
     <>
-      <div className="chart-frame" data-testid="stats-chart" data-range={range.id} data-state={state} data-buckets={buckets?.length ?? 0}>
+      <div className="chart-frame" data-testid={`${testIdPrefix}stats-chart`} data-range={range.id} data-state={state} data-buckets={buckets?.length ?? 0}>
         {buckets !== undefined ? (
           <StatsChart
             buckets={buckets}
@@ -62,19 +69,19 @@ export const HistoryChart = memo(function HistoryChart({
             backfilling={history.backfill.running}
           />
         ) : (
-          <div className="chart-placeholder" data-testid="stats-placeholder">
+          <div className="chart-placeholder" data-testid={`${testIdPrefix}stats-placeholder`}>
             {state === "error"
               ? `Could not load the last ${windowWords(range.window)}: ${entry.error}. Retrying by itself.`
               : `Loading the last ${windowWords(range.window)}…`}
           </div>
         )}
       </div>
-      <p className="chart-note" data-testid="stats-caption" data-from-block={firstBlock ?? ""} data-to-block={lastBlock ?? ""}>
-        {`Base fee in Gwei over ${lastSpanWords(range.windowSeconds, heldByAnswer(entry.heldFromSeconds, history))}, in ${range.buckets} buckets of ${durationWords(range.windowSeconds / range.buckets)}`}
+      <p className="chart-note" data-testid={`${testIdPrefix}stats-caption`} data-from-block={firstBlock ?? ""} data-to-block={lastBlock ?? ""}>
+        {`${fee === "blob" ? "Blob base fee" : "Base fee"} in Gwei over ${lastSpanWords(range.windowSeconds, heldByAnswer(entry.heldFromSeconds, history))}, in ${range.buckets} buckets of ${durationWords(range.windowSeconds / range.buckets)}`}
         {firstBlock !== undefined && lastBlock !== undefined ? ` (blocks ${blockNumber(firstBlock)} to ${blockNumber(lastBlock)})` : ""}
         {". A bucket without blocks held is left empty."}
         {entry.error !== undefined && buckets !== undefined && entry.fetchedAt !== undefined ? (
-          <span className="chart-note-error" data-testid="stats-stale">
+          <span className="chart-note-error" data-testid={`${testIdPrefix}stats-stale`}>
             {` Could not refresh (${entry.error}): showing the answer of ${clockTime(entry.fetchedAt)}.`}
           </span>
         ) : null}

@@ -8,6 +8,10 @@ export interface FeePoint {
   readonly gwei: number;
   /** The API's Gwei string. */
   readonly exact: string;
+  /** On a chain with blob fees: the block's blob base fee (the API's Gwei string), null where not known. */
+  readonly blobExact?: string | null;
+  /** On a chain with blob fees: the block's blob gas used over its maximum (0..1), null where not known. */
+  readonly blobUsedRatio?: number | null;
 }
 
 /**
@@ -16,7 +20,11 @@ export interface FeePoint {
  */
 export function applyBlocks(points: readonly FeePoint[], run: BlockRun): readonly FeePoint[] {
   const first = Number(run.firstBlock);
-  const incoming = run.baseFees.map((exact, index) => ({ block: first + index, gwei: Number(exact), exact }));
+  const incoming = run.baseFees.map((exact, index): FeePoint => {
+    const point = { block: first + index, gwei: Number(exact), exact };
+    if (run.blobBaseFees === undefined) return point;
+    return { ...point, blobExact: run.blobBaseFees[index] ?? null, blobUsedRatio: run.blobGasUsedRatios?.[index] ?? null };
+  });
   if (run.kind === "all") return incoming.length > HISTORY_BLOCKS ? incoming.slice(incoming.length - HISTORY_BLOCKS) : incoming;
   let keep = points.length;
   while (keep > 0 && points[keep - 1]!.block >= first) keep--;

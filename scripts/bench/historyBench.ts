@@ -35,12 +35,16 @@ export function runHistoryBench(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gasfees-history-bench-"));
   const bundle = join(dir, "historyBenchWorker.mjs");
   buildSync({ entryPoints: [WORKER], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
-  let week: WorkerAnswer, alert: WorkerAnswer, small: WorkerAnswer, seven: WorkerAnswer, empty: WorkerAnswer, rules: WorkerAnswer, day: WorkerAnswer;
+  let week: WorkerAnswer, alert: WorkerAnswer, blob: WorkerAnswer, small: WorkerAnswer, seven: WorkerAnswer, empty: WorkerAnswer;
+  let rules: WorkerAnswer, day: WorkerAnswer, oneChain: WorkerAnswer, oneChainBlobs: WorkerAnswer;
   try {
     week = worker(bundle, ["block", "arbitrum-week"]);
     alert = worker(bundle, ["block", "arbitrum-week-alert"]);
+    blob = worker(bundle, ["block", "arbitrum-week-blob"]);
     rules = worker(bundle, ["block", "arbitrum-week-rules"]);
     day = worker(bundle, ["block", "arbitrum-week-24h"]);
+    oneChain = worker(bundle, ["memory", "arbitrum"]);
+    oneChainBlobs = worker(bundle, ["memory", "arbitrum-blob"]);
     small = worker(bundle, ["block", "500-blocks"]);
     seven = worker(bundle, ["memory", "seven-chains"]);
     empty = worker(bundle, ["memory", "empty"]);
@@ -63,6 +67,22 @@ export function runHistoryBench(): Promise<BenchRow[]> {
       baselineName: "the statistics window alone",
       baseline: week.cpuMsPerBlock,
       goal: "≤ 1 ms",
+    },
+    {
+      name: "a new block: CPU per block, the same with blob fees (each block's blob base fee and ratios kept, the window's blob p50/p90 beside)",
+      value: blob.cpuMsPerBlock,
+      unit: "ms",
+      baselineName: "the base fee alone",
+      baseline: week.cpuMsPerBlock,
+      goal: "≤ 1 ms",
+    },
+    {
+      name: "memory per block held, 7 d of 0.25 s blocks with blob fields (resident, whole process, over the blocks held)",
+      value: (oneChainBlobs.rssMb * 2 ** 20) / oneChainBlobs.blocksHeld,
+      unit: "bytes",
+      baselineName: "the same history without blob fields",
+      baseline: (oneChain.rssMb * 2 ** 20) / oneChain.blocksHeld,
+      goal: "—",
     },
     {
       name: "a window's first ask (alerts): its tracker built over 2.4 M blocks, once",

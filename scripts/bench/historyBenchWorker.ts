@@ -6,7 +6,10 @@
 //                                      accept: 200 percentile rules over 16 distinct windows spanning twice the
 //                                      horizon's blocks, every rule's threshold asked per block; and resident memory
 //   block arbitrum-week-24h            the same week and statistics window without rules (the rules' baseline)
+//   block arbitrum-week-blob           the same as arbitrum-week with blob fees: every block's blob base fee and ratios
+//                                      kept, and the window's blob p50/p90 beside the base fee's
 //   memory <seven-chains|empty>        resident memory with 7 chains' full 7-day histories held, or none
+//   memory <arbitrum|arbitrum-blob>    resident memory with one 7-day history of 0.25 s blocks, without or with blob fees
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { parseWindowSpec } from "../../shared/core/history/duration.ts";
 import { FeeOrderStatisticsScratch } from "../../shared/core/history/feeOrderStatistics.ts";
@@ -41,7 +44,13 @@ function feeWalk(seed: number): () => bigint {
 }
 
 /** A record holding `seconds` of a chain with blocks `spacing` seconds apart, filled as the backfill fills it. */
-function filledRecord(plan: ChainPlan, seconds: number, spacing: number, seed: number): { record: ChainRecord; newest: number; fillMsPer1024: number } {
+function filledRecord(
+  plan: ChainPlan,
+  seconds: number,
+  spacing: number,
+  seed: number,
+  blobs = false,
+): { record: ChainRecord; newest: number; fillMsPer1024: number } {
   const record = new ChainRecord(plan, { logger });
   const blocks = Math.floor(seconds / spacing);
   const next = feeWalk(seed);
@@ -55,6 +64,7 @@ function filledRecord(plan: ChainPlan, seconds: number, spacing: number, seed: n
       {
         firstBlock: BigInt(first),
         baseFeesWei,
+        ...(blobs ? blobFieldsOf(baseFeesWei) : {}),
         anchors: [
           { block: BigInt(first), timestamp: Math.floor(START_SECONDS + first * spacing) },
           { block: BigInt(last), timestamp: Math.floor(START_SECONDS + last * spacing) },
@@ -87,6 +97,15 @@ function worstAcceptedRules(plan: ChainPlan): AlertRule[] {
   return rules.filter((rule) => rule.id.startsWith("rule-"));
 }
 
+/** Blob fields for blocks with these base fees, as an Ethereum endpoint gives them: a blob fee moving on its own, ratios. */
+function blobFieldsOf(baseFeesWei: readonly bigint[]): { blobBaseFeesWei: bigint[]; gasUsedRatios: number[]; blobGasUsedRatios: number[] } {
+  return {
+    blobBaseFeesWei: baseFeesWei.map((fee) => 1n + ((fee * 7_919n) % 30_000_000_000n)),
+    gasUsedRatios: baseFeesWei.map((fee) => Number(fee % 10_000n) / 10_000),
+    blobGasUsedRatios: baseFeesWei.map((fee) => (Number(fee % 22n) / 21 > 1 ? 1 : Number(fee % 22n) / 21)),
+  };
+}
+
 /** The window an alert asks about in the alert variant: as long as the statistics window, another tracker. */
 const ALERT_WINDOW = parseWindowSpec("2400000 blocks")!;
 
@@ -94,7 +113,8 @@ function measureBlocks(): void {
   const alert = variant === "arbitrum-week-alert";
   const withRules = variant === "arbitrum-week-rules";
   const day = withRules || variant === "arbitrum-week-24h";
-  const week = alert || day || variant === "arbitrum-week";
+  const blobs = variant === "arbitrum-week-blob";
+  const week = alert || day || blobs || variant === "arbitrum-week";
   const spacing = 0.25;
   const plan: ChainPlan = {
     chainId: 42_161,
@@ -108,7 +128,7 @@ function measureBlocks(): void {
         : { statsWindowBlocks: HISTORY_BLOCKS }),
   };
   const rules = withRules ? worstAcceptedRules(plan) : [];
-  const { record, newest, fillMsPer1024 } = filledRecord(plan, week ? WEEK_SECONDS : 200, spacing, 7);
+  const { record, newest, fillMsPer1024 } = filledRecord(plan, week ? WEEK_SECONDS : 200, spacing, 7, blobs);
   const next = feeWalk(11);
   let block = newest + 1;
   let previous = publish(plan, { ...report(BigInt(newest), 0n, []), changed: { blocks: false, health: false } }, undefined, record.part(), NO_MONEY);
@@ -122,7 +142,7 @@ function measureBlocks(): void {
   }
   const step = (): void => {
     const timestamp = Math.floor(START_SECONDS + block * spacing);
-    const fed = report(BigInt(block), next(), block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : []);
+    const fed = report(BigInt(block), next(), block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : [], blobs);
     record.takeReport(fed, timestamp * 1_000);
     previous = publish(plan, fed, previous, record.part(), NO_MONEY);
     if (alert && record.history.percentileOver(ALERT_WINDOW, 20) === undefined) throw new Error("the alert's window holds blocks");
@@ -149,6 +169,7 @@ function measureBlocks(): void {
   }
   const used = process.cpuUsage(cpu);
   walls.sort((a, b) => a - b);
+  if (blobs && previous.snapshot?.blob?.statsBlocks !== previous.snapshot?.statsBlocks) throw new Error("every block of the window has a blob fee");
   global.gc?.();
   answer({
     rssMb: process.memoryUsage().rss / 2 ** 20,
@@ -200,12 +221,13 @@ function parseMsPer1024(): number {
 }
 
 /** A feed's report of one new block, as the feed hands it on. */
-function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"]): FeedReport {
+function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"], blobs = false): FeedReport {
   return {
     chainId: 42_161,
-    blocks: [{ firstBlock: block, baseFeesWei: [baseFeeWei] }],
+    blocks: [{ firstBlock: block, baseFeesWei: [baseFeeWei], ...(blobs ? blobFieldsOf([baseFeeWei]) : {}) }],
     newestBlock: block,
     nextBaseFeeWei: undefined,
+    nextBlobBaseFeeWei: blobs ? 1n + ((baseFeeWei * 7_919n) % 30_000_000_000n) : undefined,
     recentTips: [],
     confirmedAt: Date.now(),
     phase: "ok",
@@ -218,20 +240,25 @@ function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"
 
 function measureMemory(): void {
   // A week of each default chain at its block time; Arbitrum's 0.25 s make 2.4 M blocks.
+  const one = variant === "arbitrum" || variant === "arbitrum-blob";
   const chains: readonly [number, number][] =
     variant === "empty"
       ? []
-      : [
-          [1, 12],
-          [8_453, 2],
-          [42_161, 0.25],
-          [10, 2],
-          [137, 2],
-          [59_144, 2],
-          [11_155_111, 12],
-        ];
+      : one
+        ? [[42_161, 0.25]]
+        : [
+            [1, 12],
+            [8_453, 2],
+            [42_161, 0.25],
+            [10, 2],
+            [137, 2],
+            [59_144, 2],
+            [11_155_111, 12],
+          ];
   const records = chains.map(
-    ([chainId, spacing], i) => filledRecord({ chainId, name: String(chainId), rpcUrls: [], blockTimeMs: spacing * 1_000 }, WEEK_SECONDS, spacing, i + 1).record,
+    ([chainId, spacing], i) =>
+      filledRecord({ chainId, name: String(chainId), rpcUrls: [], blockTimeMs: spacing * 1_000 }, WEEK_SECONDS, spacing, i + 1, variant === "arbitrum-blob")
+        .record,
   );
   for (const record of records) record.part();
   global.gc?.();

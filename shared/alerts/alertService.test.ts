@@ -279,6 +279,48 @@ test("a relative rule compares with the percentile of its window (nearest rank) 
   assert.equal(events[0]!.text, "Ethereum base fee 11 gwei is at 11 gwei, its p20 over 5 blocks (p20, block 106)");
 });
 
+test('a rule with "fee":"blob" compares the next block\'s blob base fee with its threshold or its percentile of the blob base fees; a chain without blobs never fires it', async (t) => {
+  const fixed = ruleOf({ id: "blob-high", cooldownGroup: "blob-high", when: "above", fee: "blob", threshold: { kind: "fixed", wei: 1n * GWEI } });
+  const relative = ruleOf({
+    id: "blob-p20",
+    cooldownGroup: "blob-p20",
+    fee: "blob",
+    threshold: { kind: "percentile", percentile: 20, window: parseWindowSpec("5 blocks")! },
+  });
+  const onBase = ruleOf({ id: "blob-base", cooldownGroup: "blob-base", chainId: BASE, when: "above", fee: "blob", threshold: { kind: "fixed", wei: 0n } });
+  const { scripted, clock, events, alerts } = setup(t, [fixed, relative, onBase]);
+  let next = 100n;
+  // Each block's base fee is 30 gwei throughout: only the blob base fee moves, so any firing is the blob fee's.
+  const blobBlock = async (blobFeeWei: bigint, nextBlobFeeWei: bigint) => {
+    scripted.write(ETHEREUM, next++, [30n * GWEI], { confirmedAt: clock.nowMs, blobBaseFeesWei: [blobFeeWei], nextBlobBaseFeeWei: nextBlobFeeWei });
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  await blobBlock(5n, 6n);
+  await blobBlock(7n, 8n);
+  const ruleStatus = (id: string) => alerts.status().rules.find((rule) => rule.id === id)!;
+  assert.equal(ruleStatus("blob-p20").threshold, "0.000000005", "p20 of the blob base fees 5 and 7 wei");
+  assert.equal(ruleStatus("blob-p20").fee, "blob");
+  assert.equal(ruleStatus("blob-high").state, "armed");
+  assert.equal(events.length, 0);
+  await blobBlock(9n, 2n * GWEI); // the next block's blob base fee, 2 gwei, is above 1 gwei
+  assert.deepEqual(
+    events.map((event) => [event.ruleId, event.fee, event.baseFee, event.threshold]),
+    [["blob-high", "blob", "2", "1"]],
+  );
+  assert.equal(events[0]!.text, "Ethereum blob base fee 2 gwei is above 1 gwei (blob-high, block 102)");
+  await blobBlock(1n, 4n); // window 5, 7, 9, 1: p20 is 1 wei; the next blob fee, 4 wei, is not at or below it
+  assert.equal(ruleStatus("blob-p20").threshold, "0.000000001");
+  assert.equal(events.length, 1);
+  await blobBlock(3n, 1n); // window 5, 7, 9, 1, 3: p20 is 1; the next, 1 wei, is at it
+  assert.deepEqual(events.at(-1)!.ruleId, "blob-p20");
+  assert.equal(events.at(-1)!.baseFee, "0.000000001");
+  // Base has base fees only: its blob rule (above 0 wei) never fires, whatever its blocks.
+  scripted.write(BASE, 1n, [1n * GWEI, 50n * GWEI], { confirmedAt: clock.nowMs });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(events.every((event) => event.chainId === ETHEREUM));
+  assert.equal(ruleStatus("blob-base").state, "armed");
+});
+
 test("GET /alerts' body: every rule in the order configured, true to the wire schema; problems listed, and logged once", async (t) => {
   const { alerts, block, logger } = setup(t, []);
   const problems: AlertRuleProblem[] = [

@@ -183,22 +183,25 @@ export class AlertService implements AlertSource {
     const firings: Firing[] = [];
     for (const memory of memories) {
       const { rule } = memory;
+      // The fee the rule compares: the next block's base fee, or its blob base fee (a chain without one has nothing to compare).
+      const feeWei = rule.fee === "blob" ? snapshot.blob?.currentWei : snapshot.currentBaseFeeWei;
+      if (feeWei === undefined) continue;
       // A money rule without a price waits (paused, "no price"): it never fires on a price that is not current.
       const paused = chainPaused || (rule.threshold.kind === "fiat" && publication.money.price === undefined);
       if (!paused) memory.threshold = thresholdNow(rule, history, publication);
       const thresholdWei = paused ? undefined : memory.threshold?.wei;
-      const observation = { block: snapshot.newestBlock, baseFeeWei: snapshot.currentBaseFeeWei, thresholdWei, atMs, paused };
+      const observation = { block: snapshot.newestBlock, baseFeeWei: feeWei, thresholdWei, atMs, paused };
       const step = stepRule(rule, memory.state, observation, this.#lastDeliveredAtMs.get(rule.cooldownGroup));
       memory.state = step.state;
       if (!step.deliver || thresholdWei === undefined) continue;
       this.#lastDeliveredAtMs.set(rule.cooldownGroup, atMs);
-      const fired: RuleFiring = { atMs, block: snapshot.newestBlock, baseFeeWei: snapshot.currentBaseFeeWei, thresholdWei };
+      const fired: RuleFiring = { atMs, block: snapshot.newestBlock, baseFeeWei: feeWei, thresholdWei };
       memory.lastFired = fired;
       const text = alertSentence({
         rule,
         chainName: publication.name,
         block: snapshot.newestBlock,
-        baseFeeWei: snapshot.currentBaseFeeWei,
+        baseFeeWei: feeWei,
         thresholdWei,
         currency: publication.money.currency,
       });
@@ -207,7 +210,8 @@ export class AlertService implements AlertSource {
         chainId: publication.chainId,
         chainName: publication.name,
         block: snapshot.newestBlock.toString(),
-        baseFee: toGweiString(snapshot.currentBaseFeeWei),
+        baseFee: toGweiString(feeWei),
+        ...(rule.fee === "blob" ? { fee: "blob" as const } : {}),
         threshold: toGweiString(thresholdWei),
         when: rule.when,
         firedAt: new Date(atMs).toISOString(),

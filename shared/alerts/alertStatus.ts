@@ -49,6 +49,7 @@ export function ruleStatusOf(memory: RuleMemory, publication: ChainPublication |
     chainId: rule.chainId,
     chainName: publication?.name ?? `Chain ${rule.chainId}`,
     when: rule.when,
+    fee: rule.fee ?? "base",
     gwei: rule.threshold.kind === "fixed" ? toGweiString(rule.threshold.wei) : null,
     percentile: percentile?.percentile ?? null,
     window: percentile?.window.text ?? null,

@@ -4,7 +4,7 @@ import { shortGwei } from "../core/text/shortGwei.ts";
 
 /** What an alert says: the rule that fired, on which chain and block, at which fee against which threshold. */
 export interface AlertFacts {
-  readonly rule: Pick<AlertRule, "id" | "when" | "threshold" | "label" | "builtIn">;
+  readonly rule: Pick<AlertRule, "id" | "when" | "threshold" | "label" | "builtIn" | "fee">;
   readonly chainName: string;
   readonly block: bigint;
   readonly baseFeeWei: bigint;
@@ -31,7 +31,8 @@ export function alertSentence({ rule, chainName, block, baseFeeWei, thresholdWei
     return `${chainName}: ${rule.threshold.action.name} costs ${costRelation} ${rule.threshold.fiat} ${currency} (base fee ${fee} gwei, ${relation} ${threshold} gwei; ${rule.label ?? rule.id}, block ${block})`;
   }
   const relative = rule.threshold.kind === "percentile" ? `, its p${rule.threshold.percentile} over ${rule.threshold.window.text}` : "";
-  return `${chainName} base fee ${fee} gwei is ${relation} ${threshold} gwei${relative} (${rule.label ?? rule.id}, block ${block})`;
+  const feeName = rule.fee === "blob" ? "blob base fee" : "base fee";
+  return `${chainName} ${feeName} ${fee} gwei is ${relation} ${threshold} gwei${relative} (${rule.label ?? rule.id}, block ${block})`;
 }
 
 /** Both fees for a glance, unless rounding would make two different fees look alike: then both exactly. */

@@ -205,7 +205,7 @@ test("a rule with several faults gets one problem per field at fault, all at onc
   assert.match(messageOf(problems, "many", "forBlocks"), /^must be a whole number of blocks from 1 to 1000 \(got 0\)$/);
   assert.match(messageOf(problems, "many", "cooldownMinutes"), /^must be a number of minutes from 0 to 1440 \(a day\) \(got 2000\)$/);
   assert.match(messageOf(problems, "many", "enabled"), /^must be true or false \(got "yes"\)$/);
-  assert.match(messageOf(problems, "many", "gwie"), /^is not a field of an alert rule \(check its spelling; the fields are id, chainId, when, gwei/);
+  assert.match(messageOf(problems, "many", "gwie"), /^is not a field of an alert rule \(check its spelling; the fields are id, chainId, when, fee, gwei/);
   assert.match(messageOf(problems, "#3", "id"), /^is missing: it must be 1 to 64 letters, digits/);
   assert.match(messageOf(problems, "#4", "id"), /^must be 1 to 64 letters, digits, .* \(got "has spaces"\)$/);
   assert.match(messageOf(problems, "#5", "(rule)"), /^is "cheap please", not a rule: a rule looks like \{"id":"cheap-eth"/);

@@ -145,6 +145,7 @@ function alertRuleOf(rule: AlertRuleSettings, chain: ChainPlan, action: Action |
     chainId: rule.chainId,
     when: rule.when,
     threshold: rule.fiat !== undefined && action !== undefined ? { kind: "fiat", fiat: rule.fiat, action } : thresholdOf(rule, chain),
+    ...(rule.fee === "blob" ? { fee: "blob" as const } : {}),
     forBlocks: rule.forBlocks,
     rearmAfterBlocks: rule.forBlocks,
     cooldownMs: rule.cooldownMinutes * 60_000,

@@ -17,7 +17,11 @@ export interface ThresholdNow {
  * which its action's medium-tier cost stays within its amount (from `publication`'s price, tip and L1 fee). Undefined
  * while a percentile has no blocks to be computed over (or the chain has no history), or a money rule has no price.
  */
-export function thresholdNow(rule: Pick<AlertRule, "threshold">, history: HistoryView | undefined, publication?: ChainPublication): ThresholdNow | undefined {
+export function thresholdNow(
+  rule: Pick<AlertRule, "threshold" | "fee">,
+  history: HistoryView | undefined,
+  publication?: ChainPublication,
+): ThresholdNow | undefined {
   const { threshold } = rule;
   if (threshold.kind === "fixed") return { wei: threshold.wei, blocks: undefined };
   if (threshold.kind === "fiat") {
@@ -29,6 +33,6 @@ export function thresholdNow(rule: Pick<AlertRule, "threshold">, history: Histor
     const l1FeeWei = money.l1FeeKind === "none" ? 0n : (money.l1Fees?.get(threshold.action.txBytes) ?? 0n);
     return { wei: baseFeeThresholdForFiat(threshold.fiat, price, threshold.action.gas, tierTipsOf(snapshot).medium, l1FeeWei), blocks: undefined };
   }
-  const over = history?.percentileOver(threshold.window, threshold.percentile);
+  const over = history?.percentileOver(threshold.window, threshold.percentile, rule.fee ?? "base");
   return over === undefined ? undefined : { wei: over.wei, blocks: over.blocks };
 }

@@ -59,7 +59,11 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
   const series = demoReplaySeries(timed);
   const history = demoHistory(timed, Math.floor(Date.now() / 1000));
   // The history's first block is the chain's genesis (block 0): every block of the chain is a real one.
-  const node = await startEvmNode({ chainId: DEMO_CHAIN_ID, genesis: { timestamp: history.timestamps[0]!, baseFeeWei: history.baseFeesWei[0]! } });
+  const node = await startEvmNode({
+    chainId: DEMO_CHAIN_ID,
+    genesis: { timestamp: history.timestamps[0]!, baseFeeWei: history.baseFeesWei[0]! },
+    blobFees: true,
+  });
   let stopReplay: () => void;
   try {
     stopReplay = await startDemoReplay(node, series, {

@@ -7,7 +7,8 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { edrBatchRunner, perCallRunner, type CallRunner, type RequestingProvider, type RpcCall } from "./edrCallRunner.ts";
-import { ENV_CHAIN_ID, ENV_HARDFORK, ENV_PORT, type ChildMessage, type ParentMessage } from "./evmNodeProtocol.ts";
+import { withDemoBlobFees } from "./demoBlobFees.ts";
+import { ENV_BLOB_FEES, ENV_CHAIN_ID, ENV_HARDFORK, ENV_PORT, type ChildMessage, type ParentMessage } from "./evmNodeProtocol.ts";
 import { serveLocally, type JsonRpcHandler } from "./localJsonRpcServer.ts";
 
 const PRE_LONDON: readonly string[] = ["byzantium", "constantinople", "petersburg", "istanbul", "muirGlacier", "berlin"];
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   const hasBaseFee = !PRE_LONDON.includes(process.env[ENV_HARDFORK] ?? "");
   // Hardhat makes its EDR provider at the first call: asked for beside the server's start, so that both proceed together.
   const [server] = await Promise.all([
-    serveLocally(new JsonRpcHandler(provider), Number(process.env[ENV_PORT] ?? 0)),
+    serveLocally(new JsonRpcHandler(process.env[ENV_BLOB_FEES] === "1" ? withDemoBlobFees(provider) : provider), Number(process.env[ENV_PORT] ?? 0)),
     provider.request({ method: "eth_chainId", params: [] }),
   ]);
   const { port } = server;

@@ -26,6 +26,8 @@ export type ChildMessage =
 export const ENV_CHAIN_ID = "GASFEES_EVM_CHAIN_ID";
 export const ENV_HARDFORK = "GASFEES_EVM_HARDFORK";
 export const ENV_PORT = "GASFEES_EVM_PORT";
+/** "1": the node's eth_feeHistory answers carry the demo's blob fees (demoBlobFees.ts). */
+export const ENV_BLOB_FEES = "GASFEES_EVM_BLOB_FEES";
 /** The genesis block's timestamp (unix seconds) and base fee (wei), both decimal; Hardhat's defaults (now, 1 gwei) without them. */
 export const ENV_GENESIS_TIMESTAMP = "GASFEES_EVM_GENESIS_TIMESTAMP";
 export const ENV_GENESIS_BASE_FEE = "GASFEES_EVM_GENESIS_BASE_FEE";

@@ -7,6 +7,7 @@ import {
   ENV_CHAIN_ID,
   ENV_GENESIS_BASE_FEE,
   ENV_GENESIS_TIMESTAMP,
+  ENV_BLOB_FEES,
   ENV_HARDFORK,
   ENV_PORT,
   type ChildMessage,
@@ -28,6 +29,11 @@ export interface EvmNodeOptions {
    * A chain whose blocks are mined with past timestamps needs a genesis before them.
    */
   genesis?: { readonly timestamp: number; readonly baseFeeWei: bigint };
+  /**
+   * The demo's blob fees in the node's eth_feeHistory answers (demoBlobFees.ts: EDR gives none), computed by EIP-4844
+   * and EIP-7918 from a pattern of blob use. Default false: the node answers as Hardhat does.
+   */
+  blobFees?: boolean;
 }
 
 /** Per JSON-RPC call over HTTP: the node answers in milliseconds; a minute means it is gone. */
@@ -87,6 +93,8 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<EvmNod
   delete env.NODE_TEST_CONTEXT;
   if (options.hardfork) env[ENV_HARDFORK] = options.hardfork;
   else delete env[ENV_HARDFORK];
+  if (options.blobFees) env[ENV_BLOB_FEES] = "1";
+  else delete env[ENV_BLOB_FEES];
   delete env[ENV_GENESIS_TIMESTAMP];
   delete env[ENV_GENESIS_BASE_FEE];
   if (options.genesis) {

@@ -88,6 +88,11 @@ export const API_ERRORS = {
     message: ({ chainId }) =>
       `Chain ${clip(chainId ?? "")} has no EIP-1559 base fee, so there are no base-fee statistics for it: use an EIP-1559 chain, or the chain's own gas price (eth_gasPrice).`,
   },
+  NO_BLOB_FEE: {
+    statusCode: 422,
+    message: ({ chainId }) =>
+      `Chain ${clip(chainId ?? "")} has no blob base fee (EIP-4844): its RPC endpoints give no baseFeePerBlobGas in eth_feeHistory, so there are no blob-fee statistics for it. Ask the base-fee endpoints instead, or follow a chain with blobs (Ethereum, Sepolia).`,
+  },
   INVALID_QUERY: {
     statusCode: 400,
     message: ({ query }) =>

@@ -17,7 +17,14 @@ const CHAIN = 1;
 const ONE_BLOCK = 8453;
 const SYNCING = 6000;
 const HUGE = 42161;
-const HEADER = "block,timestamp,base_fee_gwei";
+const HEADER = "block,timestamp,base_fee_gwei,blob_base_fee_gwei,gas_used_ratio";
+
+/**
+ * The live (newest 500) blocks come with a blob base fee and a gas-used ratio, as an endpoint with EIP-4844 gives them;
+ * the backfilled ones without (their cells are empty). Both functions of the block number, so a test can recompute them.
+ */
+const blobFeeOf = (block: bigint): bigint => 1n + ((block * 104_729n) % 90_000_000_000n);
+const gasUsedRatioOf = (block: bigint): number => Number(block % 10_001n) / 10_000;
 
 /** 2026-01-01T00:00:00Z. */
 const START_SECONDS = 1_767_225_600;
@@ -50,24 +57,45 @@ function weiOf(gweiText: string): bigint {
   return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0"));
 }
 
+/** A CSV row: a held block, with its blob base fee and gas-used ratio where the line has them. */
+interface CsvRow extends ArrayBlock {
+  readonly blobBaseFeeWei: bigint | undefined;
+  readonly gasUsedRatio: number | undefined;
+}
+
 /** The CSV's rows as blocks, checking the header and the line format. */
-function parseCsv(text: string): ArrayBlock[] {
+function parseCsv(text: string): CsvRow[] {
   assert.ok(text.endsWith("\n"), "every line ends with a newline");
   const [header, ...lines] = text.slice(0, -1).split("\n");
   assert.equal(header, HEADER);
   return lines.map((line) => {
     const cells = line.split(",");
-    assert.equal(cells.length, 3, line);
+    assert.equal(cells.length, 5, line);
     assert.match(cells[0]!, /^[0-9]+$/, line);
     assert.match(cells[1]!, /^[0-9]+$/, line);
-    return { block: BigInt(cells[0]!), timestamp: Number(cells[1]), baseFeeWei: weiOf(cells[2]!) };
+    assert.match(cells[4]!, /^(|0|1|0\.[0-9]{0,3}[1-9])$/, line);
+    return {
+      block: BigInt(cells[0]!),
+      timestamp: Number(cells[1]),
+      baseFeeWei: weiOf(cells[2]!),
+      blobBaseFeeWei: cells[3] === "" ? undefined : weiOf(cells[3]!),
+      gasUsedRatio: cells[4] === "" ? undefined : Number(cells[4]),
+    };
   });
 }
 
-/** The rows expected for blocks whose second lies in [from, to]. */
-const expectedRows = (blocks: readonly ArrayBlock[], fromSeconds = -Infinity, toSeconds = Infinity) =>
+/** The rows expected for blocks whose second lies in [from, to]; the newest 500 (the live ones) with blob fee and ratio. */
+const expectedRows = (blocks: readonly ArrayBlock[], fromSeconds = -Infinity, toSeconds = Infinity): CsvRow[] =>
   blocks
-    .map((block) => ({ ...block, timestamp: Math.floor(block.timestamp) }))
+    .map((block, index) => {
+      const live = index >= blocks.length - 500;
+      return {
+        ...block,
+        timestamp: Math.floor(block.timestamp),
+        blobBaseFeeWei: live ? blobFeeOf(block.block) : undefined,
+        gasUsedRatio: live ? gasUsedRatioOf(block.block) : undefined,
+      };
+    })
     .filter((block) => block.timestamp >= fromSeconds && block.timestamp <= toSeconds);
 
 type Answer = PlainAnswer;
@@ -135,7 +163,8 @@ function countHandedOut(t: TestContext, scripted: ScriptedService, chainId: numb
 }
 
 /** The line of block `index` of the huge chain. */
-const hugeLine = (index: number) => `${300_000_000 + index},${Math.floor(START_SECONDS + index * 0.25)},${weiToGwei(10_000_000n + BigInt(index % 1_000_003))}`;
+const hugeLine = (index: number) =>
+  `${300_000_000 + index},${Math.floor(START_SECONDS + index * 0.25)},${weiToGwei(10_000_000n + BigInt(index % 1_000_003))},,`;
 
 function weiToGwei(wei: bigint): string {
   const digits = wei.toString().padStart(10, "0");
@@ -153,7 +182,11 @@ async function start(t: TestContext, hugeBlocks?: number) {
     CHAIN,
     live[0]!.block,
     live.map((block) => block.baseFeeWei),
-    { anchors: live.map(({ block, timestamp }) => ({ block, timestamp })) },
+    {
+      anchors: live.map(({ block, timestamp }) => ({ block, timestamp })),
+      blobBaseFeesWei: live.map(({ block }) => blobFeeOf(block)),
+      gasUsedRatios: live.map(({ block }) => gasUsedRatioOf(block)),
+    },
   );
   backfill(scripted, CHAIN, blocks.slice(0, -500));
   scripted.write(ONE_BLOCK, 1n, [5n], { confirmedAt: START_SECONDS * 1000 });
@@ -217,7 +250,7 @@ test("HEAD, a chain of one block, and the errors of a chain route and of its que
   assert.equal(head.status, 200);
   assert.equal(head.headers["content-type"], "text/csv; charset=utf-8");
   assert.equal(head.body, "");
-  assert.equal((await call(port, `/networks/${ONE_BLOCK}/baseFeeHistory.csv`)).body, `${HEADER}\n1,${START_SECONDS},0.000000005\n`);
+  assert.equal((await call(port, `/networks/${ONE_BLOCK}/baseFeeHistory.csv`)).body, `${HEADER}\n1,${START_SECONDS},0.000000005,,\n`);
 
   const expectError = async (path: string, status: number, code: string, message?: RegExp, headers?: Record<string, string>) => {
     const answer = await call(port, path, headers === undefined ? {} : { headers });

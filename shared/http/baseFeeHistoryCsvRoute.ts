@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { toGweiString } from "../core/fees/gwei.ts";
+import { ratioOfParts } from "../core/history/blockColumns.ts";
 import type { HistoryView } from "../core/history/historyView.ts";
 import { SlicedHistoryRead } from "../core/history/slicedHistoryRead.ts";
 import { chainOfPath } from "./chainOfPath.ts";
@@ -7,7 +8,7 @@ import type { HistoryScans } from "./historyScans.ts";
 import type { QueryParameter, StreamRoute } from "./routeTypes.ts";
 import { MAX_UNIX_SECONDS, parseCsvQuery } from "./statsQuery.ts";
 
-export const CSV_HEADER = "block,timestamp,base_fee_gwei\n";
+export const CSV_HEADER = "block,timestamp,base_fee_gwei,blob_base_fee_gwei,gas_used_ratio\n";
 /** Lines are gathered into pieces of this many blocks (about 80 KB, half a millisecond), one per write and turn of the event loop. */
 const PIECE_BLOCKS = 2048;
 
@@ -33,7 +34,7 @@ export const BASE_FEE_HISTORY_CSV_ROUTE: StreamRoute = {
   kind: "stream",
   name: "getBaseFeeHistoryCsv",
   summary:
-    "The held history as CSV, oldest first: a header `block,timestamp,base_fee_gwei`, then one line per block held whose timestamp, rounded down to the whole second (as written), lies in [from, to]; base fees in Gwei, exact. Streamed. Each 32,768 blocks read cost the key one more request of its rate limit.",
+    "The held history as CSV, oldest first: a header `block,timestamp,base_fee_gwei,blob_base_fee_gwei,gas_used_ratio`, then one line per block held whose timestamp, rounded down to the whole second (as written), lies in [from, to]; base fees and blob base fees in Gwei, exact; the gas-used ratio to 1/10,000 (as the history keeps it); a blob base fee or ratio not known is empty. Streamed. Each 32,768 blocks read cost the key one more request of its rate limit.",
   path: "/networks/{chainId}/baseFeeHistory.csv",
   auth: "key",
   query: CSV_QUERY,
@@ -82,10 +83,12 @@ function streamCsvLines(
     if (res.destroyed) return;
     try {
       let piece = "";
-      const blocks = read.next(PIECE_BLOCKS, ({ firstBlock, timestamps, baseFeesWei }) => {
+      const blocks = read.next(PIECE_BLOCKS, ({ firstBlock, timestamps, baseFeesWei, blobBaseFeesWei, gasUsedParts }) => {
         const first = Number(firstBlock);
         for (let index = 0; index < timestamps.length; index++) {
-          piece += `${first + index},${Math.floor(timestamps[index]!)},${toGweiString(baseFeesWei[index]!)}\n`;
+          const blobFee = blobBaseFeesWei?.[index];
+          const ratio = gasUsedParts === undefined ? undefined : ratioOfParts(gasUsedParts[index]!);
+          piece += `${first + index},${Math.floor(timestamps[index]!)},${toGweiString(baseFeesWei[index]!)},${blobFee === undefined || blobFee < 0n ? "" : toGweiString(blobFee)},${ratio ?? ""}\n`;
         }
       });
       scans.chargeBlocks(keyId, blocks);

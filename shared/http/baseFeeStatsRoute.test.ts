@@ -124,10 +124,20 @@ function runsOf(blocks: readonly ArrayBlock[]): { firstBlock: bigint; baseFeesWe
   return runs;
 }
 
-/** The chain's history as the service fills it: the feed brings the newest 500 blocks, the backfill the older ones. */
-function follow(scripted: ScriptedService, chainId: number, blocks: readonly ArrayBlock[]): void {
+/** A block's blob base fee, where its chain has them (Base's live blocks here): a function of its number. */
+const blobFeeOf = (block: bigint): bigint => 1n + ((block * 104_729n) % 3_000_000_000n);
+
+/**
+ * The chain's history as the service fills it: the feed brings the newest 500 blocks (with `blobFees`, their blob base
+ * fees too), the backfill the older ones (without).
+ */
+function follow(scripted: ScriptedService, chainId: number, blocks: readonly ArrayBlock[], blobFees = false): void {
   const [live] = runsOf(blocks.slice(-500));
-  scripted.write(chainId, live!.firstBlock, live!.baseFeesWei, { confirmedAt: NOW_MS, anchors: live!.anchors });
+  scripted.write(chainId, live!.firstBlock, live!.baseFeesWei, {
+    confirmedAt: NOW_MS,
+    anchors: live!.anchors,
+    ...(blobFees ? { blobBaseFeesWei: blocks.slice(-500).map((block) => blobFeeOf(block.block)) } : {}),
+  });
   for (const page of runsOf(blocks.slice(0, -500))) scripted.backfillPage(chainId, page);
 }
 
@@ -154,7 +164,7 @@ async function start(t: TestContext) {
     { store },
   );
   follow(scripted, ETHEREUM, ethereum);
-  follow(scripted, BASE, base);
+  follow(scripted, BASE, base, true);
   scripted.write(ONE_BLOCK, 1n, [5n], { confirmedAt: NOW_MS });
   const server = createApiServer({
     source: scripted.service,
@@ -189,6 +199,27 @@ test("window=24h in 96 buckets: each bucket's count, blocks and percentiles equa
     buckets.reduce((sum, bucket) => sum + (bucket["blocks"] as number), 0),
     dayBlocks,
   );
+});
+
+test("fee=blob: the buckets of the blob base fees, counting only the blocks that have one; NO_BLOB_FEE on a chain without", async (t) => {
+  const { port, base } = await start(t);
+  const withBlobFees = base.slice(-500).map((block) => ({ ...block, baseFeeWei: blobFeeOf(block.block) }));
+  const fromSeconds = NEWEST_SECONDS - 2_000;
+  const buckets = statsOf(await call(port, "/networks/8453/baseFeeStats?window=2000s&buckets=8&fee=blob"));
+  const starts = Array.from({ length: 8 }, (_, index) => fromSeconds + index * 250);
+  assert.deepEqual(buckets, expectedBuckets(withBlobFees, starts, NEWEST_SECONDS));
+  assert.equal(buckets[0]!["blocks"], 0, "the older blocks, backfilled without blob fees, are not counted");
+  assert.equal(
+    buckets.reduce((sum, bucket) => sum + (bucket["blocks"] as number), 0),
+    500,
+  );
+  // The base fee's buckets of the same range still count every block.
+  const baseFees = statsOf(await call(port, "/networks/8453/baseFeeStats?window=2000s&buckets=8&fee=base"));
+  assert.deepEqual(baseFees, expectedBuckets(base, starts, NEWEST_SECONDS));
+  const refused = await call(port, "/networks/1/baseFeeStats?fee=blob");
+  assert.equal(refused.status, 422);
+  assert.equal((JSON.parse(refused.body) as { code: string }).code, "NO_BLOB_FEE");
+  assert.equal((await call(port, "/networks/8453/baseFeeStats?fee=all")).status, 400);
 });
 
 test("without a range, the chain's statistics window: a duration ends at the newest block, a count of blocks is the newest N held", async (t) => {
@@ -275,7 +306,7 @@ test("every malformed, unknown, conflicting or out-of-range parameter is a 400 I
     ["to=99999999999999", /'to' is '99999999999999': .*from 0 to 253402300799/],
     ["from=0x10", /'from' is '0x10'/],
     ["from=20&to=10", /'from' \(20\) is after to \(10\)/],
-    ["foo=1", /'foo' is not one that baseFeeStats takes: it takes window, from, to, buckets and bucket\./],
+    ["foo=1", /'foo' is not one that baseFeeStats takes: it takes window, from, to, buckets, bucket and fee\./],
     ["Buckets=2", /'Buckets' is not one that baseFeeStats takes/],
   ];
   for (const [query, message] of cases) {

@@ -5,6 +5,7 @@ import type { HistoryView } from "../core/history/historyView.ts";
 import { SlicedHistoryRead } from "../core/history/slicedHistoryRead.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { BUCKET_PERCENTILES, type BaseFeeStats, type BaseFeeStatsBucket, MAX_STATS_BUCKETS } from "../wire/baseFeeStats.ts";
+import { ApiError } from "./apiErrors.ts";
 import { chainOfPath } from "./chainOfPath.ts";
 import type { JsonReply, JsonRoute, QueryParameter, RouteContext } from "./routeTypes.ts";
 import { bucketLayoutOf, MAX_UNIX_SECONDS, parseStatsQuery, type StatsRange } from "./statsQuery.ts";
@@ -38,6 +39,12 @@ const STATS_QUERY: readonly QueryParameter[] = [
     schema: { type: "string", pattern: "^[1-9][0-9]{0,3}$" },
   },
   {
+    name: "fee",
+    description:
+      "Which fee the buckets summarise: base (the base fee, the default) or blob (the blob base fee of EIP-4844: only the blocks that have one are counted). blob on a chain without blob fees is 422 NO_BLOB_FEE.",
+    schema: { type: "string", enum: ["base", "blob"] },
+  },
+  {
     name: "bucket",
     description: `Each bucket's length in seconds (1 to ${MAX_DURATION_SECONDS}), from the range's start on; the last one ends at the range's end. At most ${MAX_STATS_BUCKETS} buckets. Not with buckets.`,
     schema: { type: "string", pattern: "^[1-9][0-9]{0,7}$" },
@@ -54,19 +61,23 @@ export const BASE_FEE_STATS_ROUTE: JsonRoute = {
   kind: "json",
   name: "getBaseFeeStats",
   summary:
-    "The held history in time buckets, oldest first: each bucket's block count, first and last block, and min, p10, p25, p50, p75, p90 and max of its base fees in Gwei (nearest rank). " +
+    "The held history in time buckets, oldest first: each bucket's block count, first and last block, and min, p10, p25, p50, p75, p90 and max of its base fees (or with fee=blob its blob base fees) in Gwei (nearest rank). " +
     "A block belongs to the bucket holding its timestamp rounded down to the second: buckets are [start, end), the last one [start, end]. A bucket without blocks has only start, end and blocks (0). " +
     "Each 32,768 blocks read cost the key one more request of its rate limit; at most 64 of these requests run or wait at once (429 beyond).",
   path: "/networks/{chainId}/baseFeeStats",
   auth: "key",
   query: STATS_QUERY,
-  extraErrors: ["INVALID_QUERY"],
+  extraErrors: ["INVALID_QUERY", "NO_BLOB_FEE"],
   response: { schema: "BaseFeeStats" },
   reply: (context) => {
     const publication = chainOfPath(context, "base fee");
     // The query is read before the data is looked for: a malformed query is told even while there is no data.
     const query = parseStatsQuery(context.target);
     chainOfPath(context, "held data");
+    // A chain whose data has no blob fee has none to summarise (while only the stored history is held, its buckets say).
+    if (query.fee === "blob" && publication.snapshot !== undefined && publication.snapshot.blob === undefined) {
+      throw new ApiError("NO_BLOB_FEE", { chainId: context.params["chainId"] ?? "" });
+    }
     const history = context.resources.source.history(publication.chainId);
     const { fromSeconds, toSeconds } = rangeOf(query.range, history, publication.status.statsWindow, context);
     const layout = bucketLayoutOf(fromSeconds, toSeconds, query.division);
@@ -77,7 +88,7 @@ export const BASE_FEE_STATS_ROUTE: JsonRoute = {
     if (history === undefined) return answer(bucketStats([], layout, BUCKET_PERCENTILES));
     const { scans } = context.resources;
     // A block at toSeconds + 0.5 is in the range's last second: the read ends one second past `toSeconds`.
-    const read = new SlicedHistoryRead(history, fromSeconds, toSeconds + 1);
+    const read = new SlicedHistoryRead(history, fromSeconds, toSeconds + 1, query.fee);
     const steps = bucketStatsInSlices(read, layout, () => scans.bucketScratch(BUCKET_PERCENTILES), scans.limits.sliceBlocks);
     return {
       deferred: async (abandoned) => {

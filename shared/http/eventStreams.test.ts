@@ -8,7 +8,8 @@ import { silentLogger } from "../log/logger.ts";
 import { networkStatusAt } from "../service/chainPublication.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import type { NetworkEvent } from "../wire/networkEvent.ts";
-import type { EventStreamLimits } from "./eventStreams.ts";
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import { blocksChanged, type EventStreamLimits } from "./eventStreams.ts";
 import { type ApiServer, createApiServer } from "./server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -331,4 +332,65 @@ test("revoking a key ends its open streams at once; other keys' streams go on", 
   scripted.write(MAINNET, 1600n, [3n], { confirmedAt: AT_MS });
   assert.equal((await kept.next()).blocks?.firstBlock, "1600");
   assert.equal(revoked.raw.includes('"firstBlock":"1600"'), false, "the revoked key's stream got no event after the revocation");
+});
+
+/** A snapshot of the newest blocks ending at `newestBlock`, with blob base fees and ratios where given (the rest of it unused here). */
+function blobSnapshot(newestBlock: bigint, baseFees: readonly bigint[], blobFees?: readonly bigint[], ratios?: readonly number[]): FeeSnapshot {
+  return {
+    chainId: 1,
+    newestBlock,
+    historyWei: baseFees,
+    baseFeePercentileWei: 1n,
+    busyThresholdWei: 1n,
+    minWei: 1n,
+    maxWei: 1n,
+    currentBaseFeeWei: 1n,
+    busy: false,
+    networkCongestion: 0,
+    recentTips: [],
+    blockTimeMs: 12_000,
+    statsBlocks: baseFees.length,
+    statsFromBlock: newestBlock,
+    statsToBlock: newestBlock,
+    ...(blobFees
+      ? {
+          blob: {
+            historyWei: blobFees,
+            gasUsedRatios: ratios ?? blobFees.map(() => undefined),
+            percentileWei: 1n,
+            busyThresholdWei: 1n,
+            minWei: 1n,
+            maxWei: 1n,
+            currentWei: 1n,
+            busy: false,
+            statsBlocks: blobFees.length,
+            statsFromBlock: newestBlock,
+            statsToBlock: newestBlock,
+          },
+        }
+      : {}),
+  };
+}
+
+test("the events' blocks carry each block's blob base fee and blob gas used ratio on a chain with blobs, aligned with the base fees", () => {
+  // Four blocks, the oldest without a blob fee (the blob history starts a block later).
+  const first = blobSnapshot(13n, [10n, 11n, 12n, 13n], [2_000_000_000n, 1n, 5n], [0.5, 1, 0]);
+  assert.deepEqual(blocksChanged(undefined, first), {
+    kind: "all",
+    firstBlock: "10",
+    baseFees: ["0.00000001", "0.000000011", "0.000000012", "0.000000013"],
+    blobBaseFees: [null, "2", "0.000000001", "0.000000005"],
+    blobGasUsedRatios: [null, 0.5, 1, 0],
+  });
+  // Block 13 re-mined with the same base fee but another blob fee: it is sent again, with the new block 14.
+  const next = blobSnapshot(14n, [10n, 11n, 12n, 13n, 14n], [2_000_000_000n, 1n, 6n, 7n], [0.5, 1, 0, 0.25]);
+  assert.deepEqual(blocksChanged(first, next), {
+    kind: "from",
+    firstBlock: "13",
+    baseFees: ["0.000000013", "0.000000014"],
+    blobBaseFees: ["0.000000006", "0.000000007"],
+    blobGasUsedRatios: [0, 0.25],
+  });
+  // A chain without blobs: no blob fields at all.
+  assert.deepEqual(blocksChanged(undefined, blobSnapshot(1n, [5n])), { kind: "all", firstBlock: "1", baseFees: ["0.000000005"] });
 });

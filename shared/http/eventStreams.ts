@@ -178,7 +178,12 @@ export class EventStreams {
  */
 export function blocksChanged(held: FeeSnapshot | undefined, next: FeeSnapshot | undefined): BlockRun | null {
   if (next === undefined || held === next) return null;
-  const all = (): BlockRun => ({ kind: "all", firstBlock: firstBlockOf(next).toString(), baseFees: next.historyWei.map(toGweiString) });
+  const all = (): BlockRun => ({
+    kind: "all",
+    firstBlock: firstBlockOf(next).toString(),
+    baseFees: next.historyWei.map(toGweiString),
+    ...blobFieldsFrom(next, 0),
+  });
   if (held === undefined) return all();
   const heldFirst = firstBlockOf(held);
   const nextFirst = firstBlockOf(next);
@@ -187,11 +192,35 @@ export function blocksChanged(held: FeeSnapshot | undefined, next: FeeSnapshot |
   for (let index = 0; index < next.historyWei.length; index++) {
     const block = nextFirst + BigInt(index);
     const heldIndex = Number(block - heldFirst);
-    if (heldIndex < held.historyWei.length && held.historyWei[heldIndex] === next.historyWei[index]) continue;
+    if (heldIndex < held.historyWei.length && held.historyWei[heldIndex] === next.historyWei[index] && sameBlobFields(held, heldIndex, next, index)) continue;
     if (index === 0) return all();
-    return { kind: "from", firstBlock: block.toString(), baseFees: next.historyWei.slice(index).map(toGweiString) };
+    return { kind: "from", firstBlock: block.toString(), baseFees: next.historyWei.slice(index).map(toGweiString), ...blobFieldsFrom(next, index) };
   }
   return null;
+}
+
+/** A block's blob base fee and blob gas used ratio in a snapshot (by its index among the base fees); undefined where none. */
+function blobAt(snapshot: FeeSnapshot, index: number): { fee: bigint | undefined; ratio: number | undefined } {
+  const blob = snapshot.blob;
+  if (blob === undefined) return { fee: undefined, ratio: undefined };
+  const at = index - (snapshot.historyWei.length - blob.historyWei.length);
+  return { fee: blob.historyWei[at], ratio: blob.gasUsedRatios[at] };
+}
+
+function sameBlobFields(held: FeeSnapshot, heldIndex: number, next: FeeSnapshot, index: number): boolean {
+  const a = blobAt(held, heldIndex);
+  const b = blobAt(next, index);
+  return a.fee === b.fee && a.ratio === b.ratio;
+}
+
+/** The blob fields of the event's blocks from `index` on, on a chain with blob fees. */
+function blobFieldsFrom(snapshot: FeeSnapshot, index: number): Pick<BlockRun, "blobBaseFees" | "blobGasUsedRatios"> {
+  if (snapshot.blob === undefined) return {};
+  const blocks = Array.from({ length: snapshot.historyWei.length - index }, (_, i) => blobAt(snapshot, index + i));
+  return {
+    blobBaseFees: blocks.map(({ fee }) => (fee === undefined ? null : toGweiString(fee))),
+    blobGasUsedRatios: blocks.map(({ ratio }) => ratio ?? null),
+  };
 }
 
 function firstBlockOf(snapshot: FeeSnapshot): bigint {

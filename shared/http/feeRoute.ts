@@ -1,4 +1,6 @@
+import { ApiError } from "./apiErrors.ts";
 import { chainOfPath, type PublicationWithData } from "./chainOfPath.ts";
+import type { PreparedBody } from "./preparedBody.ts";
 import type { OpenApiSchemaName } from "./openApiSchemas.ts";
 import type { PublishedAnswers } from "./preparedAnswerCache.ts";
 import type { FeeAnswerName } from "./preparedAnswers.ts";
@@ -12,13 +14,15 @@ export interface FeeRouteSpec {
   readonly schema: OpenApiSchemaName;
   /** Computed over the statistics window: the answer carries the window's X-Stats-* headers (the history does not). */
   readonly windowed: boolean;
+  /** A blob fee endpoint: answered from the snapshot's blob part, NO_BLOB_FEE for a chain without one. */
+  readonly blob?: boolean;
 }
 
 /**
  * `GET /networks/{chainId}/<name>`: the chain's prepared body of that name with its strong ETag, and headers that say
  * how new the data is (the contract keeps the bodies free of extra fields). Nothing is serialised per request.
  */
-export function feeRoute({ name, summary, schema, windowed }: FeeRouteSpec): JsonRoute {
+export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeRouteSpec): JsonRoute {
   return {
     kind: "json",
     name,
@@ -28,11 +32,14 @@ export function feeRoute({ name, summary, schema, windowed }: FeeRouteSpec): Jso
     reply: (context) => {
       const publication = chainOfPath(context, "data");
       const published = context.resources.answers.of(publication);
-      const prepared = published.answers[name];
+      const answers = blob ? published.answers.blob : published.answers;
+      if (answers === undefined) throw new ApiError("NO_BLOB_FEE", { chainId: context.params["chainId"] ?? "" });
+      const prepared = (answers as Partial<Record<FeeAnswerName, PreparedBody>>)[name]!;
       const fresh = freshnessHeaders(publication, published, context.nowMs);
-      return { body: prepared.body, etag: prepared.etag, headers: windowed ? { ...fresh, ...published.answers.statsHeaders } : fresh };
+      return { body: prepared.body, etag: prepared.etag, headers: windowed ? { ...fresh, ...answers.statsHeaders } : fresh };
     },
     response: { schema, fresh: true, ...(windowed ? { windowed: true } : {}) },
+    ...(blob ? { extraErrors: ["NO_BLOB_FEE"] as const } : {}),
   };
 }
 

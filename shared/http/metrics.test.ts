@@ -225,6 +225,39 @@ test("a chain without data has its state and no fee series; every chain has exac
   assert.equal(valueOf(samples, "gasfees_history_blocks", { chain_id: "8453", chain: "Base" }), 0);
 });
 
+test("the blob series: the newest and next blob base fee, its percentile, busy threshold and busy, from the blocks written; none without blob fees", async (t) => {
+  const { url, scripted } = await start(t);
+  const blobFees = Array.from({ length: 600 }, (_, i) => 1n + ((BigInt(i) * 104_729n) % 5_000_000_000n));
+  // Base's feed brings blob base fees: 600 blocks, a statistics window of its newest 500 (the scripted service's default).
+  scripted.write(8453, 1_000n, feesWei(600, 5n), { blobBaseFeesWei: blobFees, nextBlobBaseFeeWei: 4_999_999_999n });
+  const window = blobFees.slice(-500);
+  assert.equal(valueOf((await scrape(url)).samples, "gasfees_stats_window_blocks", { chain_id: "8453" }), window.length);
+  const { samples } = await scrape(url);
+  const base = { chain_id: "8453", chain: "Base" };
+  const gwei = (wei: bigint) => Number(expectedGwei(wei));
+  const threshold = expectedPercentile(window, 90);
+  assert.deepEqual(
+    {
+      blobBaseFee: valueOf(samples, "gasfees_blob_base_fee_gwei", base),
+      nextBlobBaseFee: valueOf(samples, "gasfees_next_blob_base_fee_gwei", base),
+      percentile: valueOf(samples, "gasfees_blob_base_fee_percentile_gwei", base),
+      busyThreshold: valueOf(samples, "gasfees_blob_busy_threshold_gwei", base),
+      busy: valueOf(samples, "gasfees_blob_busy", base),
+    },
+    {
+      blobBaseFee: gwei(blobFees.at(-1)!),
+      nextBlobBaseFee: 4.999999999,
+      percentile: gwei(expectedPercentile(window, 50)),
+      busyThreshold: gwei(threshold),
+      busy: 4_999_999_999n > threshold ? 1 : 0,
+    },
+  );
+  assert.equal(valueOf(samples, "gasfees_blob_busy", base), 1, "the next blob base fee is above p90 here");
+  for (const name of ["gasfees_blob_base_fee_gwei", "gasfees_next_blob_base_fee_gwei", "gasfees_blob_busy_threshold_gwei", "gasfees_blob_busy"]) {
+    assert.equal(valueOf(samples, name, { chain_id: "1" }), undefined, `${name} of a chain without blob fees`);
+  }
+});
+
 test("the server's answers are counted by route pattern and status, and a key in the path never shows", async (t) => {
   const { url } = await start(t);
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${url}${path}`, { headers }).then((response) => response.text());

@@ -70,6 +70,32 @@ const CHAIN_GAUGES: readonly ChainGauge[] = [
   },
   { name: "gasfees_busy", help: "1 while the next block's base fee is above the busy threshold, else 0.", value: (status) => flag(status.busy) },
   {
+    name: "gasfees_blob_base_fee_gwei",
+    help: "The newest block's blob base fee (EIP-4844) in Gwei (the last element of blobBaseFeeHistory); no sample on a chain without blob fees.",
+    value: (_status, { snapshot }) =>
+      gweiValue(snapshot?.blob === undefined ? undefined : toGweiString(snapshot.blob.historyWei.at(-1) ?? snapshot.blob.currentWei)),
+  },
+  {
+    name: "gasfees_next_blob_base_fee_gwei",
+    help: "The next block's blob base fee in Gwei as the RPC reports it, else the newest block's (blobBaseFee of /networks): blob-busy while above the blob busy threshold.",
+    value: (status) => gweiValue(status.blobBaseFee),
+  },
+  {
+    name: "gasfees_blob_base_fee_percentile_gwei",
+    help: "The 50th-percentile blob base fee of the statistics window in Gwei, nearest rank (blobBaseFeePercentile).",
+    value: (_status, { snapshot }) => gweiValue(snapshot?.blob === undefined ? undefined : toGweiString(snapshot.blob.percentileWei)),
+  },
+  {
+    name: "gasfees_blob_busy_threshold_gwei",
+    help: "The 90th-percentile blob base fee of the statistics window in Gwei, nearest rank (blobBusyThreshold).",
+    value: (_status, { snapshot }) => gweiValue(snapshot?.blob === undefined ? undefined : toGweiString(snapshot.blob.busyThresholdWei)),
+  },
+  {
+    name: "gasfees_blob_busy",
+    help: "1 while the next block's blob base fee is above the blob busy threshold, else 0.",
+    value: (status) => flag(status.blobBusy),
+  },
+  {
     name: "gasfees_data_age_seconds",
     help: "Seconds since an RPC endpoint last confirmed the data (X-Data-Age-Ms).",
     value: (status) => (status.dataAgeMs === null ? undefined : status.dataAgeMs / 1000),

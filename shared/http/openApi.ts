@@ -10,6 +10,7 @@ const EXAMPLE_DETAIL: ApiErrorDetail = { chainId: "6001", method: "POST", host: 
 const EXAMPLE_CHAIN_ID_DETAIL: Partial<Record<ApiErrorCode, ApiErrorDetail>> = {
   INVALID_CHAIN_ID: { chainId: "0x1" },
   NO_BASE_FEE: { chainId: "61" },
+  NO_BLOB_FEE: { chainId: "8453" },
   NO_DATA: { chainId: "1", retryAfterSeconds: 12 },
   INVALID_QUERY: { query: { parameter: "buckets", problem: "is '5000': it must be a whole number from 1 to 2000." } },
 };

@@ -5,6 +5,9 @@ import { BASE_FEE_HISTORY_CSV_ROUTE } from "./baseFeeHistoryCsvRoute.ts";
 import { BASE_FEE_HISTORY_ROUTE } from "./baseFeeHistoryRoute.ts";
 import { BASE_FEE_PERCENTILE_ROUTE } from "./baseFeePercentileRoute.ts";
 import { BASE_FEE_STATS_ROUTE } from "./baseFeeStatsRoute.ts";
+import { BLOB_BASE_FEE_HISTORY_ROUTE } from "./blobBaseFeeHistoryRoute.ts";
+import { BLOB_BASE_FEE_PERCENTILE_ROUTE } from "./blobBaseFeePercentileRoute.ts";
+import { BLOB_BUSY_THRESHOLD_ROUTE } from "./blobBusyThresholdRoute.ts";
 import { BUSY_THRESHOLD_ROUTE } from "./busyThresholdRoute.ts";
 import { COSTS_ROUTE } from "./costsRoute.ts";
 import { DASHBOARD_ASSET_ROUTE } from "./dashboardAssetRoute.ts";
@@ -30,6 +33,9 @@ const BASE_ROUTES: readonly Route[] = [
   BUSY_THRESHOLD_ROUTE,
   BASE_FEE_PERCENTILE_ROUTE,
   BASE_FEE_HISTORY_ROUTE,
+  BLOB_BUSY_THRESHOLD_ROUTE,
+  BLOB_BASE_FEE_PERCENTILE_ROUTE,
+  BLOB_BASE_FEE_HISTORY_ROUTE,
   SUGGESTED_GAS_FEES_ROUTE,
   COSTS_ROUTE,
   PRICE_HISTORY_ROUTE,

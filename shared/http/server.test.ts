@@ -71,6 +71,9 @@ const YOUNG_FEES = [
   35_000_000_000n,
 ];
 
+// The young chain's blobs (the mainnet chain here has none: NO_BLOB_FEE): p50 5 wei, p90 1 gwei + 1 wei.
+const YOUNG_BLOB_FEES = [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 1_000_000_001n, 2_000_000_000n];
+
 interface Started {
   port: number;
   url: string;
@@ -89,7 +92,7 @@ async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}):
     { chainId: LEGACY, noBaseFee: true },
   ]);
   scripted.write(MAINNET, FIRST_BLOCK, MAINNET_FEES, { confirmedAt: CONFIRMED_AT_MS });
-  scripted.write(YOUNG, 0n, YOUNG_FEES, { confirmedAt: CONFIRMED_AT_MS - 250 });
+  scripted.write(YOUNG, 0n, YOUNG_FEES, { confirmedAt: CONFIRMED_AT_MS - 250, blobBaseFeesWei: YOUNG_BLOB_FEES, nextBlobBaseFeeWei: 9n });
   const clock = { ms: CONFIRMED_AT_MS + 1500 };
   const logs: string[] = [];
   const server = createApiServer({
@@ -187,6 +190,46 @@ test("the three endpoints answer the values computed independently from the bloc
   assert.equal(historyAnswer.body, JSON.stringify(history.map(gwei)));
 });
 
+test("the blob fee endpoints: the base fee's answers for the blob base fee, in both forms; NO_BLOB_FEE on a chain without blobs", async (t) => {
+  const { port } = await start(t);
+  const sorted = [...YOUNG_BLOB_FEES].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const busy = await call(port, "/networks/8453/blobBusyThreshold", { headers: openAuth });
+  assert.equal(busy.status, 200);
+  assert.equal(busy.body, `{"blobBusyThreshold":"${gwei(nearestRank(sorted, 90))}"}`);
+  assert.equal(busy.body, `{"blobBusyThreshold":"1.000000001"}`);
+  assert.equal(busy.headers["x-stats-blocks"], "10");
+  assert.equal(busy.headers["x-stats-from-block"], "0");
+  assert.equal(busy.headers["x-stats-to-block"], "9");
+  assert.equal(busy.headers["x-block-number"], "9");
+  assert.ok(busy.headers.etag);
+  const median = await call(port, `/v3/${OPEN_KEY}/networks/8453/blobBaseFeePercentile`);
+  assert.equal(median.body, `{"blobBaseFeePercentile":"0.000000005"}`);
+  assert.equal(median.headers["x-stats-blocks"], "10");
+  const history = await call(port, "/networks/8453/blobBaseFeeHistory", { headers: openAuth });
+  assert.equal(history.body, JSON.stringify(YOUNG_BLOB_FEES.map(gwei)));
+  assert.equal(history.headers["x-stats-blocks"], undefined, "the history is not the window");
+  const again = await call(port, "/networks/8453/blobBaseFeeHistory", { headers: { ...openAuth, "If-None-Match": history.headers.etag! } });
+  assert.equal(again.status, 304);
+  for (const path of ["blobBusyThreshold", "blobBaseFeePercentile", "blobBaseFeeHistory"]) {
+    const refused = await call(port, `/networks/${MAINNET}/${path}`, { headers: openAuth });
+    assert.equal(refused.status, 422, path);
+    assert.equal((JSON.parse(refused.body) as { code: string }).code, "NO_BLOB_FEE");
+    assert.equal((await call(port, `/networks/${SYNCING}/${path}`, { headers: openAuth })).status, 503, "no data comes first");
+    assert.equal((await call(port, `/networks/${LEGACY}/${path}`, { headers: openAuth })).status, 422, "no base fee: no blob fee either");
+  }
+  const networks = JSON.parse((await call(port, "/networks", { headers: openAuth })).body) as {
+    chainId: number;
+    blobBaseFee: string | null;
+    blobBusy: boolean | null;
+  }[];
+  const young = networks.find((network) => network.chainId === YOUNG)!;
+  assert.equal(young.blobBaseFee, "0.000000009", "the next block's, as the endpoint gave it");
+  assert.equal(young.blobBusy, false, "9 wei is below the blob busy threshold");
+  const mainnet = networks.find((network) => network.chainId === MAINNET)!;
+  assert.equal(mainnet.blobBaseFee, null);
+  assert.equal(mainnet.blobBusy, null);
+});
+
 test("a chain younger than 500 blocks: all its blocks, and the contract's example values", async (t) => {
   const { port } = await start(t);
   const busy = await call(port, "/networks/8453/busyThreshold", { headers: openAuth });
@@ -272,6 +315,10 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       minBaseFee: gwei(min(mainnetWindow)),
       maxBaseFee: gwei(max(mainnetWindow)),
       busy: mainnetCurrent > nearestRank(mainnetWindow, 90),
+      blobBaseFee: null,
+      blobBaseFeePercentile: null,
+      blobBusyThreshold: null,
+      blobBusy: null,
       historyBlocks: 500,
       statsWindow: "1000 blocks",
       statsWindowBlocks: 1000,
@@ -295,6 +342,10 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       minBaseFee: "0.000000001",
       maxBaseFee: "50",
       busy: youngCurrent > 37_378_956_101n,
+      blobBaseFee: "0.000000009",
+      blobBaseFeePercentile: "0.000000005",
+      blobBusyThreshold: "1.000000001",
+      blobBusy: 9n > nearestRank(YOUNG_BLOB_FEES, 90),
       historyBlocks: 10,
       statsWindow: "500 blocks",
       statsWindowBlocks: 10,
@@ -313,6 +364,10 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       state: "syncing",
       ...noData,
       busy: null,
+      blobBaseFee: null,
+      blobBaseFeePercentile: null,
+      blobBusyThreshold: null,
+      blobBusy: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
       statsWindowBlocks: 0,
@@ -340,6 +395,10 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       state: "syncing",
       ...noData,
       busy: null,
+      blobBaseFee: null,
+      blobBaseFeePercentile: null,
+      blobBusyThreshold: null,
+      blobBusy: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
       statsWindowBlocks: 0,
@@ -367,6 +426,10 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       state: "no-base-fee",
       ...noData,
       busy: null,
+      blobBaseFee: null,
+      blobBaseFeePercentile: null,
+      blobBusyThreshold: null,
+      blobBusy: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
       statsWindowBlocks: 0,
@@ -712,6 +775,7 @@ const ERROR_TRIGGERS: Readonly<Record<string, (t: TestContext, port: number) => 
   NO_DATA: (_t, port) => call(port, `/networks/${SYNCING}/busyThreshold`, { headers: openAuth }),
   NO_BASE_FEE: (_t, port) => call(port, `/networks/${LEGACY}/busyThreshold`, { headers: openAuth }),
   INVALID_QUERY: (_t, port) => call(port, `/networks/${MAINNET}/baseFeeStats?buckets=0`, { headers: openAuth }),
+  NO_BLOB_FEE: (_t, port) => call(port, `/networks/${MAINNET}/blobBusyThreshold`, { headers: openAuth }),
 };
 
 /** What is wrong with the server's answer to a contract row, if anything. */

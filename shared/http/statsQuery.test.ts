@@ -17,15 +17,26 @@ function refusal(parse: () => unknown): string {
 }
 
 test("a stats query: the statistics window and one bucket by default; a window, a range and either division as given", () => {
-  assert.deepEqual(parseStatsQuery("/networks/1/baseFeeStats"), { range: { kind: "statsWindow" }, division: { kind: "count", buckets: 1 } });
-  assert.deepEqual(parseStatsQuery("/networks/1/baseFeeStats?"), { range: { kind: "statsWindow" }, division: { kind: "count", buckets: 1 } });
-  assert.deepEqual(parseStatsQuery("/x?window=7d&buckets=672"), { range: { kind: "window", seconds: 604_800 }, division: { kind: "count", buckets: 672 } });
+  assert.deepEqual(parseStatsQuery("/networks/1/baseFeeStats"), { range: { kind: "statsWindow" }, division: { kind: "count", buckets: 1 }, fee: "base" });
+  assert.deepEqual(parseStatsQuery("/networks/1/baseFeeStats?"), { range: { kind: "statsWindow" }, division: { kind: "count", buckets: 1 }, fee: "base" });
+  assert.deepEqual(parseStatsQuery("/x?window=7d&buckets=672"), {
+    range: { kind: "window", seconds: 604_800 },
+    division: { kind: "count", buckets: 672 },
+    fee: "base",
+  });
   assert.deepEqual(parseStatsQuery("/x?from=0&to=3600&bucket=60"), {
     range: { kind: "between", fromSeconds: 0, toSeconds: 3600 },
     division: { kind: "width", seconds: 60 },
+    fee: "base",
   });
   assert.deepEqual(parseStatsQuery("/x?to=100").range, { kind: "between", fromSeconds: undefined, toSeconds: 100 });
   assert.deepEqual(parseStatsQuery("/x?from=100&to=100").range, { kind: "between", fromSeconds: 100, toSeconds: 100 });
+  assert.equal(parseStatsQuery("/x?fee=blob").fee, "blob");
+  assert.equal(parseStatsQuery("/x?fee=base&window=1h").fee, "base");
+  assert.equal(
+    refusal(() => parseStatsQuery("/x?fee=Blob")),
+    "The query parameter 'fee' is 'Blob': it must be base (the base fee, the default) or blob (the blob base fee).",
+  );
   // Percent-encoding is decoded, names and values alike.
   assert.deepEqual(parseStatsQuery("/x?%77indow=1%68").range, { kind: "window", seconds: 3600 });
 });

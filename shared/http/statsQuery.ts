@@ -1,4 +1,5 @@
 import { type BucketLayout, bucketCountOf, equalBuckets, fixedWidthBuckets } from "../core/history/bucketStats.ts";
+import type { FeeSeries } from "../core/history/blockColumns.ts";
 import { MAX_DURATION_SECONDS, parseDurationSeconds } from "../core/history/duration.ts";
 import { MAX_STATS_BUCKETS } from "../wire/baseFeeStats.ts";
 import { ApiError } from "./apiErrors.ts";
@@ -21,6 +22,8 @@ export type StatsDivision = { readonly kind: "count"; readonly buckets: number }
 export interface StatsQuery {
   readonly range: StatsRange;
   readonly division: StatsDivision;
+  /** `fee=base` (default) or `fee=blob`: which fee the buckets summarise. */
+  readonly fee: FeeSeries;
 }
 
 /** The CSV export's query: `from` and `to`, each optional. */
@@ -29,7 +32,7 @@ export interface CsvQuery {
   readonly toSeconds: number | undefined;
 }
 
-const STATS_PARAMETERS = ["window", "from", "to", "buckets", "bucket"] as const;
+const STATS_PARAMETERS = ["window", "from", "to", "buckets", "bucket", "fee"] as const;
 const CSV_PARAMETERS = ["from", "to"] as const;
 
 /** `baseFeeStats`' query from a request target (`/path?window=24h&buckets=48`); throws INVALID_QUERY. */
@@ -57,7 +60,9 @@ export function parseStatsQuery(target: string): StatsQuery {
     bucket !== undefined
       ? { kind: "width", seconds: wholeNumberOf("bucket", bucket, 1, MAX_DURATION_SECONDS, "seconds") }
       : { kind: "count", buckets: buckets === undefined ? 1 : wholeNumberOf("buckets", buckets, 1, MAX_STATS_BUCKETS) };
-  return { range, division };
+  const fee = values.get("fee") ?? "base";
+  if (fee !== "base" && fee !== "blob") throw invalid("fee", `is ${quoted(fee)}: it must be base (the base fee, the default) or blob (the blob base fee).`);
+  return { range, division, fee };
 }
 
 /** The CSV export's query (and priceHistory's: the same from and to) from a request target; throws INVALID_QUERY. */

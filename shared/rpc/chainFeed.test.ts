@@ -45,6 +45,7 @@ test("before any data, the report says syncing, with every endpoint as configure
     blocks: [],
     newestBlock: undefined,
     nextBaseFeeWei: undefined,
+    nextBlobBaseFeeWei: undefined,
     recentTips: [],
     confirmedAt: undefined,
     phase: "syncing",

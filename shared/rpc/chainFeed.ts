@@ -537,6 +537,7 @@ export class ChainFeed {
       blocks: this.#unreportedBlocks,
       newestBlock: this.#state.newestBlock,
       nextBaseFeeWei: this.#state.nextBaseFeeWei,
+      nextBlobBaseFeeWei: this.#state.nextBlobBaseFeeWei,
       recentTips: this.#state.recentTips,
       confirmedAt: this.#confirmedAt,
       phase: this.#phase(),

@@ -22,6 +22,7 @@ export class FeeHistoryState {
   readonly #tips = new TipWindow(RECENT_BLOCKS);
   #recentTips: readonly BlockTips[] = Object.freeze([]);
   #nextBaseFeeWei: bigint | undefined;
+  #nextBlobBaseFeeWei: bigint | undefined;
 
   constructor(options: { windowBlocks: number }) {
     this.#window = new BlockWindow(options.windowBlocks);
@@ -39,6 +40,11 @@ export class FeeHistoryState {
   /** The next block's base fee as the newest answer at the head gave it. */
   get nextBaseFeeWei(): bigint | undefined {
     return this.#nextBaseFeeWei;
+  }
+
+  /** The next block's blob base fee as the newest answer at the head gave it (undefined on a chain without blobs). */
+  get nextBlobBaseFeeWei(): bigint | undefined {
+    return this.#nextBlobBaseFeeWei;
   }
 
   /** The newest blocks' tips, oldest first; a new frozen array after each change only. */
@@ -89,16 +95,22 @@ export class FeeHistoryState {
       this.#nextBaseFeeWei = answer.nextBaseFeeWei;
       changed = true;
     }
+    if ((heldNewest === undefined || answerNewest >= heldNewest) && answer.nextBlobBaseFeeWei !== this.#nextBlobBaseFeeWei) {
+      this.#nextBlobBaseFeeWei = answer.nextBlobBaseFeeWei;
+      changed = true;
+    }
     if (from > answerNewest) return { changed, blocks: undefined };
     const offset = Number(from - answer.oldestBlock);
     const perBlock = <T>(values: readonly T[] | undefined) => (values?.length === count ? Object.freeze(values.slice(offset)) : undefined);
     const gasUsedRatios = perBlock(answer.gasUsedRatios);
     const blobBaseFeesWei = perBlock(answer.blobBaseFeesWei);
+    const blobGasUsedRatios = blobBaseFeesWei && perBlock(answer.blobGasUsedRatios);
     const blocks: FeedBlocks = Object.freeze({
       firstBlock: from,
       baseFeesWei: Object.freeze(answer.baseFeesWei.slice(offset)),
       ...(gasUsedRatios ? { gasUsedRatios } : {}),
       ...(blobBaseFeesWei ? { blobBaseFeesWei } : {}),
+      ...(blobGasUsedRatios ? { blobGasUsedRatios } : {}),
     });
     return { changed: true, blocks };
   }

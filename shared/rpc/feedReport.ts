@@ -23,6 +23,8 @@ export interface FeedBlocks {
   readonly baseFeesWei: readonly bigint[];
   readonly gasUsedRatios?: readonly number[];
   readonly blobBaseFeesWei?: readonly bigint[];
+  /** Blob gas used over the block's blob gas maximum, 0..1 (only with blob base fees). */
+  readonly blobGasUsedRatios?: readonly number[];
 }
 
 /**
@@ -39,6 +41,8 @@ export interface FeedReport {
   readonly newestBlock: bigint | undefined;
   /** The base fee of the block after `newestBlock`, as the endpoint reported it; undefined when it gave none. */
   readonly nextBaseFeeWei: bigint | undefined;
+  /** The blob base fee of the block after `newestBlock`, as the endpoint reported it; undefined on a chain without blobs. */
+  readonly nextBlobBaseFeeWei: bigint | undefined;
   /** Tips of the newest blocks whose rewards were read (up to RECENT_BLOCKS block numbers), oldest first. */
   readonly recentTips: readonly BlockTips[];
   /**

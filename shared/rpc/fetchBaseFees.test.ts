@@ -135,3 +135,44 @@ test("the header failing alone, or unreadable, leaves the fees without one; the 
     (error) => error instanceof RpcEndpointError && error.reason === "missing trie node",
   );
 });
+
+test("the blob fields of every page are joined as the base fees are, with the next block's blob base fee; a page without them drops them all", async () => {
+  // Each block's blob base fee is its number, its blob gas used ratio its number's last digit in tenths; pages of at most 100 blocks.
+  const pageOf = (call: Call, withBlobs: (oldest: number) => boolean): object | undefined => {
+    if (call.method !== "eth_feeHistory") return undefined;
+    const count = Math.min(100, Number(BigInt(call.params[0] as string)));
+    const newest = call.params[1] === "latest" ? 1000 : Number(BigInt(call.params[1] as string));
+    const oldest = newest - count + 1;
+    const numbers = Array.from({ length: count + 1 }, (_, i) => oldest + i);
+    return {
+      result: {
+        oldestBlock: `0x${oldest.toString(16)}`,
+        baseFeePerGas: numbers.map(() => "0x7"),
+        gasUsedRatio: numbers.slice(1).map(() => 0.5),
+        ...(withBlobs(oldest)
+          ? { baseFeePerBlobGas: numbers.map((n) => `0x${n.toString(16)}`), blobGasUsedRatio: numbers.slice(0, -1).map((n) => (n % 10) / 10) }
+          : {}),
+      },
+    };
+  };
+  const blobs = await chainServer({ answer: (call) => pageOf(call, () => true) });
+  const fetched = await fetchBaseFees(blobs.connection, { maxBlocks: 250, firstRequestBlocks: 250 }, unlimited());
+  assert.equal(fetched.oldestBlock, 751n);
+  assert.deepEqual(
+    fetched.blobBaseFeesWei,
+    Array.from({ length: 250 }, (_, i) => BigInt(751 + i)),
+    "three pages joined, oldest first",
+  );
+  assert.deepEqual(
+    fetched.blobGasUsedRatios,
+    Array.from({ length: 250 }, (_, i) => ((751 + i) % 10) / 10),
+  );
+  assert.equal(fetched.gasUsedRatios?.length, 250);
+  assert.equal(fetched.nextBlobBaseFeeWei, 1001n, "the next block's, from the page at the head");
+  // A page from an endpoint that leaves the blob fields out: none of the blocks get them (no block gets another's).
+  const mixed = await chainServer({ answer: (call) => pageOf(call, (oldest) => oldest > 850) });
+  const partial = await fetchBaseFees(mixed.connection, { maxBlocks: 250, firstRequestBlocks: 250 }, unlimited());
+  assert.equal(partial.baseFeesWei.length, 250);
+  assert.equal(partial.blobBaseFeesWei, undefined);
+  assert.equal(partial.blobGasUsedRatios, undefined);
+});

@@ -129,7 +129,7 @@ export async function fetchBaseFees(connection: FeeHistoryConnection, request: F
   if (target < floor) target = floor;
   if (target < 0n) target = 0n;
 
-  const chunks: (readonly bigint[])[] = [first.baseFeesWei];
+  const chunks: FeeHistoryAnswer[] = [first];
   let oldest = first.oldestBlock;
   while (oldest > target) {
     const wanted = Number(oldest - target);
@@ -138,22 +138,37 @@ export async function fetchBaseFees(connection: FeeHistoryConnection, request: F
     if (chunk.oldestBlock + BigInt(chunk.baseFeesWei.length) !== oldest) {
       throw new MalformedRpcResponseError(connection.redactedUrl, "eth_feeHistory", `blocks ${chunk.oldestBlock}.. do not end right before block ${oldest}`);
     }
-    chunks.unshift(chunk.baseFeesWei);
+    chunks.unshift(chunk);
     oldest = chunk.oldestBlock;
   }
-  let baseFeesWei = chunks.flat();
   // The first answer may reach further back than needed (a generous poll): keep at most maxBlocks.
-  if (baseFeesWei.length > request.maxBlocks) {
-    const excess = baseFeesWei.length - request.maxBlocks;
-    baseFeesWei = baseFeesWei.slice(excess);
-    oldest += BigInt(excess);
-  }
+  const total = chunks.reduce((blocks, chunk) => blocks + chunk.baseFeesWei.length, 0);
+  const excess = Math.max(0, total - request.maxBlocks);
+  oldest += BigInt(excess);
+  const baseFeesWei = joinedSeries(chunks, (chunk) => chunk.baseFeesWei, excess)!;
+  const gasUsedRatios = joinedSeries(chunks, (chunk) => chunk.gasUsedRatios, excess);
+  const blobBaseFeesWei = joinedSeries(chunks, (chunk) => chunk.blobBaseFeesWei, excess);
+  const blobGasUsedRatios = blobBaseFeesWei && joinedSeries(chunks, (chunk) => chunk.blobGasUsedRatios, excess);
   return {
     oldestBlock: oldest,
     baseFeesWei,
     nextBaseFeeWei: first.nextBaseFeeWei,
+    ...(gasUsedRatios ? { gasUsedRatios } : {}),
+    ...(blobBaseFeesWei ? { blobBaseFeesWei } : {}),
+    ...(blobBaseFeesWei && first.nextBlobBaseFeeWei !== undefined ? { nextBlobBaseFeeWei: first.nextBlobBaseFeeWei } : {}),
+    ...(blobGasUsedRatios ? { blobGasUsedRatios } : {}),
     ...(first.tips ? { tips: first.tips } : {}),
     ...(first.header ? { header: first.header } : {}),
     ...(first.batchRefused ? { batchRefused: true } : {}),
   };
+}
+
+/**
+ * One per-block series of consecutive answers (oldest first), joined and without its first `skip` blocks; undefined
+ * unless every answer carried it (a series with a hole would give blocks another block's values).
+ */
+function joinedSeries<T>(answers: readonly FeeHistoryAnswer[], series: (answer: FeeHistoryAnswer) => readonly T[] | undefined, skip: number): T[] | undefined {
+  const parts = answers.map(series);
+  if (parts.some((part) => part === undefined)) return undefined;
+  return (parts as (readonly T[])[]).flat().slice(skip);
 }

@@ -9,6 +9,7 @@ export interface FeedView {
   readonly blocks: readonly FeedBlocks[];
   readonly newestBlock: bigint | undefined;
   readonly nextBaseFeeWei: bigint | undefined;
+  readonly nextBlobBaseFeeWei: bigint | undefined;
   readonly recentTips: readonly BlockTips[];
   readonly confirmedAt: number | undefined;
   readonly phase: FeedPhase;
@@ -26,6 +27,7 @@ export function firstFeedReport(chainId: number, endpoints: readonly EndpointSta
     blocks: NONE,
     newestBlock: undefined,
     nextBaseFeeWei: undefined,
+    nextBlobBaseFeeWei: undefined,
     recentTips: NONE,
     confirmedAt: undefined,
     phase: "syncing",
@@ -45,7 +47,8 @@ export function firstFeedReport(chainId: number, endpoints: readonly EndpointSta
 export function nextFeedReport(previous: FeedReport, now: FeedView): FeedReport | undefined {
   // Tips are replaced, never mutated: another array is other tips (two empty ones are none either way).
   const tipsChanged = now.recentTips !== previous.recentTips && (now.recentTips.length > 0 || previous.recentTips.length > 0);
-  const blocks = now.blocks.length > 0 || now.nextBaseFeeWei !== previous.nextBaseFeeWei || tipsChanged;
+  const blocks =
+    now.blocks.length > 0 || now.nextBaseFeeWei !== previous.nextBaseFeeWei || now.nextBlobBaseFeeWei !== previous.nextBlobBaseFeeWei || tipsChanged;
   const endpointsChanged = !sameStatuses(previous.endpoints, now.endpoints);
   const health = now.phase !== previous.phase || endpointsChanged;
   if (!blocks && !health && now.anchors.length === 0 && now.confirmedAt === previous.confirmedAt) return undefined;
@@ -54,6 +57,7 @@ export function nextFeedReport(previous: FeedReport, now: FeedView): FeedReport 
     blocks: now.blocks.length === 0 ? NONE : Object.freeze([...now.blocks]),
     newestBlock: now.newestBlock,
     nextBaseFeeWei: now.nextBaseFeeWei,
+    nextBlobBaseFeeWei: now.nextBlobBaseFeeWei,
     recentTips: tipsChanged ? now.recentTips : previous.recentTips,
     confirmedAt: now.confirmedAt,
     phase: now.phase,

@@ -146,6 +146,31 @@ test("a fee history's blob base fees, when present: one per block (plus the next
   }
 });
 
+test("a fee history's next blob base fee and blob gas used ratios: read beside the blob base fees, hostile ones refuse the answer", () => {
+  const good = { oldestBlock: "0x10", baseFeePerGas: ["0x1", "0x2", "0x3"], gasUsedRatio: [0.5, 0], baseFeePerBlobGas: ["0x7", "0x8", "0x9"] };
+  const read = parseFeeHistory({ ...good, blobGasUsedRatio: [0, 1] }, 2, 17n, URL);
+  assert.equal(read.nextBlobBaseFeeWei, 9n);
+  assert.deepEqual(read.blobGasUsedRatios, [0, 1]);
+  assert.equal(parseFeeHistory({ ...good, baseFeePerBlobGas: ["0x7", "0x8"] }, 2, 17n, URL).nextBlobBaseFeeWei, undefined, "no next one given");
+  assert.equal(parseFeeHistory(good, 2, 17n, URL).blobGasUsedRatios, undefined, "absent: none");
+  const cases: Array<[unknown, RegExp]> = [
+    [0.5, /blobGasUsedRatio is 0.5, not an array/],
+    [[0.5], /blobGasUsedRatio has 1 elements for 2 blocks/],
+    [[0.5, 0.5, 0.5], /blobGasUsedRatio has 3 elements for 2 blocks/],
+    [[0.5, 1.01], /blobGasUsedRatio\[1\]/],
+    [[0.5, -0.1], /blobGasUsedRatio\[1\]/],
+    [["0.5", 0.5], /blobGasUsedRatio\[0\]/],
+    [[0.5, null], /blobGasUsedRatio\[1\]/],
+  ];
+  for (const [ratios, message] of cases) {
+    assert.throws(
+      () => parseFeeHistory({ ...good, blobGasUsedRatio: ratios }, 2, 17n, URL),
+      (error: unknown) => error instanceof MalformedRpcResponseError && message.test(error.message),
+      JSON.stringify(ratios),
+    );
+  }
+});
+
 test("a block header: its number, timestamp (unix seconds) and base fee; anything else is garbage", () => {
   assert.deepEqual(parseBlockHeader({ number: "0x5", timestamp: "0x6452d557", baseFeePerGas: "0x7" }, URL), {
     number: 5n,

@@ -75,6 +75,10 @@ export interface FeeHistoryAnswer {
   readonly gasUsedRatios?: readonly number[];
   /** Per block, its blob base fee (EIP-4844), when the endpoint gave them (`baseFeePerBlobGas`). */
   readonly blobBaseFeesWei?: readonly bigint[];
+  /** The blob base fee of the block after the newest (the extra last element of `baseFeePerBlobGas`), when given. */
+  readonly nextBlobBaseFeeWei?: bigint;
+  /** Per block, its blob gas used over the block's blob gas maximum (0..1), when the endpoint gave them (`blobGasUsedRatio`). */
+  readonly blobGasUsedRatios?: readonly number[];
 }
 
 /**
@@ -112,13 +116,16 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
   if (newestBlock !== "latest" && newest !== newestBlock) {
     throw fail(`it ends at block ${newest} where block ${newestBlock} was asked`);
   }
-  const blobBaseFeesWei = parseBlobBaseFees(value.baseFeePerBlobGas, blocks, url);
+  const blobFees = parseBlobBaseFees(value.baseFeePerBlobGas, blocks, url);
+  const blobGasUsedRatios = blobFees ? parseBlobGasUsedRatios(value.blobGasUsedRatio, blocks, url) : undefined;
   const answer = {
     oldestBlock,
     baseFeesWei: parsed.slice(0, blocks),
     nextBaseFeeWei: parsed[blocks],
     gasUsedRatios: Object.freeze([...(ratios as number[])]),
-    ...(blobBaseFeesWei ? { blobBaseFeesWei } : {}),
+    ...(blobFees ? { blobBaseFeesWei: blobFees.perBlock } : {}),
+    ...(blobFees?.next !== undefined ? { nextBlobBaseFeeWei: blobFees.next } : {}),
+    ...(blobGasUsedRatios ? { blobGasUsedRatios } : {}),
   };
   if (!withRewards || value.reward === undefined || value.reward === null) return answer;
   const rewards = value.reward;
@@ -136,8 +143,11 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
   return { ...answer, tips };
 }
 
-/** The blob base fees of `blocks` mined blocks (the next block's, when given, is left out); undefined when absent. */
-function parseBlobBaseFees(value: unknown, blocks: number, url: string): readonly bigint[] | undefined {
+/**
+ * The blob base fees of `blocks` mined blocks and, when given, the next block's; undefined when absent. Bounded as the
+ * base fees are (below 2^63 wei: what the history and its store hold): a hostile value refuses the whole answer.
+ */
+function parseBlobBaseFees(value: unknown, blocks: number, url: string): { perBlock: readonly bigint[]; next: bigint | undefined } | undefined {
   const method = "eth_feeHistory";
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw new MalformedRpcResponseError(url, method, `baseFeePerBlobGas is ${describe(value)}, not an array`);
@@ -145,7 +155,22 @@ function parseBlobBaseFees(value: unknown, blocks: number, url: string): readonl
     throw new MalformedRpcResponseError(url, method, `baseFeePerBlobGas has ${value.length} elements for ${blocks} blocks (expected ${blocks + 1})`);
   }
   const fees = value.map((fee: unknown, i) => parseQuantity(fee, MAX_BASE_FEE_WEI, `baseFeePerBlobGas[${i}]`, url, method));
-  return Object.freeze(fees.slice(0, blocks));
+  return { perBlock: Object.freeze(fees.slice(0, blocks)), next: fees[blocks] };
+}
+
+/**
+ * Each block's blob gas used ratio (`blobGasUsedRatio`: blob gas used over the block's maximum, so 0..1), one per
+ * mined block; undefined when absent (the blob base fees stand without it). Anything else refuses the whole answer.
+ */
+function parseBlobGasUsedRatios(value: unknown, blocks: number, url: string): readonly number[] | undefined {
+  const fail = (problem: string) => new MalformedRpcResponseError(url, "eth_feeHistory", problem);
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw fail(`blobGasUsedRatio is ${describe(value)}, not an array`);
+  if (value.length !== blocks) throw fail(`blobGasUsedRatio has ${value.length} elements for ${blocks} blocks`);
+  value.forEach((ratio: unknown, i) => {
+    if (typeof ratio !== "number" || !(ratio >= 0 && ratio <= 1)) throw fail(`blobGasUsedRatio[${i}] is ${describe(ratio)}, not a number from 0 to 1`);
+  });
+  return Object.freeze([...(value as number[])]);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
+import { HistoryStore } from "../history/historyStore.ts";
 import { silentLogger } from "../log/logger.ts";
 import type { FeedReport } from "../rpc/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";
 import { ChainRecord } from "./chainRecord.ts";
+import { StoreWriter } from "./storeWriter.ts";
 
 const PLAN: ChainPlan = { chainId: 1, name: "Ethereum", rpcUrls: [], blockTimeMs: 12_000, statsWindowBlocks: 500 };
 const NOW_MS = 1_700_000_000_000;
@@ -15,6 +20,7 @@ function report(firstBlock: bigint, baseFeesWei: readonly bigint[], extra: Parti
     blocks: [{ firstBlock, baseFeesWei }],
     newestBlock: firstBlock + BigInt(baseFeesWei.length - 1),
     nextBaseFeeWei: undefined,
+    nextBlobBaseFeeWei: undefined,
     recentTips: [],
     confirmedAt: NOW_MS,
     phase: "ok",
@@ -76,4 +82,42 @@ test("a header dated more than MAX_HEADER_AHEAD_SECONDS after the clock dates no
   assert.ok(newest.timestamp <= nowSeconds + MAX_HEADER_AHEAD_SECONDS, `block 100 is dated ${newest.timestamp - nowSeconds} s after the clock`);
   record.takeReport(report(101n, [1n], { anchors: [{ block: 101n, timestamp: nowSeconds + 60 }] }), NOW_MS);
   assert.equal(record.history.newest!.timestamp, nowSeconds + 60, "one within the allowance is believed");
+});
+
+test("blob fees: the feed's blob base fees go into the history and its store, and a restart on the same store answers the same blob statistics", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "gasfees-record-blobs-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "history.sqlite");
+  const fees = Array.from({ length: 600 }, (_, i) => BigInt(1_000 + i));
+  const blobFees = Array.from({ length: 600 }, (_, i) => BigInt(1 + ((i * 7_919) % 1_000)));
+  const store = HistoryStore.open(file);
+  const record = new ChainRecord(PLAN, { store: new StoreWriter(store, { logger: silentLogger }), logger: silentLogger });
+  const anchors = [{ block: 1_599n, timestamp: NOW_MS / 1_000 }];
+  record.takeReport(
+    report(1_000n, fees, {
+      nextBlobBaseFeeWei: 5n,
+      anchors,
+      blocks: [{ firstBlock: 1_000n, baseFeesWei: fees, blobBaseFeesWei: blobFees, gasUsedRatios: fees.map(() => 0.5), blobGasUsedRatios: fees.map(() => 1) }],
+    }),
+    NOW_MS,
+  );
+  const blob = record.part().snapshot!.blob!;
+  const window = [...blobFees.slice(100)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  assert.equal(blob.percentileWei, window[Math.ceil(0.5 * 500) - 1]);
+  assert.equal(blob.busyThresholdWei, window[Math.ceil(0.9 * 500) - 1]);
+  assert.equal(blob.currentWei, 5n, "the feed's next blob base fee");
+  assert.deepEqual(blob.historyWei, blobFees.slice(100));
+  assert.deepEqual(new Set(blob.gasUsedRatios), new Set([1]));
+  store.close();
+
+  // A restart: the stored blob fees answer before the feed's first report (the next block's is then the newest's).
+  const reopened = HistoryStore.open(file);
+  t.after(() => reopened.close());
+  const restarted = new ChainRecord(PLAN, { store: new StoreWriter(reopened, { logger: silentLogger }), logger: silentLogger });
+  restarted.loadStored();
+  const loaded = restarted.part().snapshot!.blob!;
+  assert.equal(loaded.percentileWei, blob.percentileWei);
+  assert.equal(loaded.busyThresholdWei, blob.busyThresholdWei);
+  assert.deepEqual(loaded.historyWei, blob.historyWei);
+  assert.equal(loaded.currentWei, blobFees.at(-1));
 });

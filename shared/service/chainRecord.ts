@@ -1,4 +1,4 @@
-import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import type { BlobFeeSnapshot, FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
 import { type BlockAnchor, ChainHistory, type HistoryChange, type HistoryWrite } from "../core/history/chainHistory.ts";
 import { type ChainTip, snapshotOfHistory } from "../core/history/windowSnapshot.ts";
@@ -19,7 +19,7 @@ export interface BlocksToStore {
   readonly blobBaseFeesWei?: readonly bigint[];
 }
 
-/** A write with what the store keeps beside the fees (the history in memory reads fees and anchors only). */
+/** A write of blocks with what the RPC gave beside their fees (gas-used ratios, blob base fees, blob gas used ratios). */
 export type RecordWrite = HistoryWrite & Pick<BlocksToStore, "gasUsedRatios" | "blobBaseFeesWei">;
 
 /** The store keeps gas-used ratios up to 6.5534 (to 1/10,000); a page with a larger one is kept without its ratios. */
@@ -33,7 +33,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** A chain whose history is kept in memory only. */
 const NO_STORE: StoreHealth = Object.freeze({ state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 });
 
-const NO_TIP: ChainTip = Object.freeze({ newestBlock: undefined, nextBaseFeeWei: undefined, recentTips: Object.freeze([]) });
+const NO_TIP: ChainTip = Object.freeze({ newestBlock: undefined, nextBaseFeeWei: undefined, nextBlobBaseFeeWei: undefined, recentTips: Object.freeze([]) });
 
 /**
  * One chain's record: its history in memory (ChainHistory), written through to the store, and the snapshot the
@@ -90,7 +90,16 @@ export class ChainRecord {
     let blocks = 0;
     try {
       for (const run of this.#store.load(this.#plan.chainId)) {
-        this.#history.write({ firstBlock: run.firstBlock, baseFeesWei: run.baseFeesWei, anchors: run.anchors }, Date.now() / 1_000);
+        this.#history.write(
+          {
+            firstBlock: run.firstBlock,
+            baseFeesWei: run.baseFeesWei,
+            anchors: run.anchors,
+            ...(run.gasUsedRatios ? { gasUsedRatios: run.gasUsedRatios } : {}),
+            ...(run.blobBaseFeesWei?.some((fee) => fee >= 0n) ? { blobBaseFeesWei: run.blobBaseFeesWei } : {}),
+          },
+          Date.now() / 1_000,
+        );
         blocks += run.baseFeesWei.length;
       }
     } catch (error) {
@@ -114,8 +123,18 @@ export class ChainRecord {
     if (report.blocks.length === 0 && report.anchors.length > 0)
       this.#write({ firstBlock: report.anchors[0]!.block, baseFeesWei: [], anchors: report.anchors }, nowMs);
     const tip = this.#tip;
-    if (tip.newestBlock !== report.newestBlock || tip.nextBaseFeeWei !== report.nextBaseFeeWei || tip.recentTips !== report.recentTips) {
-      this.#tip = Object.freeze({ newestBlock: report.newestBlock, nextBaseFeeWei: report.nextBaseFeeWei, recentTips: report.recentTips });
+    if (
+      tip.newestBlock !== report.newestBlock ||
+      tip.nextBaseFeeWei !== report.nextBaseFeeWei ||
+      tip.nextBlobBaseFeeWei !== report.nextBlobBaseFeeWei ||
+      tip.recentTips !== report.recentTips
+    ) {
+      this.#tip = Object.freeze({
+        newestBlock: report.newestBlock,
+        nextBaseFeeWei: report.nextBaseFeeWei,
+        nextBlobBaseFeeWei: report.nextBlobBaseFeeWei,
+        recentTips: report.recentTips,
+      });
       this.#snapshotStale = true;
     }
   }
@@ -186,7 +205,10 @@ export class ChainRecord {
         ...(write.gasUsedRatios?.length === write.baseFeesWei.length && write.gasUsedRatios.every(storableRatio)
           ? { gasUsedRatios: write.gasUsedRatios.slice(offset, offset + count) }
           : {}),
-        ...(write.blobBaseFeesWei?.length === write.baseFeesWei.length ? { blobBaseFeesWei: write.blobBaseFeesWei.slice(offset, offset + count) } : {}),
+        // The store keeps known blob base fees only: a write with one not known (-1) keeps none of them.
+        ...(write.blobBaseFeesWei?.length === write.baseFeesWei.length && write.blobBaseFeesWei.every((fee) => fee >= 0n)
+          ? { blobBaseFeesWei: Array.from(write.blobBaseFeesWei.slice(offset, offset + count)) }
+          : {}),
       };
       this.#store.write(this.#plan.chainId, change.changedFrom, { baseFeesWei: fees, anchors, ...extras });
     }
@@ -234,6 +256,24 @@ function sameSnapshot(a: FeeSnapshot, b: FeeSnapshot): boolean {
     a.maxWei === b.maxWei &&
     a.recentTips === b.recentTips &&
     a.historyWei.length === b.historyWei.length &&
-    a.historyWei.every((fee, i) => fee === b.historyWei[i])
+    a.historyWei.every((fee, i) => fee === b.historyWei[i]) &&
+    sameBlobPart(a.blob, b.blob)
+  );
+}
+
+function sameBlobPart(a: BlobFeeSnapshot | undefined, b: BlobFeeSnapshot | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    a.currentWei === b.currentWei &&
+    a.percentileWei === b.percentileWei &&
+    a.busyThresholdWei === b.busyThresholdWei &&
+    a.minWei === b.minWei &&
+    a.maxWei === b.maxWei &&
+    a.statsBlocks === b.statsBlocks &&
+    a.statsFromBlock === b.statsFromBlock &&
+    a.statsToBlock === b.statsToBlock &&
+    a.historyWei.length === b.historyWei.length &&
+    a.historyWei.every((fee, i) => fee === b.historyWei[i]) &&
+    a.gasUsedRatios.every((ratio, i) => ratio === b.gasUsedRatios[i])
   );
 }

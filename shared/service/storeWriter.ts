@@ -11,7 +11,15 @@ export interface HistoryPersistence {
     chainId: number,
     fromBlock?: bigint,
     toBlock?: bigint,
-  ): Iterable<{ readonly firstBlock: bigint; readonly baseFeesWei: BigUint64Array; readonly anchors: readonly BlockAnchor[] }>;
+  ): Iterable<{
+    readonly firstBlock: bigint;
+    readonly baseFeesWei: BigUint64Array;
+    readonly anchors: readonly BlockAnchor[];
+    /** NaN where not known. */
+    readonly gasUsedRatios?: Float64Array;
+    /** -1n where not known. */
+    readonly blobBaseFeesWei?: BigInt64Array;
+  }>;
   prune(chainId: number, beforeBlock: bigint): number;
   /** How long a write waits for another process's lock (HistoryStore.setBusyTimeout); absent on stores that never wait. */
   setBusyTimeout?(busyTimeoutMs: number): void;

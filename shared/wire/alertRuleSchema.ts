@@ -12,6 +12,7 @@ export const ALERT_RULE_FIELDS = [
   "id",
   "chainId",
   "when",
+  "fee",
   "gwei",
   "percentile",
   "window",
@@ -62,6 +63,8 @@ export const alertRuleSettingsSchema = z
     id: z.string({ error: fieldError(ID_MUST_BE) }).regex(ALERT_RULE_ID_PATTERN, { error: fieldError(ID_MUST_BE) }),
     chainId: numberIn(1, Number.MAX_SAFE_INTEGER, "must be the id of a followed chain, a whole number like 1 (Ethereum) or 8453 (Base)", true),
     when: z.enum(["below", "above"], { error: fieldError('must be "below" or "above"') }),
+    /** Which fee the rule compares: the base fee (when absent) or the blob base fee (EIP-4844), with its own percentiles. */
+    fee: z.enum(["base", "blob"], { error: fieldError('must be "base" (the base fee, the default) or "blob" (the blob base fee)') }).optional(),
     /** A fixed threshold in Gwei: a decimal string (or number), 0 or more, at most 9 decimals; exact in wei. */
     gwei: z
       .union([z.string(), z.number()], { error: fieldError('must be a fee in Gwei, like "8" or "0.25"') })

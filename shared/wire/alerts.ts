@@ -23,6 +23,12 @@ export const alertEventSchema = z
       "The chain's current base fee then, in Gwei: the next block's, which a transaction sent now pays (what the rule and the Busy badge compare).",
     ),
     threshold: gweiStringSchema.describe("The rule's threshold then, in Gwei (for a percentile rule, the percentile over its window ending at that block)."),
+    fee: z
+      .literal("blob")
+      .optional()
+      .describe(
+        "Present (\"blob\") for a rule on the blob base fee: baseFee and threshold are then the next block's blob base fee and the rule's blob threshold.",
+      ),
     when: z.enum(["below", "above"]),
     firedAt: z.iso.datetime().describe("When the alert was delivered (ISO 8601, UTC)."),
     text: z.string().describe("The alert in one sentence, as the desktop notification says it."),
@@ -46,6 +52,7 @@ export const alertRuleStatusSchema = z
     chainId: z.number().int().positive(),
     chainName: z.string(),
     when: z.enum(["below", "above"]),
+    fee: z.enum(["base", "blob"]).describe("The fee the rule compares: the base fee, or the blob base fee (EIP-4844)."),
     gwei: gweiStringSchema.nullable().describe("The fixed threshold, or null for a percentile rule."),
     percentile: z.number().int().min(1).max(99).nullable(),
     window: z.string().nullable().describe('The percentile\'s window ("24h", "7d", "7200 blocks"), or null for a fixed threshold.'),

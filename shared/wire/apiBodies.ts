@@ -23,6 +23,17 @@ export const baseFeeHistorySchema = z
   .readonly()
   .describe(`The base fees of the newest ${HISTORY_BLOCKS} mined blocks (fewer on a young chain), oldest first, one per block.`);
 
+export const blobBusyThresholdSchema = z.strictObject({ blobBusyThreshold: gweiStringSchema }).readonly();
+
+export const blobBaseFeePercentileSchema = z.strictObject({ blobBaseFeePercentile: gweiStringSchema }).readonly();
+
+export const blobBaseFeeHistorySchema = z
+  .array(gweiStringSchema)
+  .min(1)
+  .max(HISTORY_BLOCKS)
+  .readonly()
+  .describe(`The blob base fees (EIP-4844) of the newest ${HISTORY_BLOCKS} mined blocks (fewer on a young chain), oldest first, one per block.`);
+
 const trendSchema = z.enum(TRENDS);
 
 const levelSchema = (name: string) =>
@@ -59,6 +70,8 @@ export type SuggestedGasFeesBody = z.infer<typeof suggestedGasFeesSchema>;
 export type LevelBody = SuggestedGasFeesBody["low"];
 export type BusyThreshold = z.infer<typeof busyThresholdSchema>;
 export type BaseFeePercentile = z.infer<typeof baseFeePercentileSchema>;
+export type BlobBusyThreshold = z.infer<typeof blobBusyThresholdSchema>;
+export type BlobBaseFeePercentile = z.infer<typeof blobBaseFeePercentileSchema>;
 
 /**
  * What the dashboard shows in its API panel: one of the user's own keys (never the dashboard's token), so that a

@@ -17,6 +17,16 @@ export const blockRunSchema = z
       .regex(/^[0-9]+$/)
       .describe("The block number of baseFees[0]."),
     baseFees: z.array(gweiStringSchema).readonly(),
+    blobBaseFees: z
+      .array(gweiStringSchema.nullable())
+      .readonly()
+      .optional()
+      .describe("On a chain with blob fees: each block's blob base fee (null where not known), one per base fee."),
+    blobGasUsedRatios: z
+      .array(z.number().min(0).max(1).nullable())
+      .readonly()
+      .optional()
+      .describe("On a chain with blob fees: each block's blob gas used over its maximum (null where not known), one per base fee."),
   })
   .readonly();
 

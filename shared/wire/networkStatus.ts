@@ -91,6 +91,19 @@ export const networkStatusSchema = z
     minBaseFee: gweiStringSchema.nullable(),
     maxBaseFee: gweiStringSchema.nullable(),
     busy: z.boolean().nullable().describe("The current base fee is above the busy threshold; null without data."),
+    blobBaseFee: gweiStringSchema
+      .nullable()
+      .describe("The next block's blob base fee (EIP-4844) as the RPC reports it, else the newest block's; null on a chain without blob fees or without data."),
+    blobBaseFeePercentile: gweiStringSchema
+      .nullable()
+      .describe("The 50th percentile of the statistics window's blob base fees (blobBaseFeePercentile); null without blob fees."),
+    blobBusyThreshold: gweiStringSchema
+      .nullable()
+      .describe("The 90th percentile of the statistics window's blob base fees (blobBusyThreshold); null without blob fees."),
+    blobBusy: z
+      .boolean()
+      .nullable()
+      .describe("The current blob base fee is above the blob busy threshold (p90 of the window's blob base fees); null without blob fees."),
     historyBlocks: z.number().int().min(0),
     statsWindow: z.string().describe('The statistics window as configured: a duration ("24h") or a count of newest blocks ("500 blocks").'),
     statsWindowBlocks: z.number().int().min(0).describe("The blocks the statistics are computed over now (X-Stats-Blocks); 0 without data."),

@@ -130,6 +130,12 @@ test("in demo mode the badge shows Normal and Busy within the demo's first minut
     Number(/^M\s*(-?[\d.]+)/.exec((await page.getByTestId("sparkline").locator(".sparkline-median").getAttribute("d")) ?? "")?.[1]);
   await expect.poll(sparklineStartX).toBeLessThan(4);
   await shootEverySize(page, "demo", { into: README_SCREENSHOTS });
+  // The demo's blob fees (its node's thin blob layer): the blob view is there, with its own badge, floor and blob use.
+  const blobView = page.getByTestId("blob-view");
+  await expect(blobView.getByTestId("blob-congestion")).toHaveAttribute("data-state", /^(busy|normal)$/);
+  await expect(blobView.getByTestId("blob-fee-chart").locator("path.floor-line")).toHaveCount(1);
+  await expect(blobView.getByTestId("blob-use")).toHaveAttribute("data-blocks", "500");
+  await shootEverySize(page, "demo-blob", { target: blobView, into: README_SCREENSHOTS });
 });
 
 test("in demo mode the 24 h view and the cheapest hours hold two days of real blocks within the demo's first minute", async ({ page }) => {

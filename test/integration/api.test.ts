@@ -134,6 +134,11 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
       minBaseFee: expectedGwei(min(window)),
       maxBaseFee: expectedGwei(max(window)),
       busy: currentWei > expectedPercentile(window, 90),
+      // Hardhat's EDR gives no blob fields in eth_feeHistory: a chain without blob fees.
+      blobBaseFee: null,
+      blobBaseFeePercentile: null,
+      blobBusyThreshold: null,
+      blobBusy: null,
       historyBlocks: 500,
       statsWindow: `${STATS_WINDOW_BLOCKS} blocks`,
       statsWindowBlocks: STATS_WINDOW_BLOCKS,

@@ -126,16 +126,16 @@ const KEY = "d3m0d3m0d3m0d3m0d3m0d3m0d3m0d3m0";
 /** The demo's first minute, in its live blocks (one every 2 s): counted in blocks, so that a loaded machine cannot fail it. */
 const FIRST_MINUTE_BLOCKS = 60_000 / DEMO_REPLAY.blockIntervalMs;
 
-async function csvRows(baseUrl: string): Promise<Array<{ block: bigint; timestamp: number; baseFeeGwei: string }>> {
+async function csvRows(baseUrl: string): Promise<Array<{ block: bigint; timestamp: number; baseFeeGwei: string; blobBaseFeeGwei: string }>> {
   const response = await fetch(`${baseUrl}/networks/${DEMO_CHAIN_ID}/baseFeeHistory.csv`, {
     headers: { authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` },
   });
   assert.equal(response.status, 200);
   const [header, ...lines] = (await response.text()).trim().split("\n");
-  assert.equal(header, "block,timestamp,base_fee_gwei");
+  assert.equal(header, "block,timestamp,base_fee_gwei,blob_base_fee_gwei,gas_used_ratio");
   return lines.map((line) => {
-    const [block, timestamp, baseFeeGwei] = line.split(",");
-    return { block: BigInt(block!), timestamp: Number(timestamp), baseFeeGwei: baseFeeGwei! };
+    const [block, timestamp, baseFeeGwei, blobBaseFeeGwei] = line.split(",");
+    return { block: BigInt(block!), timestamp: Number(timestamp), baseFeeGwei: baseFeeGwei!, blobBaseFeeGwei: blobBaseFeeGwei! };
   });
 }
 
@@ -248,6 +248,13 @@ test("--demo: two days of real blocks ending now, which the service backfills: t
     rows.map((row) => row.baseFeeGwei),
     blocks.map((block) => toGweiString(BigInt(block.baseFeePerGas))),
   );
+  // The demo's blob fees (its node's thin blob layer, shared/demo/demoBlobFees.ts) came with every block, live and backfilled.
+  assert.deepEqual(
+    rows.filter((row) => !/^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/.test(row.blobBaseFeeGwei)).map((row) => row.block),
+    [],
+    "every block has a blob base fee",
+  );
+  assert.ok(status.blobBaseFee !== null && status.blobBusyThreshold !== null, "the demo has blob fees");
   const timeErrors = rows.map((row, i) => Math.abs(row.timestamp - chainTimes[i]!));
   const largestErrorSeconds = Math.max(...timeErrors);
   t.diagnostic(`timestamps: largest error ${largestErrorSeconds} s, ${timeErrors.filter((error) => error <= 1).length} of ${rows.length} within a second`);

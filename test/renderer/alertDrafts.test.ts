@@ -28,8 +28,10 @@ const RELATIVE = {
   label: "Base spike",
 } as const;
 
+const BLOB = { id: "blobs-cheap", chainId: 1, when: "below", fee: "blob", percentile: 20, window: "24h" } as const;
+
 test("a stored rule edited without a change is stored as it was, fixed or relative, and the file's schema takes it", () => {
-  for (const rule of [FIXED, RELATIVE]) {
+  for (const rule of [FIXED, RELATIVE, BLOB]) {
     const checked = checkDraft(draftOfStoredRule(rule), []);
     assert.deepEqual(checked, { ok: true, rule });
     assert.ok(alertRuleSettingsSchema.safeParse(checked.ok && checked.rule).success);

@@ -8,6 +8,7 @@ export function ruleStatus(change: Partial<AlertRuleStatus> & Pick<AlertRuleStat
     chainId: 1,
     chainName: "Ethereum",
     when: "below",
+    fee: "base",
     gwei: "8",
     percentile: null,
     window: null,

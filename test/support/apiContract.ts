@@ -33,14 +33,10 @@ export interface ApiContract {
 }
 
 /** Contract endpoints not built yet, by path (their `/v3/{apiKey}` forms follow them), with the issue that builds each. */
-export const PENDING_ROUTES: Readonly<Record<string, string>> = {
-  "/networks/{chainId}/blobBaseFeeHistory": "Blob fees, first-class (issue 25)",
-  "/networks/{chainId}/blobBaseFeePercentile": "Blob fees, first-class (issue 25)",
-  "/networks/{chainId}/blobBusyThreshold": "Blob fees, first-class (issue 25)",
-};
+export const PENDING_ROUTES: Readonly<Record<string, string>> = {};
 
 /** Contract error rows not built yet, by code, with the issue that builds each. */
-export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = { NO_BLOB_FEE: "Blob fees, first-class (issue 25)" };
+export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = {};
 
 const KEY_PATH_PREFIX = "/v3/{apiKey}";
 

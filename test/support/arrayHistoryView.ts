@@ -105,7 +105,8 @@ export class ArrayHistoryView implements HistoryView {
   }
 
   /** The window's fees sorted whole at each call (the plain way: the service's history keeps them sorted as blocks come). */
-  percentileOver(window: WindowSpec, percentile: number): WindowPercentile | undefined {
+  percentileOver(window: WindowSpec, percentile: number, series: "base" | "blob" = "base"): WindowPercentile | undefined {
+    if (series === "blob") return undefined; // its blocks carry no blob base fee
     const newest = this.newest;
     const oldest = this.oldest;
     if (newest === undefined || oldest === undefined) return undefined;

@@ -26,6 +26,12 @@ export interface WriteOptions {
   readonly nextBaseFeeWei?: bigint;
   /** The tips of the newest blocks, as they are from now on (not merged with earlier ones); default none. */
   readonly recentTips?: readonly BlockTips[];
+  /** The blocks' blob base fees (one per block), as an endpoint with EIP-4844 gives them; default none. */
+  readonly blobBaseFeesWei?: readonly bigint[];
+  /** The blocks' gas-used ratios (one per block); default none. */
+  readonly gasUsedRatios?: readonly number[];
+  /** The blob base fee of the block after the newest one; default none. */
+  readonly nextBlobBaseFeeWei?: bigint;
   /**
    * Header timestamps seen with the blocks. Default: the newest block written, dated at `confirmedAt` (in whole
    * seconds, as headers are), as a poll reads the newest header with the fees. `[]` for none: the history then dates
@@ -95,9 +101,17 @@ export class ScriptedFeed implements Feed {
     const newestWritten = firstBlock + BigInt(baseFeesWei.length - 1);
     const held = this.#report.newestBlock;
     return this.#tell({
-      blocks: [Object.freeze({ firstBlock, baseFeesWei: Object.freeze([...baseFeesWei]) })],
+      blocks: [
+        Object.freeze({
+          firstBlock,
+          baseFeesWei: Object.freeze([...baseFeesWei]),
+          ...(options.blobBaseFeesWei ? { blobBaseFeesWei: Object.freeze([...options.blobBaseFeesWei]) } : {}),
+          ...(options.gasUsedRatios ? { gasUsedRatios: Object.freeze([...options.gasUsedRatios]) } : {}),
+        }),
+      ],
       newestBlock: held !== undefined && held > newestWritten ? held : newestWritten,
       nextBaseFeeWei: options.nextBaseFeeWei,
+      nextBlobBaseFeeWei: options.nextBlobBaseFeeWei,
       recentTips: options.recentTips ?? NONE,
       confirmedAt,
       phase: "ok",
@@ -118,6 +132,7 @@ export class ScriptedFeed implements Feed {
       blocks: NONE,
       newestBlock: previous.newestBlock,
       nextBaseFeeWei: previous.nextBaseFeeWei,
+      nextBlobBaseFeeWei: previous.nextBlobBaseFeeWei,
       recentTips: previous.recentTips,
       confirmedAt: previous.confirmedAt,
       phase: previous.phase,

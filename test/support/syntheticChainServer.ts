@@ -5,6 +5,7 @@
 // each call arrived; and it can turn hostile in the ways a backfill must detect.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { BLOB_SCHEDULES, type BlobSchedule, blobBaseFeeOf as blobFeeAtExcess, GAS_PER_BLOB, nextExcessBlobGas } from "../../shared/core/fees/blobFeeRule.ts";
 
 /**
  * How the endpoint misbehaves:
@@ -19,7 +20,11 @@ import type { AddressInfo, Socket } from "node:net";
  * - header-of-next-block: eth_getBlockByNumber(n) answers block n + 1;
  * - timestamps-backwards: headers' timestamps decrease as blocks increase;
  * - timestamps-late: headers' timestamps are a day later than the chain's (each page in order, yet later than the newest block);
- * - timestamps-future: headers' timestamps are a day ahead of the local clock.
+ * - timestamps-future: headers' timestamps are a day ahead of the local clock;
+ * - blob-fee-overflow: eth_feeHistory's newest blob base fee is 2^256 (more than any fee, or the store, can hold);
+ * - blob-fee-short: baseFeePerBlobGas has one element fewer than the blocks;
+ * - blob-fee-number: a blob base fee is a JSON number instead of a hex quantity;
+ * - blob-ratio-above-one: a blob gas used ratio is 1.5 (a block cannot use more than its maximum).
  */
 export type SyntheticFault =
   | "none"
@@ -33,7 +38,22 @@ export type SyntheticFault =
   | "header-of-next-block"
   | "timestamps-backwards"
   | "timestamps-late"
-  | "timestamps-future";
+  | "timestamps-future"
+  | "blob-fee-overflow"
+  | "blob-fee-short"
+  | "blob-fee-number"
+  | "blob-ratio-above-one";
+
+/**
+ * Blob fees as a real chain makes them: each block's blob base fee follows EIP-4844's update rule (excess blob gas,
+ * fake_exponential) with EIP-7918's reserve price, from the blob gas the server says each block used.
+ */
+export interface BlobFeeRule {
+  /** Default Prague's (target 6, max 9 blobs). */
+  readonly schedule?: BlobSchedule;
+  /** Blob gas used by a block: a multiple of GAS_PER_BLOB up to the schedule's maximum. */
+  readonly blobGasUsedOf: (block: bigint) => bigint;
+}
 
 export interface SyntheticChainOptions {
   readonly chainId?: number;
@@ -45,6 +65,8 @@ export interface SyntheticChainOptions {
   readonly baseFeeOf?: (block: bigint) => bigint;
   /** Blob base fees in eth_feeHistory answers (baseFeePerBlobGas); default true. */
   readonly blobFees?: boolean;
+  /** The blob base fees follow EIP-4844/7918 from this blob use; default a pure function of the block number. */
+  readonly blobRule?: BlobFeeRule;
   readonly fault?: SyntheticFault;
   readonly retryAfterSeconds?: number;
 }
@@ -57,6 +79,8 @@ export interface SyntheticChainServer {
   readonly baseFeeOf: (block: bigint) => bigint;
   readonly blobBaseFeeOf: (block: bigint) => bigint;
   readonly gasUsedRatioOf: (block: bigint) => number;
+  /** A block's blob gas used over its maximum (blobGasUsedRatio). */
+  readonly blobGasUsedRatioOf: (block: bigint) => number;
   /** JSON-RPC calls received (each call of a batch counted), of one method or all. */
   calls(method?: string): number;
   /** performance.now() at each call's arrival, oldest first. */
@@ -83,8 +107,11 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
   const chainId = options.chainId ?? 1;
   const timestampOf = options.timestampOf ?? ((block: bigint) => 1_700_000_000 + Number(block) * 12);
   const baseFeeOf = options.baseFeeOf ?? ((block: bigint) => 1_000_000_000n + ((block * 7_919n) % 50_000_000_000n));
-  const blobBaseFeeOf = (block: bigint) => 1n + (block % 1_000n);
   const gasUsedRatioOf = (block: bigint) => Number(block % 101n) / 100;
+  const blobRule = options.blobRule;
+  const ruled = blobRule === undefined ? undefined : ruledBlobFees(blobRule, baseFeeOf);
+  const blobBaseFeeOf = ruled?.feeOf ?? ((block: bigint) => 1n + (block % 1_000n));
+  const blobGasUsedRatioOf = ruled?.ratioOf ?? gasUsedRatioOf;
   const blobFees = options.blobFees ?? true;
   let fault: SyntheticFault = options.fault ?? "none";
   let retryAfterSeconds = options.retryAfterSeconds ?? 1;
@@ -140,19 +167,25 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
         const blocks = Number(end - oldest + 1n);
         const fees: string[] = new Array<string>(blocks + 1);
         const ratios: number[] = new Array<number>(blocks);
-        const blobs: string[] = new Array<string>(blocks + 1);
+        const blobs: unknown[] = new Array<string>(blocks + 1);
+        const blobRatios: number[] = new Array<number>(blocks);
         for (let i = 0; i <= blocks; i++) {
           const block = oldest + BigInt(i);
           fees[i] = hex(baseFeeOf(block));
           blobs[i] = hex(blobBaseFeeOf(block));
           if (i < blocks) ratios[i] = gasUsedRatioOf(block);
+          if (i < blocks) blobRatios[i] = blobGasUsedRatioOf(block);
         }
+        if (fault === "blob-fee-overflow") blobs[blocks - 1] = hex(2n ** 256n);
+        if (fault === "blob-fee-short") blobs.splice(0, 2);
+        if (fault === "blob-fee-number") blobs[blocks - 1] = Number(blobBaseFeeOf(end));
+        if (fault === "blob-ratio-above-one") blobRatios[blocks - 1] = 1.5;
         return {
           result: {
             oldestBlock: hex(oldest),
             baseFeePerGas: fees,
             gasUsedRatio: ratios,
-            ...(blobFees ? { baseFeePerBlobGas: blobs, blobGasUsedRatio: ratios } : {}),
+            ...(blobFees ? { baseFeePerBlobGas: blobs, blobGasUsedRatio: blobRatios } : {}),
           },
         };
       }
@@ -219,6 +252,7 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
     baseFeeOf,
     blobBaseFeeOf,
     gasUsedRatioOf,
+    blobGasUsedRatioOf,
     calls: (method) => (method === undefined ? arrivalsMs.length : (counts.get(method) ?? 0)),
     arrivalsMs,
     get abandonedCalls() {
@@ -234,5 +268,27 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * The blob base fees of a chain whose blocks use `rule.blobGasUsedOf` blob gas, from block 0 (no excess) on: each
+ * block's excess blob gas from its parent's by EIP-7918's calc_excess_blob_gas, its fee by EIP-4844's fake_exponential.
+ * Computed once per block, in order, and kept (a test chain has thousands of blocks, not millions).
+ */
+function ruledBlobFees(rule: BlobFeeRule, baseFeeOf: (block: bigint) => bigint): { feeOf: (block: bigint) => bigint; ratioOf: (block: bigint) => number } {
+  const schedule = rule.schedule ?? BLOB_SCHEDULES.prague;
+  const maxBlobGas = BigInt(schedule.max) * GAS_PER_BLOB;
+  const excess: bigint[] = [0n];
+  const excessAt = (block: bigint): bigint => {
+    for (let b = excess.length; b <= Number(block); b++) {
+      const parent = BigInt(b - 1);
+      excess.push(nextExcessBlobGas({ excessBlobGas: excess[b - 1]!, blobGasUsed: rule.blobGasUsedOf(parent), baseFeeWei: baseFeeOf(parent) }, schedule));
+    }
+    return excess[Number(block)]!;
+  };
+  return {
+    feeOf: (block) => blobFeeAtExcess(excessAt(block), schedule),
+    ratioOf: (block) => Number(rule.blobGasUsedOf(block)) / Number(maxBlobGas),
   };
 }

@@ -30,6 +30,7 @@ const DEFAULT_STATS_WINDOW = "24h";
 /** How a field's problem starts: the schema's message follows ("The percentile must be a whole number from 1 to 99 …"). */
 const FIELD_NAMES: Record<AlertDraftField, string> = {
   chainId: "The chain",
+  fee: "The fee compared",
   when: "The condition",
   gwei: "The fee",
   percentile: "The percentile",
@@ -308,7 +309,20 @@ function RuleForm({
             </select>
           )}
         </Field>
-        <Field label="When the base fee is" field="when" problems={problems}>
+        <Field label="Compare" field="fee" problems={problems}>
+          {(describedBy) => (
+            <select
+              value={draft.fee}
+              onChange={(event) => set("fee", event.target.value as AlertDraft["fee"])}
+              aria-describedby={describedBy}
+              data-testid="alert-fee"
+            >
+              <option value="base">the base fee</option>
+              <option value="blob">the blob base fee (EIP-4844)</option>
+            </select>
+          )}
+        </Field>
+        <Field label={draft.fee === "blob" ? "When the blob base fee is" : "When the base fee is"} field="when" problems={problems}>
           {(describedBy) => (
             <select
               value={draft.when}

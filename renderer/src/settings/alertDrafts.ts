@@ -6,7 +6,7 @@ import type { AlertRuleProblem } from "../../../shared/wire/alerts.ts";
 import type { SettingsRefusal } from "./settingsRefusal.ts";
 
 /** The fields of the rule form, each shown with its own problem. */
-export const ALERT_DRAFT_FIELDS = ["chainId", "when", "gwei", "percentile", "window", "forBlocks", "cooldownMinutes", "webhookUrl", "label"] as const;
+export const ALERT_DRAFT_FIELDS = ["chainId", "fee", "when", "gwei", "percentile", "window", "forBlocks", "cooldownMinutes", "webhookUrl", "label"] as const;
 export type AlertDraftField = (typeof ALERT_DRAFT_FIELDS)[number];
 
 /** One rule as the form edits it: every field as typed. */
@@ -15,6 +15,8 @@ export interface AlertDraft {
   readonly id: string;
   readonly chainId: string;
   readonly when: "below" | "above";
+  /** Which fee the rule compares: the base fee, or the blob base fee (stored as "fee":"blob"; the base fee is left out). */
+  readonly fee: "base" | "blob";
   /** A fixed fee, or a percentile of the chain's own base fees. */
   readonly thresholdKind: "gwei" | "percentile";
   readonly gwei: string;
@@ -57,6 +59,7 @@ export function newAlertDraft(chainId: number | undefined): AlertDraft {
     id: "",
     chainId: chainId === undefined ? "" : String(chainId),
     when: "below",
+    fee: "base",
     thresholdKind: "gwei",
     gwei: "",
     percentile: "",
@@ -80,6 +83,7 @@ export function draftOfStoredRule(raw: unknown): AlertDraft {
     id: typeof rule.id === "string" ? rule.id : "",
     chainId: text(rule.chainId),
     when: rule.when === "above" ? "above" : "below",
+    fee: rule.fee === "blob" ? "blob" : "base",
     thresholdKind: rule.percentile !== undefined && rule.gwei === undefined ? "percentile" : "gwei",
     gwei: text(rule.gwei),
     percentile: text(rule.percentile),
@@ -104,6 +108,7 @@ export function checkDraft(draft: AlertDraft, takenIds: readonly string[]): Draf
     id,
     ...(chainId === undefined ? {} : { chainId }),
     when: draft.when,
+    ...(draft.fee === "blob" ? { fee: "blob" } : {}),
     ...(draft.thresholdKind === "gwei"
       ? { gwei: draft.gwei.trim() }
       : { percentile: numberOrText(draft.percentile), ...optional("window", draft.window.trim() || undefined) }),

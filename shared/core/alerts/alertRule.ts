@@ -1,4 +1,5 @@
 import type { Action } from "../costs/defaultActions.ts";
+import type { FeeSeries } from "../history/blockColumns.ts";
 import type { WindowSpec } from "../history/duration.ts";
 
 /** Which side of its threshold a rule waits for: `below` (cheap) or `above` (expensive). */
@@ -27,6 +28,8 @@ export interface AlertRule {
   readonly chainId: number;
   readonly when: AlertDirection;
   readonly threshold: AlertThreshold;
+  /** Which fee it compares (and its percentile is of): the base fee unless "blob" (the blob base fee, EIP-4844). */
+  readonly fee?: FeeSeries;
   /**
    * The condition must hold for this many new blocks in a row before the rule fires; once firing, it re-arms after
    * the condition was false for `rearmAfterBlocks` new blocks in a row (the contract's `forBlocks` for both).

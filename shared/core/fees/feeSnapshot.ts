@@ -32,6 +32,29 @@ export interface FeeSnapshot {
   readonly statsBlocks: number;
   readonly statsFromBlock: bigint;
   readonly statsToBlock: bigint;
+  /** The blob base fee's part (EIP-4844); absent on a chain (or while a history) without blob base fees. */
+  readonly blob?: BlobFeeSnapshot;
+}
+
+/** The blob base fee as a series like the base fee: its history, its statistics over the same window, busy or not. */
+export interface BlobFeeSnapshot {
+  /** The newest HISTORY_BLOCKS blocks' blob base fees (back to the first block without one), oldest first. */
+  readonly historyWei: readonly bigint[];
+  /** The same blocks' blob gas used over their maximum (0..1; undefined where the RPC gave none), oldest first. */
+  readonly gasUsedRatios: readonly (number | undefined)[];
+  /** p50 and p90 (nearest rank) of the statistics window's blob base fees. */
+  readonly percentileWei: bigint;
+  readonly busyThresholdWei: bigint;
+  readonly minWei: bigint;
+  readonly maxWei: bigint;
+  /** The next block's blob base fee as the RPC reported it, else the newest block's. */
+  readonly currentWei: bigint;
+  /** The current blob base fee above the blob busy threshold. */
+  readonly busy: boolean;
+  /** The blocks of the statistics window that have a blob base fee, and the first and last of them. */
+  readonly statsBlocks: number;
+  readonly statsFromBlock: bigint;
+  readonly statsToBlock: bigint;
 }
 
 /** What a snapshot holds beyond the base fees; each has a default for callers that only need the statistics. */

@@ -13,6 +13,43 @@ export const TIME_EXACT = 1;
 /** Taken from the local clock while no header was seen yet (kept in memory only, never stored as exact). */
 export const TIME_CLOCK = 2;
 
+/** Which fee a window, a bucket or a percentile is of: the execution base fee, or the blob base fee (EIP-4844). */
+export type FeeSeries = "base" | "blob";
+
+/** A blob base fee not known (a block of a chain or fork without blobs, or one whose RPC did not give it). */
+export const UNKNOWN_BLOB_FEE = -1n;
+/** Gas-used ratios are kept in parts of 10,000 (as the store keeps them), up to 6.5534; 0xffff where unknown. */
+export const RATIO_PARTS = 10_000;
+export const UNKNOWN_RATIO = 0xffff;
+
+/** What a block may carry beside its base fee, where the RPC gave it. */
+export interface BlockExtras {
+  /** Gas used over the gas limit (0..6.5534 kept; larger ones are kept as unknown). */
+  readonly gasUsedRatio?: number | undefined;
+  /** Wei, 0 to 2^63 - 1. */
+  readonly blobBaseFeeWei?: bigint | undefined;
+  /** Blob gas used over the block's blob gas maximum, 0..1. */
+  readonly blobGasUsedRatio?: number | undefined;
+}
+
+/** Ratio parts of a ratio; UNKNOWN_RATIO for one not given or beyond what is kept. */
+export function ratioParts(ratio: number | undefined): number {
+  return ratio === undefined || !(ratio >= 0) || ratio > (UNKNOWN_RATIO - 1) / RATIO_PARTS ? UNKNOWN_RATIO : Math.round(ratio * RATIO_PARTS);
+}
+
+/** The ratio of ratio parts; undefined where unknown. */
+export function ratioOfParts(parts: number): number | undefined {
+  return parts === UNKNOWN_RATIO ? undefined : parts / RATIO_PARTS;
+}
+
+/** The blob columns a chunk gets once one of its blocks has a blob base fee (chains without blobs never pay them): 10 bytes a block. */
+interface ChunkBlobs {
+  /** UNKNOWN_BLOB_FEE where not known. */
+  readonly blobBaseFeesWei: BigInt64Array;
+  /** Ratio parts (UNKNOWN_RATIO where not known). */
+  readonly blobGasUsedParts: Uint16Array;
+}
+
 interface Chunk {
   /** The chunk's first block number (a multiple of HISTORY_CHUNK_BLOCKS). */
   readonly first: number;
@@ -22,6 +59,10 @@ interface Chunk {
   /** TIME_INTERPOLATED, TIME_EXACT or TIME_CLOCK per block. */
   readonly timeKinds: Uint8Array;
   held: number;
+  /** Gas-used ratio parts (UNKNOWN_RATIO where not known): made on the chunk's first block written with one (2 bytes a block). */
+  gasUsedParts: Uint16Array | undefined;
+  /** Made on the chunk's first block written with a blob base fee. */
+  blobs: ChunkBlobs | undefined;
 }
 
 /**
@@ -61,6 +102,45 @@ export class BlockColumns {
     return chunk === undefined || Number.isNaN(chunk.timestamps[offset]!) ? undefined : chunk.baseFeesWei[offset]!;
   }
 
+  /** The block's blob base fee; undefined when not held or not known. */
+  blobBaseFeeAt(block: number): bigint | undefined {
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    const fee = chunk?.blobs?.blobBaseFeesWei[block % HISTORY_CHUNK_BLOCKS];
+    return fee === undefined || fee < 0n || Number.isNaN(chunk!.timestamps[block % HISTORY_CHUNK_BLOCKS]!) ? undefined : fee;
+  }
+
+  /** The block's blob gas used ratio (0..1); undefined when not held or not known. */
+  blobGasUsedRatioAt(block: number): number | undefined {
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    const parts = chunk?.blobs?.blobGasUsedParts[block % HISTORY_CHUNK_BLOCKS];
+    return parts === undefined || Number.isNaN(chunk!.timestamps[block % HISTORY_CHUNK_BLOCKS]!) ? undefined : ratioOfParts(parts);
+  }
+
+  /**
+   * Writes what a held block carries beside its base fee (what is not given keeps its value). Returns the blob base fee
+   * it replaced, null for a block without one before, or undefined when none was given or it was already that.
+   */
+  setExtras(block: number, extras: BlockExtras): bigint | null | undefined {
+    const chunk = this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS));
+    const offset = block % HISTORY_CHUNK_BLOCKS;
+    if (chunk === undefined || Number.isNaN(chunk.timestamps[offset]!)) return undefined;
+    if (extras.gasUsedRatio !== undefined) {
+      chunk.gasUsedParts ??= new Uint16Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_RATIO);
+      chunk.gasUsedParts[offset] = ratioParts(extras.gasUsedRatio);
+    }
+    const fee = extras.blobBaseFeeWei;
+    if (fee === undefined) return undefined;
+    const columns = (chunk.blobs ??= {
+      blobBaseFeesWei: new BigInt64Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_BLOB_FEE),
+      blobGasUsedParts: new Uint16Array(HISTORY_CHUNK_BLOCKS).fill(UNKNOWN_RATIO),
+    });
+    if (extras.blobGasUsedRatio !== undefined) columns.blobGasUsedParts[offset] = ratioParts(extras.blobGasUsedRatio);
+    const old = columns.blobBaseFeesWei[offset]!;
+    if (old === fee) return undefined;
+    columns.blobBaseFeesWei[offset] = fee;
+    return old < 0n ? null : old;
+  }
+
   /** The block's timestamp; NaN when not held. */
   timestampAt(block: number): number {
     return this.#chunks.get(block - (block % HISTORY_CHUNK_BLOCKS))?.timestamps[block % HISTORY_CHUNK_BLOCKS] ?? Number.NaN;
@@ -81,6 +161,11 @@ export class BlockColumns {
       chunk.baseFeesWei[offset] = baseFeeWei;
       chunk.timestamps[offset] = 0;
       chunk.timeKinds[offset] = TIME_INTERPOLATED;
+      if (chunk.gasUsedParts) chunk.gasUsedParts[offset] = UNKNOWN_RATIO;
+      if (chunk.blobs) {
+        chunk.blobs.blobBaseFeesWei[offset] = UNKNOWN_BLOB_FEE;
+        chunk.blobs.blobGasUsedParts[offset] = UNKNOWN_RATIO;
+      }
       chunk.held++;
       this.#held++;
       if (this.#oldest === undefined || block < this.#oldest) this.#oldest = block;
@@ -162,11 +247,17 @@ export class BlockColumns {
     return undefined;
   }
 
-  /** Visits the fees of held blocks in [fromBlock, toBlock]. */
-  forEachHeld(fromBlock: number, toBlock: number, visit: (baseFeeWei: bigint, block: number) => void): void {
+  /** Visits the fees of `series` of held blocks in [fromBlock, toBlock] (blocks without a blob fee skipped for "blob"). */
+  forEachHeld(fromBlock: number, toBlock: number, visit: (feeWei: bigint, block: number) => void, series: FeeSeries = "base"): void {
     for (const run of this.runsBetween(fromBlock, toBlock)) {
       const first = Number(run.firstBlock);
-      for (let i = 0; i < run.baseFeesWei.length; i++) visit(run.baseFeesWei[i]!, first + i);
+      if (series === "base") {
+        for (let i = 0; i < run.baseFeesWei.length; i++) visit(run.baseFeesWei[i]!, first + i);
+        continue;
+      }
+      const blobFees = run.blobBaseFeesWei;
+      if (blobFees === undefined) continue;
+      for (let i = 0; i < blobFees.length; i++) if (blobFees[i]! >= 0n) visit(blobFees[i]!, first + i);
     }
   }
 
@@ -189,6 +280,13 @@ export class BlockColumns {
             firstBlock: BigInt(chunk.first + runStart),
             timestamps: chunk.timestamps.subarray(runStart, offset),
             baseFeesWei: chunk.baseFeesWei.subarray(runStart, offset),
+            ...(chunk.gasUsedParts ? { gasUsedParts: chunk.gasUsedParts.subarray(runStart, offset) } : {}),
+            ...(chunk.blobs
+              ? {
+                  blobBaseFeesWei: chunk.blobs.blobBaseFeesWei.subarray(runStart, offset),
+                  blobGasUsedParts: chunk.blobs.blobGasUsedParts.subarray(runStart, offset),
+                }
+              : {}),
           };
         }
       }
@@ -256,6 +354,8 @@ export class BlockColumns {
         timestamps: new Float64Array(HISTORY_CHUNK_BLOCKS).fill(Number.NaN),
         timeKinds: new Uint8Array(HISTORY_CHUNK_BLOCKS),
         held: 0,
+        gasUsedParts: undefined,
+        blobs: undefined,
       };
       this.#chunks.set(first, chunk);
       this.#order.splice(this.#chunkIndexAtOrAfter(first), 0, first);

@@ -8,4 +8,10 @@ export interface BlockRun {
   /** Unix seconds: exact where the service saw the block's header (an anchor), interpolated between anchors. */
   readonly timestamps: Float64Array;
   readonly baseFeesWei: BigUint64Array;
+  /** Blob base fees (UNKNOWN_BLOB_FEE, -1, where not known); absent when no block of the run's chunk has one. */
+  readonly blobBaseFeesWei?: BigInt64Array;
+  /** Gas-used ratios in parts of RATIO_PARTS (UNKNOWN_RATIO where not known); absent when no block of the run's chunk has one. */
+  readonly gasUsedParts?: Uint16Array;
+  /** Blob gas used ratios in parts of RATIO_PARTS (UNKNOWN_RATIO where not known); absent as blobBaseFeesWei is. */
+  readonly blobGasUsedParts?: Uint16Array;
 }

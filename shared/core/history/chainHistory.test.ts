@@ -206,3 +206,81 @@ test("a window of more blocks than the horizon holds ends at the horizon: neithe
   assert.equal(history.windowStats()!.fromBlock, BigInt(firstInHorizon));
   assert.equal(history.percentileOver(parseWindowSpec("200000 blocks")!, 50)!.fromBlock, BigInt(firstInHorizon));
 });
+
+test("the blob base fee's statistics: nearest rank over the window's blocks that have one, through new heads, re-mined blocks and blocks without one", () => {
+  const blobFee = fc.option(fc.bigInt({ min: 1n, max: 60n }), { nil: undefined });
+  const op = fc.record({
+    reorgDepth: fc.integer({ min: 0, max: 6 }),
+    blobFees: fc.array(blobFee, { minLength: 1, maxLength: 120 }),
+  });
+  fc.assert(
+    fc.property(fc.array(op, { minLength: 1, maxLength: 25 }), (ops) => {
+      const history = historyOf("300 blocks");
+      // The model: block number -> blob fee (undefined: none), every block written.
+      const model: (bigint | undefined)[] = [];
+      for (const { reorgDepth, blobFees } of ops) {
+        const first = Math.max(0, model.length - reorgDepth);
+        // A block written without a blob fee (UNKNOWN, -1) keeps the one it had: a re-mined block's answer from an
+        // endpoint that gives none does not erase what another gave.
+        blobFees.forEach((fee, i) => (model[first + i] = fee ?? model[first + i]));
+        model.length = Math.max(model.length, first + blobFees.length);
+        history.write(
+          {
+            firstBlock: BigInt(first),
+            baseFeesWei: blobFees.map(() => 7n),
+            blobBaseFeesWei: blobFees.map((fee) => fee ?? -1n),
+            blobGasUsedRatios: blobFees.map(() => 0.5),
+          },
+          1_700_000_000,
+        );
+      }
+      const newest = model.length - 1;
+      const windowFees = model.slice(Math.max(0, newest - 299)).filter((fee): fee is bigint => fee !== undefined);
+      const stats = history.blobWindowStats();
+      if (windowFees.length === 0) return assert.equal(stats, undefined);
+      const sorted = [...windowFees].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      assert.equal(stats?.blocks, windowFees.length);
+      assert.equal(stats?.percentileWei, nearestRank(sorted, 50));
+      assert.equal(stats?.busyThresholdWei, nearestRank(sorted, 90));
+      assert.equal(stats?.minWei, sorted[0]);
+      assert.equal(stats?.maxWei, sorted.at(-1));
+      assert.equal(stats?.toBlock, BigInt(newest));
+      const firstWithFee = model.findIndex((fee, block) => block >= newest - 299 && fee !== undefined);
+      assert.equal(stats?.fromBlock, BigInt(firstWithFee));
+      const tracked = history.percentileOver(parseWindowSpec("100 blocks")!, 75, "blob");
+      const recent = model.slice(Math.max(0, newest - 99)).filter((fee): fee is bigint => fee !== undefined);
+      if (recent.length === 0) assert.equal(tracked, undefined);
+      else
+        assert.equal(
+          tracked?.wei,
+          nearestRank(
+            [...recent].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+            75,
+          ),
+        );
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test("a write whose blob fields do not fit its blocks, or hold a fee the history cannot keep, is refused whole", () => {
+  const history = historyOf("500 blocks");
+  history.write({ firstBlock: 10n, baseFeesWei: [5n, 6n], blobBaseFeesWei: [1n, 2n] }, 1_700_000_000);
+  for (const bad of [
+    { blobBaseFeesWei: [3n] },
+    { blobBaseFeesWei: [3n, 2n ** 63n] },
+    { blobBaseFeesWei: [3n, -2n] },
+    { blobBaseFeesWei: [3n, 4n], blobGasUsedRatios: [0.5] },
+    { blobGasUsedRatios: [0.5, 0.5] },
+    { gasUsedRatios: [0.5, 0.5, 0.5] },
+  ]) {
+    assert.throws(
+      () => history.write({ firstBlock: 11n, baseFeesWei: [9n, 9n], ...bad }, 1_700_000_000),
+      RangeError,
+      JSON.stringify(bad, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v)),
+    );
+  }
+  assert.deepEqual(history.newestFees(10), [5n, 6n], "nothing of a refused write is kept");
+  assert.deepEqual(history.newestBlobFees(10), [1n, 2n]);
+  assert.equal(history.blobWindowStats()?.blocks, 2);
+});

@@ -1,7 +1,7 @@
 import { congestionFromRanks } from "../fees/networkCongestion.ts";
 import { nearestRankIndex } from "../fees/percentile.ts";
 import type { BlockAnchor } from "./blockAnchor.ts";
-import { BlockColumns, HISTORY_CHUNK_BLOCKS, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
+import { BlockColumns, type FeeSeries, HISTORY_CHUNK_BLOCKS, UNKNOWN_BLOB_FEE, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
 import type { BlockRun } from "./blockRun.ts";
 import type { WindowSpec } from "./duration.ts";
 import type { HeldBlock, HistoryView, WindowPercentile } from "./historyView.ts";
@@ -14,6 +14,25 @@ export interface HistoryWrite {
   readonly firstBlock: bigint;
   readonly baseFeesWei: readonly bigint[] | BigUint64Array;
   readonly anchors?: readonly BlockAnchor[];
+  /**
+   * Per block where the RPC gave them (each as long as `baseFeesWei`): gas-used ratios (NaN: not known), blob base fees
+   * (wei, below 2^63; UNKNOWN_BLOB_FEE, -1, where not known, as the store gives them back), blob gas used ratios.
+   */
+  readonly gasUsedRatios?: ArrayLike<number> | undefined;
+  readonly blobBaseFeesWei?: readonly bigint[] | BigInt64Array | BigUint64Array | undefined;
+  readonly blobGasUsedRatios?: ArrayLike<number> | undefined;
+}
+
+/** The statistics window's blob base fees: the same blocks as the base fees', counting those that have one. */
+export interface BlobWindowStats {
+  readonly blocks: number;
+  /** The window's first block with a blob base fee, and its newest block. */
+  readonly fromBlock: bigint;
+  readonly toBlock: bigint;
+  readonly percentileWei: bigint;
+  readonly busyThresholdWei: bigint;
+  readonly minWei: bigint;
+  readonly maxWei: bigint;
 }
 
 /** What a write changed: the blocks whose fee was new or different, and the anchors kept (for the store). */
@@ -134,6 +153,33 @@ export class ChainHistory implements HistoryView {
     return this.#columns.baseFeeAt(Number(block));
   }
 
+  /** A held block's blob base fee; undefined when not held or not known. */
+  blobBaseFeeAt(block: bigint): bigint | undefined {
+    return this.#columns.blobBaseFeeAt(Number(block));
+  }
+
+  /**
+   * The newest `count` blocks' blob base fees, oldest first, back to the first gap or block without one: the blob
+   * history endpoint's array ([] when the newest block has none).
+   */
+  newestBlobFees(count: number): bigint[] {
+    const newest = this.#columns.newestBlock;
+    if (newest === undefined) return [];
+    const fees: bigint[] = [];
+    for (let block = newest; block > newest - count; block--) {
+      const fee = this.#columns.blobBaseFeeAt(block);
+      if (fee === undefined) break;
+      fees.push(fee);
+    }
+    return fees.reverse();
+  }
+
+  /** The blob gas used ratios (0..1, undefined where not known) of the `count` blocks ending at `newestBlock`, oldest first. */
+  blobGasUsedRatiosTo(newestBlock: bigint, count: number): (number | undefined)[] {
+    const newest = Number(newestBlock);
+    return Array.from({ length: count }, (_, i) => this.#columns.blobGasUsedRatioAt(newest - count + 1 + i));
+  }
+
   /** The newest `count` blocks' fees, oldest first, back to the first gap: the history endpoint's array. */
   newestFees(count: number): bigint[] {
     const newest = this.#columns.newestBlock;
@@ -159,16 +205,33 @@ export class ChainHistory implements HistoryView {
     if (!Number.isSafeInteger(first) || first < 0 || first + count > Number.MAX_SAFE_INTEGER) {
       throw new RangeError(`block numbers are whole numbers below 2^53 (got ${write.firstBlock})`);
     }
+    checkExtras(write, count);
     let changedFrom: number | undefined;
     let changedTo: number | undefined;
+    const { gasUsedRatios, blobBaseFeesWei, blobGasUsedRatios } = write;
+    const withExtras = gasUsedRatios !== undefined || blobBaseFeesWei !== undefined;
     for (let i = 0; i < count; i++) {
       const fee = write.baseFeesWei[i]!;
       if (fee < 0n || fee >= 2n ** 63n) throw new RangeError(`a base fee is at least 0 and below 2^63 wei (got ${fee})`);
       const old = this.#columns.setBaseFee(first + i, fee);
-      if (old === undefined) continue;
+      let changed = old !== undefined;
+      if (old !== undefined) this.#windows.feeChanged(first + i, old, fee);
+      if (withExtras) {
+        const given = blobBaseFeesWei?.[i];
+        const blobFee = given === undefined || given === UNKNOWN_BLOB_FEE ? undefined : given;
+        const oldBlob = this.#columns.setExtras(first + i, {
+          gasUsedRatio: gasUsedRatios?.[i],
+          blobBaseFeeWei: blobFee,
+          blobGasUsedRatio: blobGasUsedRatios?.[i],
+        });
+        if (oldBlob !== undefined) {
+          this.#windows.feeChanged(first + i, oldBlob, blobFee!, "blob");
+          changed = true;
+        }
+      }
+      if (!changed) continue;
       changedFrom ??= first + i;
       changedTo = first + i;
-      this.#windows.feeChanged(first + i, old, fee);
     }
     const anchors = this.#acceptAnchors(write.anchors ?? []);
     if (anchors.length > 0 && this.#clockAnchors.length > 0) {
@@ -205,8 +268,25 @@ export class ChainHistory implements HistoryView {
     };
   }
 
-  percentileOver(window: WindowSpec, percentile: number): WindowPercentile | undefined {
-    return this.#windows.percentileOver(window, percentile);
+  /** The statistics window's blob base fee statistics; undefined while no block of the window has a blob base fee. */
+  blobWindowStats(): BlobWindowStats | undefined {
+    const window = this.#windows.statisticsBlob;
+    const fees = window.fees;
+    const n = fees.size;
+    if (n === 0) return undefined;
+    return {
+      blocks: n,
+      fromBlock: BigInt(window.firstHeldBlock),
+      toBlock: BigInt(window.toBlock),
+      percentileWei: fees.at(nearestRankIndex(n, 50)),
+      busyThresholdWei: fees.at(nearestRankIndex(n, 90)),
+      minWei: fees.min!,
+      maxWei: fees.max!,
+    };
+  }
+
+  percentileOver(window: WindowSpec, percentile: number, series: FeeSeries = "base"): WindowPercentile | undefined {
+    return this.#windows.percentileOver(window, percentile, series);
   }
 
   /** The windows asked for by percentileOver that are kept up to date now, in the order first asked. */
@@ -301,4 +381,23 @@ export class ChainHistory implements HistoryView {
     const keepFrom = Math.min(firstKept, this.#windows.keepFromBlock ?? firstKept);
     this.#columns.dropChunksBelow(keepFrom - (keepFrom % HISTORY_CHUNK_BLOCKS));
   }
+}
+
+/** Refuses a write whose per-block extras do not match its blocks, or hold a value the history cannot keep: before anything is written. */
+function checkExtras(write: HistoryWrite, count: number): void {
+  for (const [name, values] of [
+    ["gas-used ratios", write.gasUsedRatios],
+    ["blob base fees", write.blobBaseFeesWei],
+    ["blob gas used ratios", write.blobGasUsedRatios],
+  ] as const) {
+    if (values !== undefined && values.length !== count) throw new RangeError(`${values.length} ${name} for ${count} blocks`);
+  }
+  const blobFees = write.blobBaseFeesWei;
+  if (blobFees !== undefined) {
+    for (let i = 0; i < count; i++) {
+      const fee = blobFees[i]!;
+      if ((fee < 0n && fee !== UNKNOWN_BLOB_FEE) || fee >= 2n ** 63n) throw new RangeError(`a blob base fee is at least 0 and below 2^63 wei (got ${fee})`);
+    }
+  }
+  if (write.blobGasUsedRatios !== undefined && write.blobBaseFeesWei === undefined) throw new RangeError("blob gas used ratios without blob base fees");
 }

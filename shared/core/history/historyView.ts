@@ -1,4 +1,5 @@
 import type { BlockRun } from "./blockRun.ts";
+import type { FeeSeries } from "./blockColumns.ts";
 import type { WindowSpec } from "./duration.ts";
 
 /** The first or last block a history holds, with its timestamp (unix seconds). */
@@ -36,7 +37,8 @@ export interface HistoryView {
    * The nearest-rank `percentile` (a whole number, 1 to 100) of the held blocks' base fees in `window` as of the newest
    * block, computed as the statistics window is: a duration is every held block timed within it of the newest block's
    * timestamp, never fewer than the newest HISTORY_BLOCKS blocks (or all held); "N blocks" is the newest N. Undefined
-   * while nothing is held. Throws a RangeError for a percentile or a window that is not one.
+   * while nothing is held. Throws a RangeError for a percentile or a window that is not one. With `series` "blob",
+   * the same of the blob base fees of the window's blocks that have one (undefined while none has).
    */
-  percentileOver(window: WindowSpec, percentile: number): WindowPercentile | undefined;
+  percentileOver(window: WindowSpec, percentile: number, series?: FeeSeries): WindowPercentile | undefined;
 }

@@ -1,8 +1,9 @@
 import { nearestRankIndex } from "../fees/percentile.ts";
-import type { BlockColumns } from "./blockColumns.ts";
+import type { BlockColumns, FeeSeries } from "./blockColumns.ts";
 import type { WindowSpec } from "./duration.ts";
+import { FeeMultiset } from "../fees/feeMultiset.ts";
 import { FeeOrderStatisticsScratch } from "./feeOrderStatistics.ts";
-import { firstHeldBetween, heldFeesBetween } from "./heldFees.ts";
+import { firstFeeBetween, heldFeesBetween } from "./heldFees.ts";
 import type { WindowPercentile } from "./historyView.ts";
 import { checkWindowSpec, windowKey, windowStartBlock } from "./windowStart.ts";
 import { WindowTracker } from "./windowTracker.ts";
@@ -40,7 +41,9 @@ export class TrackedWindows {
   readonly #statisticsSpec: WindowSpec;
   readonly #statisticsKey: string;
   readonly #statistics: WindowTracker;
-  /** By windowKey, in the order first asked. */
+  /** The statistics window's blob base fees (the same blocks; those without a blob fee not counted). */
+  readonly #statisticsBlob: WindowTracker;
+  /** By series and windowKey, in the order first asked. */
   readonly #asked = new Map<string, AskedWindow>();
   #writes = 0;
 
@@ -52,11 +55,17 @@ export class TrackedWindows {
     this.#statisticsSpec = statisticsWindow;
     this.#statisticsKey = windowKey(statisticsWindow);
     this.#statistics = new WindowTracker(columns);
+    this.#statisticsBlob = new WindowTracker(columns, new FeeMultiset(), "blob");
   }
 
   /** The statistics window's tracker. */
   get statistics(): WindowTracker {
     return this.#statistics;
+  }
+
+  /** The statistics window's tracker of blob base fees. */
+  get statisticsBlob(): WindowTracker {
+    return this.#statisticsBlob;
   }
 
   /** The windows asked for that are tracked now, in the order first asked (the statistics window not among them). */
@@ -75,10 +84,13 @@ export class TrackedWindows {
     return keepFrom;
   }
 
-  /** A held block's fee was written (`old` null: the block was not held before); each window covering it takes it. */
-  feeChanged(block: number, old: bigint | null, fee: bigint): void {
-    this.#statistics.feeChanged(block, old, fee);
-    for (const asked of this.#asked.values()) asked.tracker.feeChanged(block, old, fee);
+  /**
+   * A held block's fee of `series` was written (`old` null: the block had none before); each window of that series
+   * covering it takes it.
+   */
+  feeChanged(block: number, old: bigint | null, fee: bigint, series: FeeSeries = "base"): void {
+    (series === "base" ? this.#statistics : this.#statisticsBlob).feeChanged(block, old, fee);
+    for (const asked of this.#asked.values()) if (asked.tracker.series === series) asked.tracker.feeChanged(block, old, fee);
   }
 
   /** After a write of the history: drops the windows gone unasked for IDLE_WRITES writes, and moves the others. */
@@ -88,6 +100,7 @@ export class TrackedWindows {
       if (this.#writes - asked.askedAtWrite >= IDLE_WRITES) this.#asked.delete(key);
     }
     this.#move(this.#statistics, this.#statisticsSpec);
+    this.#move(this.#statisticsBlob, this.#statisticsSpec);
     for (const asked of this.#asked.values()) this.#move(asked.tracker, asked.spec);
   }
 
@@ -100,12 +113,12 @@ export class TrackedWindows {
    * alerts ask), evict each one just before its next ask and rebuild every window at every ask; this way only the
    * windows past the bound pay, and memory stays bounded.
    */
-  percentileOver(window: WindowSpec, percentile: number): WindowPercentile | undefined {
+  percentileOver(window: WindowSpec, percentile: number, series: FeeSeries = "base"): WindowPercentile | undefined {
     nearestRankIndex(1, percentile);
     checkWindowSpec(window);
     if (this.#columns.newestBlock === undefined) return undefined;
-    const tracker = this.#trackerOf(window);
-    if (tracker === undefined) return this.#percentileUntracked(window, percentile);
+    const tracker = this.#trackerOf(window, series);
+    if (tracker === undefined) return this.#percentileUntracked(window, percentile, series);
     const fees = tracker.fees;
     if (fees.size === 0) return undefined;
     return {
@@ -117,13 +130,13 @@ export class TrackedWindows {
   }
 
   /** The tracker that answers for `window`, made on its first ask; undefined past MAX_ASKED_WINDOWS. */
-  #trackerOf(window: WindowSpec): WindowTracker | undefined {
-    const key = windowKey(window);
-    if (key === this.#statisticsKey) return this.#statistics;
+  #trackerOf(window: WindowSpec, series: FeeSeries): WindowTracker | undefined {
+    const key = `${series}:${windowKey(window)}`;
+    if (windowKey(window) === this.#statisticsKey) return series === "base" ? this.#statistics : this.#statisticsBlob;
     let asked = this.#asked.get(key);
     if (asked === undefined) {
       if (this.#asked.size >= MAX_ASKED_WINDOWS) return undefined;
-      asked = { spec: window, tracker: new WindowTracker(this.#columns), askedAtWrite: this.#writes };
+      asked = { spec: window, tracker: new WindowTracker(this.#columns, new FeeMultiset(), series), askedAtWrite: this.#writes };
       this.#move(asked.tracker, window);
       this.#asked.set(key, asked);
     }
@@ -131,14 +144,19 @@ export class TrackedWindows {
     return asked.tracker;
   }
 
-  #percentileUntracked(window: WindowSpec, percentile: number): WindowPercentile | undefined {
+  #percentileUntracked(window: WindowSpec, percentile: number, series: FeeSeries): WindowPercentile | undefined {
     const fromBlock = windowStartBlock(this.#columns, window, this.#horizonSeconds);
     const toBlock = this.#columns.newestBlock;
     if (fromBlock === undefined || toBlock === undefined) return undefined;
-    const fees = heldFeesBetween(this.#columns, fromBlock, toBlock);
+    const fees = heldFeesBetween(this.#columns, fromBlock, toBlock, series);
     if (fees.length === 0) return undefined;
     const [wei] = new FeeOrderStatisticsScratch([percentile]).of(fees).percentilesWei;
-    return { wei: wei!, blocks: fees.length, fromBlock: BigInt(firstHeldBetween(this.#columns, fromBlock, toBlock) ?? fromBlock), toBlock: BigInt(toBlock) };
+    return {
+      wei: wei!,
+      blocks: fees.length,
+      fromBlock: BigInt(firstFeeBetween(this.#columns, fromBlock, toBlock, series) ?? fromBlock),
+      toBlock: BigInt(toBlock),
+    };
   }
 
   /** Moves `tracker` to its window's range as of the newest block. */

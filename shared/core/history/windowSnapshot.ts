@@ -1,4 +1,4 @@
-import { type FeeSnapshot } from "../fees/feeSnapshot.ts";
+import { type BlobFeeSnapshot, type FeeSnapshot } from "../fees/feeSnapshot.ts";
 import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
 import type { BlockTips } from "../fees/recentTips.ts";
 import type { ChainHistory } from "./chainHistory.ts";
@@ -8,6 +8,8 @@ export interface ChainTip {
   /** The newest block the feed confirmed; undefined before its first answer (the history may hold older ones). */
   readonly newestBlock: bigint | undefined;
   readonly nextBaseFeeWei: bigint | undefined;
+  /** The next block's blob base fee; undefined on a chain without blobs (or an endpoint that gives none). */
+  readonly nextBlobBaseFeeWei?: bigint | undefined;
   readonly recentTips: readonly BlockTips[];
 }
 
@@ -39,5 +41,34 @@ export function snapshotOfHistory(chainId: number, history: ChainHistory, tip: C
     statsBlocks: stats.blocks,
     statsFromBlock: stats.fromBlock,
     statsToBlock: stats.toBlock,
+    ...blobPartOf(history, tip, newest.block),
   });
+}
+
+/**
+ * The blob base fee's part of the snapshot, computed as the base fee's is (the same window, nearest rank, the next
+ * block's fee while the feed's newest block is the history's newest); nothing while the window holds no blob fee.
+ */
+function blobPartOf(history: ChainHistory, tip: ChainTip, newestBlock: bigint): { blob?: BlobFeeSnapshot } {
+  const stats = history.blobWindowStats();
+  if (stats === undefined) return {};
+  const historyWei = history.newestBlobFees(HISTORY_BLOCKS);
+  const currentWei = tip.newestBlock === newestBlock && tip.nextBlobBaseFeeWei !== undefined ? tip.nextBlobBaseFeeWei : history.blobBaseFeeAt(newestBlock);
+  // The newest block has no blob fee and the feed gave no next one: the chain has none now (another endpoint's answers).
+  if (currentWei === undefined) return {};
+  return {
+    blob: Object.freeze({
+      historyWei: Object.freeze(historyWei),
+      gasUsedRatios: Object.freeze(history.blobGasUsedRatiosTo(newestBlock, historyWei.length)),
+      percentileWei: stats.percentileWei,
+      busyThresholdWei: stats.busyThresholdWei,
+      minWei: stats.minWei,
+      maxWei: stats.maxWei,
+      currentWei,
+      busy: currentWei > stats.busyThresholdWei,
+      statsBlocks: stats.blocks,
+      statsFromBlock: stats.fromBlock,
+      statsToBlock: stats.toBlock,
+    }),
+  };
 }

@@ -1,6 +1,6 @@
 import { FeeMultiset } from "../fees/feeMultiset.ts";
-import type { BlockColumns } from "./blockColumns.ts";
-import { firstHeldBetween, heldFeesBetween } from "./heldFees.ts";
+import type { BlockColumns, FeeSeries } from "./blockColumns.ts";
+import { firstFeeBetween, heldFeesBetween } from "./heldFees.ts";
 
 /**
  * The fees of the held blocks in a block range [from, to] (a window: the statistics window, or one an alert asked
@@ -10,6 +10,7 @@ import { firstHeldBetween, heldFeesBetween } from "./heldFees.ts";
 export class WindowTracker {
   readonly #columns: BlockColumns;
   readonly #fees: FeeMultiset;
+  readonly #series: FeeSeries;
   /** The range tracked; empty while `to < from`. */
   #from = 0;
   #to = -1;
@@ -19,9 +20,15 @@ export class WindowTracker {
    */
   #firstHeld: number | undefined;
 
-  constructor(columns: BlockColumns, fees = new FeeMultiset()) {
+  /** `series`: which fee of the range's blocks it keeps ("blob": only the blocks that have one). */
+  constructor(columns: BlockColumns, fees = new FeeMultiset(), series: FeeSeries = "base") {
     this.#columns = columns;
     this.#fees = fees;
+    this.#series = series;
+  }
+
+  get series(): FeeSeries {
+    return this.#series;
   }
 
   get fees(): FeeMultiset {
@@ -36,9 +43,9 @@ export class WindowTracker {
     return this.#to;
   }
 
-  /** The first block of the range that is held (the range's first block when none is: the window is empty). */
+  /** The first block of the range whose fee of its series is held (the range's first block when none is: the window is empty). */
   get firstHeldBlock(): number {
-    this.#firstHeld ??= firstHeldBetween(this.#columns, this.#from, this.#to) ?? this.#from;
+    this.#firstHeld ??= firstFeeBetween(this.#columns, this.#from, this.#to, this.#series) ?? this.#from;
     return this.#firstHeld;
   }
 
@@ -67,15 +74,17 @@ export class WindowTracker {
       this.#rebuild();
       return;
     }
-    if (to > this.#to) this.#columns.forEachHeld(this.#to + 1, to, (fee) => this.#fees.insert(fee));
-    else if (to < this.#to) this.#columns.forEachHeld(to + 1, this.#to, (fee) => this.#fees.remove(fee));
-    if (from < this.#from) this.#columns.forEachHeld(from, this.#from - 1, (fee) => this.#fees.insert(fee));
-    else if (from > this.#from) this.#columns.forEachHeld(this.#from, from - 1, (fee) => this.#fees.remove(fee));
+    const insert = (fee: bigint) => this.#fees.insert(fee);
+    const remove = (fee: bigint) => this.#fees.remove(fee);
+    if (to > this.#to) this.#columns.forEachHeld(this.#to + 1, to, insert, this.#series);
+    else if (to < this.#to) this.#columns.forEachHeld(to + 1, this.#to, remove, this.#series);
+    if (from < this.#from) this.#columns.forEachHeld(from, this.#from - 1, insert, this.#series);
+    else if (from > this.#from) this.#columns.forEachHeld(this.#from, from - 1, remove, this.#series);
     this.#from = from;
     this.#to = to;
   }
 
   #rebuild(): void {
-    this.#fees.reset(heldFeesBetween(this.#columns, this.#from, this.#to));
+    this.#fees.reset(heldFeesBetween(this.#columns, this.#from, this.#to, this.#series));
   }
 }

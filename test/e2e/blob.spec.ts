@@ -1,0 +1,74 @@
+// The dashboard's blob view in Debian's Chromium against the real service following a local JSON-RPC server whose blob
+// base fees follow EIP-4844's rule and EIP-7918's floor (test/e2e/support/blobService.ts; Hardhat's EDR gives no blob
+// fields). What it shows is checked against the API's answers, and every view is shot in both themes and sizes.
+import { fileURLToPath } from "node:url";
+import { expect } from "@playwright/test";
+import { test } from "./support/failOnPageProblems.ts";
+import { shootEverySize } from "./support/screenshots.ts";
+import { startStackProcess, type StackProcess } from "./support/stackProcess.ts";
+import { BLOB_CHAIN_ID, E2E_KEY } from "./support/stackConstants.ts";
+import type { BlobCommand } from "./support/blobService.ts";
+
+type Command = BlobCommand extends infer C ? (C extends { id: number } ? Omit<C, "id"> : never) : never;
+
+let stack: StackProcess<Command>;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  stack = await startStackProcess<Command>(fileURLToPath(new URL("./support/blobService.ts", import.meta.url)), "blob e2e service");
+});
+
+test.afterAll(async () => {
+  await stack?.stop();
+});
+
+async function api<T>(path: string): Promise<T> {
+  const response = await fetch(`${stack.url}${path}`, { headers: { authorization: `Basic ${Buffer.from(`${E2E_KEY}:`).toString("base64")}` } });
+  expect(response.status, path).toBe(200);
+  return (await response.json()) as T;
+}
+
+test("the blob view: its badge, cards and lines are the API's, the floor and the blob use are drawn, and each range loads", async ({ page }) => {
+  await page.goto(`${stack.dashboardUrl}#chain=${BLOB_CHAIN_ID}`);
+  const view = page.getByTestId("blob-view");
+  await expect(view).toBeVisible();
+  // The cards say what the API says at the same block.
+  await expect(async () => {
+    const threshold = await api<{ blobBusyThreshold: string }>(`/networks/${BLOB_CHAIN_ID}/blobBusyThreshold`);
+    const median = await api<{ blobBaseFeePercentile: string }>(`/networks/${BLOB_CHAIN_ID}/blobBaseFeePercentile`);
+    expect(await page.getByTestId("blob-busy-threshold").getAttribute("data-value")).toBe(threshold.blobBusyThreshold);
+    expect(await page.getByTestId("blob-base-fee-percentile").getAttribute("data-value")).toBe(median.blobBaseFeePercentile);
+  }).toPass();
+  const networks = await api<{ chainId: number; blobBaseFee: string; blobBusy: boolean }[]>("/networks");
+  const chain = networks.find((network) => network.chainId === BLOB_CHAIN_ID)!;
+  await expect(page.getByTestId("next-blob-base-fee")).toHaveAttribute("data-value", chain.blobBaseFee);
+  await expect(page.getByTestId("blob-congestion")).toHaveAttribute("data-state", chain.blobBusy ? "busy" : "normal");
+  // The chart: the blob fee line and the floor line; the blob use strip with a bar per block and the target line.
+  const chart = page.getByTestId("blob-fee-chart");
+  await expect(chart.locator("path.fee-line")).toHaveCount(1);
+  await expect(chart.locator("path.floor-line")).toHaveCount(1);
+  await expect(page.getByTestId("blob-use")).toHaveAttribute("data-blocks", "500");
+  await expect(page.getByTestId("blob-use-target")).toHaveCount(1);
+  await expect(page.getByTestId("blob-chart-legend")).toContainText("floor (base fee ÷ 16)");
+  await shootEverySize(page, "blob-blocks", { target: view });
+
+  // A new block moves the view with it.
+  const newest = BigInt((await stack.call({ type: "mine", count: 1 })).newestBlock!);
+  await expect(page.getByTestId("newest-block")).toHaveAttribute("data-value", String(newest));
+
+  // The time ranges: the blob view's buckets come from baseFeeStats?fee=blob.
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith("/baseFeeStats")) asked.push(url.search);
+  });
+  for (const range of ["1h", "24h", "7d"] as const) {
+    await page.getByTestId(`range-${range}`).click();
+    const blobChart = page.getByTestId("blob-stats-chart");
+    await expect(blobChart).toHaveAttribute("data-range", range);
+    await expect(blobChart).toHaveAttribute("data-state", "ready");
+    expect(asked.some((search) => search.includes(`window=${range}`) && search.includes("fee=blob"))).toBe(true);
+    await shootEverySize(page, `blob-${range}`, { target: view });
+  }
+});

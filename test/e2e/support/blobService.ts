@@ -1,0 +1,79 @@
+// The blob view's stack, in a child process run with tsx (as liveService.ts): a local JSON-RPC server whose blob base
+// fees follow EIP-4844's rule and EIP-7918's floor from the blob gas it says each block used (Hardhat's EDR gives no
+// blob fields in eth_feeHistory), a week of 12 s blocks of it backfilled, and the real service with its dashboard.
+import { silentLogger } from "../../../shared/log/logger.ts";
+import { BLOB_SCHEDULES, GAS_PER_BLOB } from "../../../shared/core/fees/blobFeeRule.ts";
+import { startService } from "../../../shared/app/startService.ts";
+import { startSyntheticChainServer } from "../../support/syntheticChainServer.ts";
+import type { StackMessage } from "./stackProcess.ts";
+import { BLOB_CHAIN_ID, BLOB_CHAIN_HEAD, E2E_KEY } from "./stackConstants.ts";
+
+export type BlobCommand = { readonly id: number; readonly type: "mine"; readonly count: number } | { readonly id: number; readonly type: "stop" };
+
+/** Blocks of 12 s ending now, so that the week's ranges are a real week's. */
+const NOW_SECONDS = Math.floor(Date.now() / 1000);
+const timestampOf = (block: bigint) => NOW_SECONDS - Number(BLOB_CHAIN_HEAD - block) * 12;
+
+/**
+ * Blob use that moves the fee as a day of mainnet does, on mainnet's schedule (BPO2: target 14, max 21 blobs): busy
+ * stretches above the target, steady ones at it, quiet ones below, in a cycle of about 5 hours.
+ */
+function blobsOf(block: bigint): bigint {
+  const phase = Number(block % 1_500n);
+  if (phase < 400) return [15n, 16n, 14n, 15n, 16n, 14n][Number(block % 6n)]!; // busy: a blob above the target on average
+  if (phase < 900) return [14n, 13n, 15n, 14n, 14n][Number(block % 5n)]!; // at the target
+  return [10n, 12n, 9n, 11n, 13n, 8n, 12n][Number(block % 7n)]!; // quiet: three below it
+}
+
+async function main(): Promise<void> {
+  const server = await startSyntheticChainServer({
+    chainId: BLOB_CHAIN_ID,
+    head: BLOB_CHAIN_HEAD,
+    timestampOf,
+    // Base fees around 3 gwei: the reserve price is then about 0.19 gwei per blob gas.
+    baseFeeOf: (block) => 2_500_000_000n + ((block * 7_919_000n) % 1_000_000_000n),
+    blobRule: { schedule: BLOB_SCHEDULES.bpo2, blobGasUsedOf: (block) => blobsOf(block) * GAS_PER_BLOB },
+  });
+  const service = await startService(
+    {
+      host: "127.0.0.1",
+      port: 0,
+      allowedHosts: [],
+      corsOrigins: [],
+      rateLimit: { requestsPerSecond: 0, burst: 1 },
+      apiKeys: [{ key: E2E_KEY }],
+      chains: [{ chainId: BLOB_CHAIN_ID, name: "Blob chain", rpcUrls: [server.url], blockTimeMs: 12_000, pollIntervalMs: 150, persistHistory: false }],
+      backfill: { requestsPerSecond: 1_000 },
+    },
+    silentLogger,
+  );
+  const send = (message: StackMessage) => process.send!(message);
+  const stop = async () => {
+    await service.stop();
+    await server.close();
+  };
+  process.on("message", (command: BlobCommand) => {
+    const run = async (): Promise<bigint | undefined> => {
+      if (command.type === "mine") {
+        server.head += BigInt(command.count);
+        return server.head;
+      }
+      await stop();
+      return undefined;
+    };
+    run().then(
+      (newest) => {
+        send({ type: "done", id: command.id, ...(newest === undefined ? {} : { newestBlock: newest.toString() }) });
+        if (command.type === "stop") process.disconnect();
+      },
+      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
+    );
+  });
+  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
+  send({ type: "ready", url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken });
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`the blob e2e service failed to start: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});
