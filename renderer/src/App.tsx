@@ -4,6 +4,7 @@ import { ApiPanel } from "./ApiPanel.tsx";
 import { ChainSwitcher } from "./ChainSwitcher.tsx";
 import { ChainView, LastContact } from "./ChainView.tsx";
 import { noChainAnswers } from "./chainState.ts";
+import { CostsStore } from "./costsStore.ts";
 import { findConnection, forgetToken, rememberToken, type Connection } from "./connection.ts";
 import { createDataClient, type DataClient } from "./dataClient.ts";
 import type { LinkState } from "./liveConnection.ts";
@@ -36,6 +37,9 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   // The history's answers (baseFeeStats), shared by the chart, the heatmap and the chain tiles.
   const stats = useMemo(() => new StatsStore((chainId, request, signal) => client.baseFeeStats(chainId, request, signal)), [client]);
   useEffect(() => () => stats.cancel(), [stats]);
+  // The costs' answers, shared by the chain's costs panel and the chain tiles.
+  const costs = useMemo(() => new CostsStore((chainId, signal) => client.costs(chainId, signal)), [client]);
+  useEffect(() => () => costs.cancel(), [costs]);
   // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes. Told before the
   // views ask (their effects come after layout effects), so that each answer knows what was held when it was asked.
   useLayoutEffect(() => {
@@ -97,7 +101,16 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
           {offline ? <ServiceBanner link={link} hasData /> : null}
           <ChainSwitcher chains={feed.chains} selected={chainId} serviceAnswering={live} stats={stats} onSelect={select} />
           <main>
-            <ChainView chain={chain} offline={offline} stats={stats} range={range} onRange={setRange} alerts={alerts.state} desktop={settings !== undefined} />
+            <ChainView
+              chain={chain}
+              offline={offline}
+              stats={stats}
+              costs={costs}
+              range={range}
+              onRange={setRange}
+              alerts={alerts.state}
+              desktop={settings !== undefined}
+            />
           </main>
           <ApiPanel baseUrl={client.baseUrl} panelKey={panelKey} chainId={chain.status.chainId} />
         </>

@@ -11,6 +11,8 @@ import { chartRange, type ChartRangeId } from "./chartRange.ts";
 import { CheapestHours } from "./CheapestHours.tsx";
 import { localHourStartSeconds } from "./hourOfWeek.ts";
 import { endpointsSummary, GLANCE_WORDS, glanceState } from "./chainState.ts";
+import { CostsPanel } from "./CostsPanel.tsx";
+import type { CostsStore } from "./costsStore.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
 import type { EndpointStatus, NetworkStatus } from "./dataClient.ts";
 import { FeeChart } from "./FeeChart.tsx";
@@ -19,6 +21,7 @@ import { HistoryChart } from "./HistoryChart.tsx";
 import { RangeSelector } from "./RangeSelector.tsx";
 import "./chartToolbar.css";
 import type { StatsStore } from "./statsStore.ts";
+import { useCosts } from "./useCosts.ts";
 import { usePrefetchedRanges } from "./usePrefetchedRanges.ts";
 import { statsWindowWords } from "./windowWords.ts";
 
@@ -31,6 +34,8 @@ interface Props {
   readonly offline: { readonly lastContactAt: number | undefined } | undefined;
   /** The history's answers (baseFeeStats), shared with the rest of the page. */
   readonly stats: StatsStore;
+  /** The costs' answers (GET /networks/{chainId}/costs), shared with the chain tiles. */
+  readonly costs: CostsStore;
   /** The chart's range, the same for every chain. */
   readonly range: ChartRangeId;
   readonly onRange: (range: ChartRangeId) => void;
@@ -40,10 +45,13 @@ interface Props {
   readonly desktop: boolean;
 }
 
+/** The costs panel asks again with new blocks, at most this often. */
+const COSTS_EVERY_MS = 3_000;
+
 /** Why the time ranges cannot be drawn for a chain whose service holds no history of it. */
 const NO_HISTORY = `The service holds no history for this chain yet: only the newest ${HISTORY_BLOCKS} blocks.`;
 
-export function ChainView({ chain, offline, stats, range, onRange, alerts, desktop }: Props) {
+export function ChainView({ chain, offline, stats, costs, range, onRange, alerts, desktop }: Props) {
   const { status, points, receivedAt } = chain;
   const newest = points[points.length - 1];
   const hasData = newest !== undefined && status.baseFeePercentile !== null && status.busyThreshold !== null;
@@ -54,6 +62,7 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
   const shownRange = chartRange(hasHistory ? range : "blocks");
   const windowName = statsWindowWords(status.statsWindow, status.history);
   usePrefetchedRanges(stats, status.chainId, askHistory);
+  const costsEntry = useCosts(costs, status.chainId, status.newestBlock, COSTS_EVERY_MS, hasData && offline === undefined);
   // The same array while the lines stay the same (each answer of GET /alerts is a new object), so that the chart's memo holds.
   const alertLinesKey = JSON.stringify(alertLinesOf(alerts.kind === "known" ? alerts.body : undefined, status.chainId));
   const alertLines = useMemo(() => JSON.parse(alertLinesKey) as AlertLine[], [alertLinesKey]);
@@ -85,6 +94,7 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
             <GweiCard testId="window-min" label="Window min" exact={status.minBaseFee} sub={`over ${windowName}`} />
             <GweiCard testId="window-max" label="Window max" exact={status.maxBaseFee} sub={`over ${windowName}`} />
           </div>
+          <CostsPanel entry={costsEntry} chainName={status.name} offline={offline !== undefined} />
           <div className="chart-toolbar">
             <RangeSelector selected={shownRange.id} timeRangesUnavailable={hasHistory ? undefined : NO_HISTORY} onSelect={onRange} history={status.history} />
             <ChartLegend

@@ -3,6 +3,7 @@
 import { ALERT_EVENT_NAME, type AlertEvent, type AlertsBody, alertEventSchema, alertsBodySchema } from "../../shared/wire/alerts.ts";
 import type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
+import { type Costs, costsSchema } from "../../shared/wire/costs.ts";
 import { NETWORK_EVENT_NAME } from "../../shared/wire/eventNames.ts";
 import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -12,6 +13,7 @@ import { statsQueryString, type StatsRequest } from "./statsRequest.ts";
 
 export type { AlertEvent, AlertRuleProblem, AlertRuleStatus, AlertsBody } from "../../shared/wire/alerts.ts";
 export type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
+export type { ActionCost, Costs, Price } from "../../shared/wire/costs.ts";
 export type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 export type { BlockRun, NetworkEvent } from "../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -58,6 +60,11 @@ export interface DataClient {
    * refuses (404 from a service without alerts), or an error naming what does not match the schema.
    */
   alerts(signal: AbortSignal): Promise<AlertsBody>;
+  /**
+   * `GET /networks/{chainId}/costs`: what each action costs now, in wei and in the currency, parsed with the wire
+   * schema. Throws ApiCallError when the service refuses (with its code), or an error naming what does not match.
+   */
+  costs(chainId: number, signal: AbortSignal): Promise<Costs>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
@@ -116,6 +123,18 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
       }
       const parsed = alertsBodySchema.safeParse(body);
       if (!parsed.success) throw new Error(`GET /alerts answered something this page cannot read: ${parsed.error.message}`);
+      return parsed.data;
+    },
+
+    async costs(chainId, signal) {
+      const response = await get(`/networks/${chainId}/costs`, signal);
+      const body = await readJson(response);
+      if (!response.ok) {
+        const error = body as { code?: string } | undefined;
+        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+      }
+      const parsed = costsSchema.safeParse(body);
+      if (!parsed.success) throw new Error(`GET /networks/${chainId}/costs answered something this page cannot read: ${parsed.error.message}`);
       return parsed.data;
     },
 

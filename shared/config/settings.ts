@@ -150,6 +150,14 @@ export const settingsSchema = z.strictObject({
   theme: z.enum(["system", "light", "dark"]).default("system"),
   /** Desktop app only: open (hidden, in the tray) when the user logs in. */
   startAtLogin: z.boolean().default(false),
+  /**
+   * Desktop app only: the action (an id of /costs' actions, like "swap") whose cost, at the medium tier in the currency,
+   * the tray shows instead of the base fee; unset: the base fee in Gwei.
+   */
+  trayAction: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "an action id is 1 to 32 lower-case letters, digits or dashes, like swap")
+    .optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
