@@ -12,6 +12,9 @@ import { NoChainAnswers } from "./NoChainAnswers.tsx";
 import { StatsStore } from "./statsStore.ts";
 import { useChartRange } from "./useChartRange.ts";
 import { useLiveConnection } from "./useLiveConnection.ts";
+import { useCosts } from "./useCosts.ts";
+import { useShownAction } from "./useShownAction.ts";
+import { ShownActionPicker } from "./ShownActionPicker.tsx";
 import { desktopSettings } from "./settings/settingsClient.ts";
 import { SettingsPage } from "./settings/SettingsPage.tsx";
 
@@ -53,6 +56,9 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
     setSelected(id);
     window.history.replaceState(window.history.state, "", `#chain=${id}`);
   }, []);
+  const [shownAction, setShownAction] = useShownAction();
+  // The actions offered to the tiles: those of the shown chain's costs (read only: its panel asks for them).
+  const shownChainCosts = useCosts(costs, chainId ?? 0, null, 0, false).costs;
   const rejected = link.kind === "rejected";
   useEffect(() => {
     // A refused token is not kept for the next visit.
@@ -75,6 +81,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
           gasfees <span className="brand-sub">base fees, live</span>
         </h1>
         <LinkIndicator link={link} noChainAnswers={noneAnswering} />
+        {chain !== undefined && !settingsOpen ? <ShownActionPicker actions={shownChainCosts?.actions} shown={shownAction} onChoose={setShownAction} /> : null}
         {settings && !settingsOpen && (
           <button type="button" className="open-settings" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
             Settings
@@ -99,7 +106,15 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
       ) : (
         <>
           {offline ? <ServiceBanner link={link} hasData /> : null}
-          <ChainSwitcher chains={feed.chains} selected={chainId} serviceAnswering={live} stats={stats} onSelect={select} />
+          <ChainSwitcher
+            chains={feed.chains}
+            selected={chainId}
+            serviceAnswering={live}
+            stats={stats}
+            costs={costs}
+            shownAction={shownAction}
+            onSelect={select}
+          />
           <main>
             <ChainView
               chain={chain}
