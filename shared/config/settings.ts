@@ -26,6 +26,32 @@ export const chainIdSchema = z
   .positive("a chain id is positive")
   .max(Number.MAX_SAFE_INTEGER, "a chain id is at most 2^53 - 1");
 
+/** A price feed named by the user: a Chainlink aggregator's address, the chain it is read on, and the token it prices. */
+export const priceFeedSettingsSchema = z.strictObject({
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a contract address: 0x and 40 hex digits"),
+  /** The chain whose endpoints the feed is read through; it must be followed. Default: the chain itself. */
+  chainId: chainIdSchema.optional(),
+  /** The gas token's symbol, for display ("ETH"); default the chain's native currency's symbol. */
+  token: z.string().trim().min(1).max(16).optional(),
+});
+
+/**
+ * An action whose cost /costs shows, besides the default ones (shared/core/costs/defaultActions.ts); one with a
+ * default's id replaces that default.
+ */
+export const actionSettingsSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "an action id is 1 to 32 lower-case letters, digits or dashes, like my-bridge"),
+  name: z.string().trim().min(1, "an action needs a name").max(64),
+  /** Gas the action uses: a whole number from 21,000 (a plain transfer) to 30,000,000 (a block). */
+  gas: z
+    .number()
+    .int("gas is a whole number")
+    .min(21_000, "an action uses at least 21,000 gas (a plain transfer)")
+    .max(30_000_000, "an action uses at most 30,000,000 gas (a whole block)"),
+  /** The signed transaction's size in bytes, for a rollup's L1 data fee. */
+  txBytes: z.number().int("txBytes is a whole number").min(85, "a signed transaction is at least 85 bytes").max(131_072, "txBytes is at most 131,072 (128 KiB)"),
+});
+
 export const chainSettingsSchema = z
   .strictObject({
     chainId: chainIdSchema,
@@ -49,6 +75,12 @@ export const chainSettingsSchema = z
       .optional(),
     /** Older files' window as a count of blocks; `statsWindow` replaces it. */
     statsWindowBlocks: z.number().int().min(HISTORY_BLOCKS).max(10_000_000).optional(),
+    /**
+     * The gas token's price feed (a Chainlink aggregator), replacing the default one (shared/config/priceFeeds.ts):
+     * `{ "address": "0x…", "chainId": 1, "token": "ETH" }` reads it on chain 1 (a followed chain; default this chain),
+     * `false` turns prices off for this chain.
+     */
+    priceFeed: z.union([z.literal(false), priceFeedSettingsSchema]).optional(),
     /** How far back the history is kept: a duration, at least the statistics window; default 7d. */
     historyHorizon: z
       .string()
@@ -145,6 +177,21 @@ export const settingsSchema = z.strictObject({
    * the file from loading or the other rules from running; it stays in the file for the user to fix.
    */
   alerts: z.array(z.unknown()).default([]),
+  /**
+   * The currency of costs (ISO 4217 letters, "USD" by default). A price needs a feed quoted in it: the default feeds
+   * are in USD; for another currency, set each chain's `priceFeed` to a feed quoted in it (its description is checked).
+   */
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, 'a currency is three capital letters, like "USD" or "EUR"')
+    .default("USD"),
+  /** The user's own actions for /costs (besides the defaults; one with a default's id replaces it). */
+  actions: z
+    .array(actionSettingsSchema)
+    .max(32, "at most 32 actions")
+    .refine((actions) => new Set(actions.map((action) => action.id)).size === actions.length, "each action's id must be different")
+    .default([]),
   /** The chain whose base fee the tray shows; the first chain when unset or no longer followed. */
   trayChainId: chainIdSchema.optional(),
   theme: z.enum(["system", "light", "dark"]).default("system"),
@@ -165,6 +212,8 @@ export type ChainSettings = z.infer<typeof chainSettingsSchema>;
 export type ApiKeySettings = z.infer<typeof apiKeySettingsSchema>;
 export type SealedApiKey = z.infer<typeof sealedApiKeySchema>;
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+export type PriceFeedSettings = z.infer<typeof priceFeedSettingsSchema>;
+export type ActionSettings = z.infer<typeof actionSettingsSchema>;
 
 export class SettingsError extends Error {
   override name = "SettingsError";

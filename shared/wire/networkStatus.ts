@@ -1,6 +1,7 @@
 // The state of the followed chains as `GET /networks`, the event streams and the dashboard carry it.
 import { z } from "zod";
 import { gweiStringSchema } from "./apiBodies.ts";
+import { priceSchema } from "./costs.ts";
 
 export const endpointStatusSchema = z
   .strictObject({
@@ -72,6 +73,8 @@ export const networkStatusSchema = z
     blockTimeMs: z.number().int().min(1),
     dataAgeMs: z.number().int().min(0).nullable().describe("Milliseconds since an RPC endpoint last confirmed the data; null without data."),
     endpoints: z.array(endpointStatusSchema).readonly(),
+    price: priceSchema.nullable().describe("The gas token's price in the currency (as in /costs); null while there is none."),
+    priceProblem: z.string().nullable().describe("Why price is null (no feed, stale, zero, failing, testnet); null with a price."),
   })
   .readonly();
 
