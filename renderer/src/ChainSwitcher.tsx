@@ -1,10 +1,10 @@
 import { memo, useCallback, useLayoutEffect, useRef, type KeyboardEvent } from "react";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
-import type { Costs } from "../../shared/wire/costs.ts";
+import { shownCostOf } from "../../shared/core/text/shownCost.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { GLANCE_WORDS, glanceState } from "./chainState.ts";
 import type { CostsStore } from "./costsStore.ts";
-import { moneyText } from "./money.ts";
+import { moneyText } from "../../shared/core/text/money.ts";
 import { useCosts } from "./useCosts.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
 import { Sparkline } from "./Sparkline.tsx";
@@ -176,7 +176,7 @@ const ChainTile = memo(function ChainTile({
               {shortGwei(fee)}
               <span className="unit"> Gwei</span>
               {cost?.kind === "none" ? (
-                <span className="chip-no-cost" data-testid={`chain-${status.chainId}-no-cost`} title={cost.why}>
+                <span className="chip-no-cost" data-testid={`chain-${status.chainId}-no-cost`} title={`${cost.why}: the base fee is shown instead`}>
                   {" "}
                   (no price)
                 </span>
@@ -204,23 +204,6 @@ const ChainTile = memo(function ChainTile({
     </button>
   );
 });
-
-type ShownCost =
-  { readonly kind: "money"; readonly fiat: string; readonly currency: string; readonly name: string } | { readonly kind: "none"; readonly why: string };
-
-/**
- * What a tile shows for the chosen action: its medium tier in money; "none" (with why) when the chain has no price
- * or no such action, so that the tile keeps the base fee and says so; undefined while the costs are not known yet.
- */
-function shownCostOf(costs: Costs | undefined, actionId: string): ShownCost | undefined {
-  if (costs === undefined) return undefined;
-  const action = costs.actions.find((candidate) => candidate.id === actionId);
-  if (action === undefined) return { kind: "none", why: `This chain's costs have no action "${actionId}": its base fee is shown instead.` };
-  if (action.medium.fiat === null || costs.price === null) {
-    return { kind: "none", why: `No ${costs.currency} price on this chain (${costs.priceProblem ?? "none known"}): its base fee is shown instead.` };
-  }
-  return { kind: "money", fiat: action.medium.fiat, currency: costs.currency, name: action.name };
-}
 
 /** "vs 24 h median", or "vs 7.2 h median" while less is held; narrow screens drop "median" ("vs 24 h", "vs 7.2 h"). */
 function VersusOf({ words }: { words: string }) {

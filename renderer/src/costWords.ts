@@ -4,7 +4,7 @@ import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { ActionCost, Costs, Price } from "../../shared/wire/costs.ts";
 import { shortAge } from "./format.ts";
-import { fiatOfWei, moneyText } from "./money.ts";
+import { fiatOfWei, moneyText } from "../../shared/core/text/money.ts";
 
 export type Tier = "low" | "medium" | "high";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fiatOfWei, moneyText, readDecimal, roundMoney } from "../../renderer/src/money.ts";
+import { fiatOfWei, moneyText, readDecimal, roundMoney } from "./money.ts";
 
 test("roundMoney: whole cents from one cent up, rounded half up", () => {
   assert.equal(roundMoney(140n, 100n), "1.40");
