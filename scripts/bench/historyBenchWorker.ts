@@ -11,6 +11,9 @@ import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { publish } from "../../shared/service/chainPublication.ts";
 import { ChainRecord } from "../../shared/service/chainRecord.ts";
 import type { FeedReport } from "../../shared/rpc/feedReport.ts";
+import { moneyNotReadYet } from "../../shared/service/chainMoney.ts";
+
+const NO_MONEY = moneyNotReadYet("USD", "none");
 
 const [mode, variant] = process.argv.slice(2);
 const logger = createLogger("error");
@@ -73,7 +76,7 @@ function measureBlocks(): void {
   const { record, newest, fillMsPer1024 } = filledRecord(plan, week ? WEEK_SECONDS : 200, spacing, 7);
   const next = feeWalk(11);
   let block = newest + 1;
-  let previous = publish(plan, { ...report(BigInt(newest), 0n, []), changed: { blocks: false, health: false } }, undefined, record.part());
+  let previous = publish(plan, { ...report(BigInt(newest), 0n, []), changed: { blocks: false, health: false } }, undefined, record.part(), NO_MONEY);
   let firstAskMs = 0;
   let onePassMs = 0;
   if (alert) {
@@ -86,7 +89,7 @@ function measureBlocks(): void {
     const timestamp = Math.floor(START_SECONDS + block * spacing);
     const fed = report(BigInt(block), next(), block % 4 === 0 ? [{ block: BigInt(block), timestamp }] : []);
     record.takeReport(fed, timestamp * 1_000);
-    previous = publish(plan, fed, previous, record.part());
+    previous = publish(plan, fed, previous, record.part(), NO_MONEY);
     if (alert && record.history.percentileOver(ALERT_WINDOW, 20) === undefined) throw new Error("the alert's window holds blocks");
     block++;
   };

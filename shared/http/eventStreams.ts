@@ -124,7 +124,7 @@ export class EventStreams {
   }
 
   #published(publication: ChainPublication): void {
-    if (!publication.changed.blocks && !publication.changed.health && !publication.changed.history) return;
+    if (!publication.changed.blocks && !publication.changed.health && !publication.changed.history && !publication.changed.money) return;
     for (const stream of this.#streams) {
       if (stream.scope === "all" || stream.scope.chainId === publication.chainId) this.#send(stream, publication);
     }

@@ -280,6 +280,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 12_000,
       dataAgeMs: 1500,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
     {
       chainId: YOUNG,
@@ -301,6 +303,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 2000,
       dataAgeMs: 1750,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
     {
       chainId: SYNCING,
@@ -325,6 +329,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 2500,
       dataAgeMs: null,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
     {
       chainId: FAST_SYNCING,
@@ -349,6 +355,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 250,
       dataAgeMs: null,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
     {
       chainId: LEGACY,
@@ -373,6 +381,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blockTimeMs: 12_000,
       dataAgeMs: null,
       endpoints: [],
+      price: null,
+      priceProblem: "the price has not been read yet",
     },
   ];
   assert.deepEqual(JSON.parse(answer.body), expected);

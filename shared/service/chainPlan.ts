@@ -1,7 +1,8 @@
 import { defaultChainSettings } from "../config/defaultChainSettings.ts";
 import { defaultBlockTimeMs, defaultChainName, defaultReorgDepthBlocks } from "../core/chains/defaultChains.ts";
 import { parseDurationSeconds, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
-import type { ChainSettings } from "../config/settings.ts";
+import type { ChainSettings, PriceFeedSettings } from "../config/settings.ts";
+import { defaultL1FeeKind, type L1FeeKind } from "../rpc/l1FeeReads.ts";
 
 /** The statistics window when a chain's settings name none (CONTRACT.md: 24 hours). */
 export const DEFAULT_STATS_WINDOW = "24h";
@@ -28,6 +29,10 @@ export interface ChainPlan {
   readonly pollIntervalMs?: number;
   /** Per RPC request; the feed's default (10 s) unless set (fault-injection tests). */
   readonly requestTimeoutMs?: number;
+  /** The chain's `priceFeed` setting: a feed replacing the default one, or false for no price. */
+  readonly priceFeed?: PriceFeedSettings | false;
+  /** How the chain charges for L1 data; default by chain id (defaultL1FeeKind): OP Mainnet and Base, Arbitrum One. */
+  readonly l1FeeKind?: L1FeeKind;
 }
 
 /** The plan's statistics window, defaults resolved. */
@@ -57,6 +62,8 @@ export function chainPlanFrom(chain: ChainSettings): ChainPlan {
     // Files written before statsWindow said 500 blocks by default; a larger count was the user's choice.
     ...(window === undefined && chain.statsWindowBlocks !== undefined && chain.statsWindowBlocks > 500 ? { statsWindowBlocks: chain.statsWindowBlocks } : {}),
     ...(chain.historyHorizon === undefined ? {} : { historyHorizon: chain.historyHorizon }),
+    ...(chain.priceFeed === undefined ? {} : { priceFeed: chain.priceFeed }),
+    l1FeeKind: defaultL1FeeKind(chain.chainId),
   };
 }
 

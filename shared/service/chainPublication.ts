@@ -4,6 +4,7 @@ import type { EndpointCallCount } from "../rpc/endpointPool.ts";
 import type { FeedReport } from "../rpc/feedReport.ts";
 import { type Congestion, congestionOf } from "../wire/congestion.ts";
 import type { HistoryStatus, NetworkStatus } from "../wire/networkStatus.ts";
+import type { ChainMoney } from "./chainMoney.ts";
 import { type ChainPlan, statsWindowOf } from "./chainPlan.ts";
 
 /**
@@ -25,17 +26,23 @@ export interface ChainPublication {
   readonly congestion: Congestion;
   /** The chain's `GET /networks` entry as of its data; `networkStatusAt` adds the data's age at the time of asking. */
   readonly status: NetworkStatus;
+  /** The gas token's price and the rollup's L1 fees as last read (shared/service/costReaders.ts). */
+  readonly money: ChainMoney;
   /** What changed since the chain's previous publication; all false when only the confirmation time moved. */
   readonly changed: PublicationChanges;
   /** Each endpoint's JSON-RPC calls and failures as of the feed's report (`/metrics`). */
   readonly callCounts: readonly EndpointCallCount[];
 }
 
-/** What a publication changed: blocks (the newest blocks), health (state, endpoints), history (window, backfill). */
+/**
+ * What a publication changed: blocks (the newest blocks), health (state, endpoints), history (window, backfill), money
+ * (the price or the L1 fees).
+ */
 export interface PublicationChanges {
   readonly blocks: boolean;
   readonly health: boolean;
   readonly history: boolean;
+  readonly money: boolean;
 }
 
 /** The feed's part of a publication: its health and the time of its newest new data, and what changed. */
@@ -51,7 +58,7 @@ export interface HistoryPart {
 }
 
 /** The chain's publication: the feed's health with the history's snapshot and status. */
-export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPublication | undefined, history: HistoryPart): ChainPublication {
+export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPublication | undefined, history: HistoryPart, money: ChainMoney): ChainPublication {
   const { snapshot } = history;
   const newestTime = history.status.newestTime;
   const confirmedAt = snapshot === undefined ? undefined : (report.confirmedAt ?? (newestTime === null ? undefined : newestTime * 1000));
@@ -76,6 +83,8 @@ export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPubl
     blockTimeMs: plan.blockTimeMs,
     dataAgeMs: snapshot && confirmedAt !== undefined ? 0 : null,
     endpoints: report.endpoints,
+    price: money.price?.shown ?? null,
+    priceProblem: money.priceProblem,
   });
   return Object.freeze({
     chainId: plan.chainId,
@@ -85,7 +94,8 @@ export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPubl
     confirmedAt,
     congestion: congestionOf(status),
     status,
-    changed: { ...report.changed, history: history.changed },
+    money,
+    changed: { ...report.changed, history: history.changed, money: previous !== undefined && previous.money !== money },
     callCounts: report.callCounts.length > 0 ? report.callCounts : (previous?.callCounts ?? report.callCounts),
   });
 }

@@ -7,6 +7,7 @@ import type { ChainPlan } from "./chainPlan.ts";
 import { ChainRecord, type HistoryPersistence } from "./chainRecord.ts";
 import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
+import { type ChainMoney, moneyNotReadYet } from "./chainMoney.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
@@ -32,6 +33,8 @@ export interface FeeServiceOptions {
   readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void) => { stop(): Promise<void> };
   /** Epoch ms; tests may pin it. */
   readonly now?: () => number;
+  /** The currency of costs (settings' `currency`), said before the first price is read; default USD. */
+  readonly currency?: string;
 }
 
 /**
@@ -49,6 +52,7 @@ export class FeeService implements FeeSource {
   readonly #options: FeeServiceOptions;
   readonly #now: () => number;
   readonly #backfills: { stop(): Promise<void> }[] = [];
+  readonly #money = new Map<number, ChainMoney>();
 
   constructor(plans: readonly ChainPlan[], options: FeeServiceOptions) {
     this.#logger = options.logger;
@@ -78,7 +82,8 @@ export class FeeService implements FeeSource {
       this.#feeds.push(feed);
       this.#records.set(plan.chainId, record);
       this.#reports.set(plan.chainId, feed.report);
-      this.#publications.set(plan.chainId, publish(plan, feed.report, undefined, record.part()));
+      this.#money.set(plan.chainId, moneyNotReadYet(options.currency ?? "USD", plan.l1FeeKind ?? "none"));
+      this.#publications.set(plan.chainId, publish(plan, feed.report, undefined, record.part(), this.#money.get(plan.chainId)!));
     }
   }
 
@@ -118,7 +123,19 @@ export class FeeService implements FeeSource {
     const record = this.#records.get(plan.chainId)!;
     this.#reports.set(plan.chainId, report);
     record.takeReport(report, this.#now());
-    this.#hand(publish(plan, report, this.#publications.get(plan.chainId), record.part()));
+    this.#hand(publish(plan, report, this.#publications.get(plan.chainId), record.part(), this.#money.get(plan.chainId)!));
+  }
+
+  /**
+   * The chain's price or L1 fees were read anew (shared/service/costReaders.ts): the chain is published with them and
+   * everything else as it stands.
+   */
+  setMoney(chainId: number, money: ChainMoney): void {
+    const plan = this.#plans.find((candidate) => candidate.chainId === chainId);
+    if (plan === undefined) return;
+    this.#money.set(chainId, money);
+    const health = { ...this.#reports.get(chainId)!, changed: NOTHING_CHANGED };
+    this.#hand(publish(plan, health, this.#publications.get(chainId), this.#records.get(chainId)!.part(), money));
   }
 
   /**
@@ -127,7 +144,7 @@ export class FeeService implements FeeSource {
    */
   #publishHistoryGrew(plan: ChainPlan): void {
     const health = { ...this.#reports.get(plan.chainId)!, changed: NOTHING_CHANGED };
-    this.#hand(publish(plan, health, this.#publications.get(plan.chainId), this.#records.get(plan.chainId)!.part()));
+    this.#hand(publish(plan, health, this.#publications.get(plan.chainId), this.#records.get(plan.chainId)!.part(), this.#money.get(plan.chainId)!));
   }
 
   /** Keeps the chain's newest publication and hands it to every reader; a reader that throws stops no other. */

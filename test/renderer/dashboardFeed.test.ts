@@ -34,6 +34,8 @@ function status(chainId: number, newestBlock: string | null): NetworkStatus {
     blockTimeMs: 12_000,
     dataAgeMs: data ? 0 : null,
     endpoints: [],
+    price: null,
+    priceProblem: null,
   };
 }
 

@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { allowedRoundAgeS, judgeRound, type FeedRound } from "./priceRound.ts";
+
+const NOW = 1_700_000_000;
+const round = (answer: bigint, updatedAt = NOW - 10): FeedRound => ({ roundId: 1n, answer, startedAt: BigInt(updatedAt), updatedAt: BigInt(updatedAt) });
+
+test("a fresh positive answer is a price", () => {
+  assert.deepEqual(judgeRound(round(312_045_000_000n), 8, 3600, 60, NOW), { ok: true, price: { answer: 312_045_000_000n, decimals: 8, updatedAt: NOW - 10 } });
+});
+
+test("a round older than the heartbeat allows is stale, one just within is not", () => {
+  const allowed = allowedRoundAgeS(3600, 60);
+  assert.equal(allowed, 4020);
+  assert.equal(judgeRound(round(1n, NOW - allowed), 8, 3600, 60, NOW).ok, true);
+  const stale = judgeRound(round(1n, NOW - allowed - 1), 8, 3600, 60, NOW);
+  assert.equal(stale.ok, false);
+  assert.match(stale.ok ? "" : stale.problem, /stale/);
+});
+
+test("zero, negative, absurd, incomplete and future rounds are refused, each saying why", () => {
+  const problem = (r: FeedRound) => {
+    const verdict = judgeRound(r, 8, 3600, 60, NOW);
+    assert.equal(verdict.ok, false);
+    return verdict.ok ? "" : verdict.problem;
+  };
+  assert.match(problem(round(0n)), /zero/);
+  assert.match(problem(round(-5n)), /negative/);
+  assert.match(problem(round(10n ** 21n)), /no gas token/);
+  assert.match(problem(round(1n, 0)), /not complete/);
+  assert.match(problem(round(1n, NOW + 3600)), /future/);
+});

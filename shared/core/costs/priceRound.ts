@@ -1,0 +1,54 @@
+// Whether a price feed's round may be used: the one judge of a Chainlink answer (CONTRACT.md, "Costs in money").
+
+/** What `latestRoundData()` returned, decoded. */
+export interface FeedRound {
+  readonly roundId: bigint;
+  readonly answer: bigint;
+  readonly startedAt: bigint;
+  readonly updatedAt: bigint;
+}
+
+/** A usable price: the feed's answer and its scale, and when the round was written. */
+export interface FeedPrice {
+  readonly answer: bigint;
+  readonly decimals: number;
+  /** Unix seconds of the round (its updatedAt). */
+  readonly updatedAt: number;
+}
+
+export type RoundVerdict = { readonly ok: true; readonly price: FeedPrice } | { readonly ok: false; readonly problem: string };
+
+/** No gas token is worth more than this many units of any currency: an answer above it is garbage, not a price. */
+const MAX_PRICE_UNITS = 10n ** 12n;
+/** A round dated this far ahead of our clock is not believed. */
+const FUTURE_SLACK_S = 300;
+
+/**
+ * The age a round may have: its feed's heartbeat, a tenth more for a heartbeat round written late, and the time
+ * between two reads (the price is read once a minute, so an answer is up to that much older when served).
+ */
+export function allowedRoundAgeS(heartbeatS: number, readIntervalS: number): number {
+  return heartbeatS + Math.ceil(heartbeatS / 10) + readIntervalS;
+}
+
+/** Judges a round read at `nowS` (unix seconds) from a feed of `decimals` whose heartbeat is `heartbeatS`. */
+export function judgeRound(round: FeedRound, decimals: number, heartbeatS: number, readIntervalS: number, nowS: number): RoundVerdict {
+  if (round.answer === 0n) return { ok: false, problem: "the price feed answered zero" };
+  if (round.answer < 0n) return { ok: false, problem: `the price feed answered a negative price (${round.answer})` };
+  if (round.answer > MAX_PRICE_UNITS * 10n ** BigInt(decimals)) return { ok: false, problem: "the price feed answered a price no gas token has" };
+  if (round.updatedAt === 0n) return { ok: false, problem: "the price feed's round is not complete (updatedAt 0)" };
+  const updatedAt = Number(round.updatedAt);
+  if (!Number.isSafeInteger(updatedAt) || updatedAt > nowS + FUTURE_SLACK_S) return { ok: false, problem: "the price feed's round is dated in the future" };
+  const ageS = nowS - updatedAt;
+  const allowed = allowedRoundAgeS(heartbeatS, readIntervalS);
+  if (ageS > allowed) {
+    return { ok: false, problem: `the price is stale: the feed's newest round is ${describeAge(ageS)} old, its heartbeat allows ${describeAge(allowed)}` };
+  }
+  return { ok: true, price: { answer: round.answer, decimals, updatedAt } };
+}
+
+function describeAge(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
+}

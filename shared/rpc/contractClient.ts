@@ -1,0 +1,68 @@
+// A viem client for reading contracts through a chain's own RPC endpoints, over this project's bounded connections
+// (rpcConnection.ts: answers capped, secrets redacted, timeouts), trying the endpoints in order.
+import { createPublicClient, custom, type PublicClient } from "viem";
+import { checkChainId } from "./checkChainId.ts";
+import { createRpcConnection, type RpcCall, type RpcConnection, type RpcOutcome } from "./rpcConnection.ts";
+
+/** Contract reads on one chain: a viem client and one JSON-RPC batch, each call counted. */
+export interface ContractClient {
+  readonly chainId: number;
+  readonly viem: PublicClient;
+  /** Several calls in one request to the first endpoint that answers it. */
+  batch(calls: readonly RpcCall[]): Promise<readonly RpcOutcome[]>;
+  /** JSON-RPC calls sent so far (a batch counts each of its calls): for the benchmarks' call budget. */
+  readonly callCount: number;
+  close(): void;
+}
+
+/**
+ * Reads through `urls` (the chain's endpoints), each used only once its `eth_chainId` is `chainId`; a failing endpoint
+ * passes the call to the next one, and the last one's error is thrown. Every request ends within `timeoutMs`.
+ */
+export function createContractClient(chainId: number, urls: readonly string[], timeoutMs: number): ContractClient {
+  const connections = urls.map((url) => ({ connection: createRpcConnection(url, { timeoutMs }), checked: false }));
+  let calls = 0;
+  const tryEach = async <T>(send: (connection: RpcConnection) => Promise<T>): Promise<T> => {
+    let lastError: unknown = new Error(`chain ${chainId} has no RPC endpoint`);
+    for (const entry of connections) {
+      try {
+        if (!entry.checked) {
+          calls += 1;
+          await checkChainId(entry.connection, chainId);
+          entry.checked = true;
+        }
+        return await send(entry.connection);
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
+  };
+  const viem = createPublicClient({
+    transport: custom(
+      {
+        request: ({ method, params }: { method: string; params?: unknown }) =>
+          tryEach((connection) => {
+            calls += 1;
+            return connection.request(method, Array.isArray(params) ? params : []);
+          }),
+      },
+      { retryCount: 0 },
+    ),
+  });
+  return {
+    chainId,
+    viem,
+    batch: (batchCalls) =>
+      tryEach((connection) => {
+        calls += batchCalls.length;
+        return connection.requestBatch(batchCalls);
+      }),
+    get callCount() {
+      return calls;
+    },
+    close: () => {
+      for (const { connection } of connections) connection.close();
+    },
+  };
+}

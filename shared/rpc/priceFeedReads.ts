@@ -1,0 +1,50 @@
+// What is read of a Chainlink aggregator (AggregatorV3Interface), decoded by viem and checked with zod: anything else
+// an endpoint or a contract answers is refused with a reason, never taken as a price.
+import { parseAbi } from "viem";
+import { z } from "zod";
+import type { FeedRound } from "../core/costs/priceRound.ts";
+import type { ContractClient } from "./contractClient.ts";
+
+export const AGGREGATOR_V3_ABI = parseAbi([
+  "function decimals() view returns (uint8)",
+  "function description() view returns (string)",
+  "function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)",
+]);
+
+/** A feed's fixed facts, read when it is first used. */
+export interface FeedSetup {
+  readonly description: string;
+  readonly decimals: number;
+}
+
+const setupSchema = z.strictObject({
+  description: z.string().max(128, "its description is longer than any feed's"),
+  decimals: z.number().int().min(0).max(36, "it has more decimals (over 36) than a price feed has"),
+});
+
+const roundSchema = z.tuple([z.bigint().min(0n), z.bigint(), z.bigint().min(0n), z.bigint().min(0n), z.bigint().min(0n)]);
+
+/** description() and decimals(); throws on a call that fails or an answer that is not theirs. */
+export async function readFeedSetup(client: ContractClient, address: `0x${string}`): Promise<FeedSetup> {
+  const [description, decimals] = await Promise.all([
+    client.viem.readContract({ address, abi: AGGREGATOR_V3_ABI, functionName: "description" }),
+    client.viem.readContract({ address, abi: AGGREGATOR_V3_ABI, functionName: "decimals" }),
+  ]);
+  return setupSchema.parse({ description, decimals });
+}
+
+/** latestRoundData(); throws on a call that fails or an answer that is not a round. */
+export async function readLatestRound(client: ContractClient, address: `0x${string}`): Promise<FeedRound> {
+  const answer = await client.viem.readContract({ address, abi: AGGREGATOR_V3_ABI, functionName: "latestRoundData" });
+  const [roundId, price, startedAt, updatedAt] = roundSchema.parse(answer);
+  return { roundId, answer: price, startedAt, updatedAt };
+}
+
+/**
+ * Whether a feed's description names the token and currency expected ("ETH / USD"); Chainlink's descriptions are
+ * "<base> / <quote>".
+ */
+export function descriptionMatches(description: string, tokens: readonly string[], currency: string): boolean {
+  const [base, quote, ...rest] = description.split("/").map((part) => part.trim().toUpperCase());
+  return rest.length === 0 && quote === currency.toUpperCase() && base !== undefined && tokens.some((token) => token.toUpperCase() === base);
+}

@@ -1,0 +1,29 @@
+// A chain's money part: the price of its gas token and its rollup L1 fees as last read, carried by its publication.
+import type { FeedPrice } from "../core/costs/priceRound.ts";
+import type { L1FeeKind } from "../rpc/l1FeeReads.ts";
+import type { Price } from "../wire/costs.ts";
+
+export interface ChainMoney {
+  readonly currency: string;
+  /** The price as /costs and /networks show it, with the feed's answer for exact arithmetic; undefined without one. */
+  readonly price: { readonly shown: Price; readonly feedPrice: FeedPrice } | undefined;
+  /** Why there is no price; null with one. */
+  readonly priceProblem: string | null;
+  readonly l1FeeKind: L1FeeKind;
+  /** The L1 fee of a transaction of each size (bytes) on an OP-stack or Arbitrum chain; undefined until read or when failing. */
+  readonly l1Fees: ReadonlyMap<number, bigint> | undefined;
+  /** Why l1Fees is missing; null otherwise. */
+  readonly l1FeeProblem: string | null;
+}
+
+/** Before the first read: no price yet, said so. */
+export function moneyNotReadYet(currency: string, l1FeeKind: L1FeeKind, priceProblem = "the price has not been read yet"): ChainMoney {
+  return Object.freeze({
+    currency,
+    price: undefined,
+    priceProblem,
+    l1FeeKind,
+    l1Fees: undefined,
+    l1FeeProblem: l1FeeKind === "none" ? null : "the L1 fee has not been read yet",
+  });
+}

@@ -1,0 +1,229 @@
+// Reads, at most once a minute and never while a request waits, what costs in money need besides the fees: each price
+// feed's newest round and each rollup's L1 fees, through the chains' own endpoints; hands each chain's ChainMoney on.
+import { formatUnits } from "viem";
+import { pricePlanOf, type PricePlan, type PriceFeedSpec } from "../config/priceFeeds.ts";
+import { judgeRound } from "../core/costs/priceRound.ts";
+import type { Logger } from "../log/logger.ts";
+import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
+import { readL1Fees } from "../rpc/l1FeeReads.ts";
+import { descriptionMatches, readFeedSetup, readLatestRound, type FeedSetup } from "../rpc/priceFeedReads.ts";
+import type { ChainMoney } from "./chainMoney.ts";
+import { historyHorizonOf, type ChainPlan } from "./chainPlan.ts";
+import { PricePoints, type PricePointLog } from "./pricePoints.ts";
+
+/** Read each feed and oracle this often at most (CONTRACT.md: at most once a minute). */
+export const COST_READ_INTERVAL_MS = 60_000;
+
+export interface CostReadersOptions {
+  readonly plans: readonly ChainPlan[];
+  readonly currency: string;
+  /** The sizes (bytes) of the actions' transactions, whose L1 fees are read. */
+  readonly txSizes: readonly number[];
+  readonly logger: Logger;
+  /** Called with a chain's new money part after each read that changed it. */
+  readonly onMoney: (chainId: number, money: ChainMoney) => void;
+  /** Where price points are kept across restarts; in memory only without it. */
+  readonly pricePointLog?: PricePointLog;
+  /** Tests shorten it; COST_READ_INTERVAL_MS otherwise. */
+  readonly intervalMs?: number;
+  readonly requestTimeoutMs?: number;
+  /** Epoch ms; tests may pin it. */
+  readonly now?: () => number;
+}
+
+interface FeedReader {
+  readonly spec: PriceFeedSpec;
+  readonly chainIds: number[];
+  setup: FeedSetup | undefined;
+}
+
+/**
+ * One reader per distinct feed (ETH-gas chains share Ethereum's ETH / USD: one read serves them all) and one per
+ * rollup; each read runs on a timer, and a chain's money changes only when a read says something new.
+ */
+export class CostReaders {
+  readonly #options: CostReadersOptions;
+  readonly #intervalMs: number;
+  readonly #now: () => number;
+  readonly #clients = new Map<number, ContractClient>();
+  readonly #feeds: FeedReader[] = [];
+  readonly #money = new Map<number, ChainMoney>();
+  readonly #points = new Map<number, PricePoints>();
+  readonly #loggedProblems = new Map<string, string>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+  #running: Promise<void> | undefined;
+
+  constructor(options: CostReadersOptions) {
+    this.#options = options;
+    this.#intervalMs = options.intervalMs ?? COST_READ_INTERVAL_MS;
+    this.#now = options.now ?? Date.now;
+    const followed = options.plans.map((plan) => plan.chainId);
+    const nowS = Math.floor(this.#now() / 1000);
+    for (const plan of options.plans) {
+      const pricePlan: PricePlan = pricePlanOf(plan.chainId, plan.name, plan.priceFeed, followed, options.currency);
+      const l1FeeKind = plan.l1FeeKind ?? "none";
+      this.#money.set(plan.chainId, {
+        currency: options.currency,
+        price: undefined,
+        priceProblem: pricePlan.kind === "none" ? pricePlan.problem : "the price has not been read yet",
+        l1FeeKind,
+        l1Fees: undefined,
+        l1FeeProblem: l1FeeKind === "none" ? null : "the L1 fee has not been read yet",
+      });
+      this.#points.set(plan.chainId, new PricePoints(plan.chainId, historyHorizonOf(plan).seconds, nowS, options.pricePointLog));
+      if (pricePlan.kind === "none") continue;
+      const { feed } = pricePlan;
+      const shared = this.#feeds.find((reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase());
+      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined });
+      else shared.chainIds.push(plan.chainId);
+    }
+  }
+
+  /** The money part each chain starts with (no price read yet, or why there will be none). */
+  initial(chainId: number): ChainMoney | undefined {
+    return this.#money.get(chainId);
+  }
+
+  /** The chain's price points of [fromS, toS] (GET /networks/{chainId}/priceHistory). */
+  pricePoints(chainId: number, fromS: number, toS: number): readonly { time: number; value: string }[] {
+    return this.#points.get(chainId)?.range(fromS, toS) ?? [];
+  }
+
+  /** JSON-RPC calls these reads have sent, per chain read through (the benchmarks' call budget). */
+  callCounts(): ReadonlyMap<number, number> {
+    return new Map([...this.#clients].map(([chainId, client]) => [chainId, client.callCount]));
+  }
+
+  start(): void {
+    for (const [chainId, money] of this.#money) this.#options.onMoney(chainId, money);
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    await this.#running;
+    for (const client of this.#clients.values()) client.close();
+  }
+
+  /** One round of reads now (tests call it to read at once; the timer calls it every interval). */
+  async readAll(): Promise<void> {
+    const nowS = Math.floor(this.#now() / 1000);
+    await Promise.all([...this.#feeds.map((feed) => this.#readFeed(feed, nowS)), ...this.#options.plans.map((plan) => this.#readL1(plan))]);
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.readAll()
+        .catch((error: unknown) => this.#options.logger.error("reading prices and L1 fees failed", { error: String(error) }))
+        .finally(() => this.#schedule(this.#intervalMs));
+    }, delayMs);
+  }
+
+  #client(chainId: number): ContractClient | undefined {
+    const existing = this.#clients.get(chainId);
+    if (existing !== undefined) return existing;
+    const plan = this.#options.plans.find((candidate) => candidate.chainId === chainId);
+    if (plan === undefined) return undefined;
+    const client = createContractClient(chainId, plan.rpcUrls, this.#options.requestTimeoutMs ?? plan.requestTimeoutMs ?? 10_000);
+    this.#clients.set(chainId, client);
+    return client;
+  }
+
+  async #readFeed(reader: FeedReader, nowS: number): Promise<void> {
+    const { spec } = reader;
+    const client = this.#client(spec.feedChainId)!;
+    let outcome: { price: ChainMoney["price"]; problem: string | null };
+    try {
+      // Checked before first use (and again until it passes): a feed that names another pair is never read for this one.
+      if (reader.setup === undefined) {
+        const setup = await readFeedSetup(client, spec.address);
+        if (!descriptionMatches(setup.description, [spec.token, ...spec.tokenAliases], spec.currency)) {
+          throw new Error(`the feed at ${spec.address} is "${setup.description}", not ${spec.token} / ${spec.currency}`);
+        }
+        reader.setup = setup;
+      }
+      const round = await readLatestRound(client, spec.address);
+      const verdict = judgeRound(round, reader.setup.decimals, spec.heartbeatS, Math.ceil(this.#intervalMs / 1000), nowS);
+      if (verdict.ok) {
+        const value = formatUnits(verdict.price.answer, verdict.price.decimals);
+        outcome = {
+          price: {
+            feedPrice: verdict.price,
+            shown: Object.freeze({ value, token: spec.token, feed: spec.address, feedChainId: spec.feedChainId, updatedAt: verdict.price.updatedAt }),
+          },
+          problem: null,
+        };
+        for (const chainId of reader.chainIds) this.#points.get(chainId)?.add({ time: verdict.price.updatedAt, value });
+      } else {
+        outcome = { price: undefined, problem: verdict.problem };
+      }
+    } catch (error) {
+      outcome = { price: undefined, problem: `the price feed could not be read: ${describeError(error)}` };
+    }
+    for (const chainId of reader.chainIds) {
+      this.#logOnce(`price ${chainId}`, outcome.problem, chainId);
+      this.#update(chainId, (money) => {
+        const same = money.priceProblem === outcome.problem && samePrice(money.price, outcome.price);
+        return same ? money : { ...money, price: outcome.price, priceProblem: outcome.problem };
+      });
+    }
+  }
+
+  async #readL1(plan: ChainPlan): Promise<void> {
+    const kind = plan.l1FeeKind ?? "none";
+    if (kind === "none") return;
+    let fees: ReadonlyMap<number, bigint> | undefined;
+    let problem: string | null = null;
+    try {
+      fees = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)]);
+    } catch (error) {
+      problem = `the L1 fee could not be read from the chain's ${kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle"}: ${describeError(error)}`;
+    }
+    this.#logOnce(`l1 ${plan.chainId}`, problem, plan.chainId);
+    this.#update(plan.chainId, (money) =>
+      money.l1FeeProblem === problem && sameFees(money.l1Fees, fees) ? money : { ...money, l1Fees: fees, l1FeeProblem: problem },
+    );
+  }
+
+  #update(chainId: number, change: (money: ChainMoney) => ChainMoney): void {
+    const money = this.#money.get(chainId);
+    if (money === undefined || this.#stopped) return;
+    const next = change(money);
+    if (next === money) return;
+    const frozen = Object.freeze(next);
+    this.#money.set(chainId, frozen);
+    this.#options.onMoney(chainId, frozen);
+  }
+
+  /** A problem is logged when it starts (or changes), and its end once; the same problem read again is not logged again. */
+  #logOnce(key: string, problem: string | null, chainId: number): void {
+    const previous = this.#loggedProblems.get(key);
+    if (problem === null) {
+      if (previous !== undefined) this.#options.logger.info(`${key.startsWith("price") ? "the price" : "the L1 fee"} can be read again`, { chainId });
+      this.#loggedProblems.delete(key);
+      return;
+    }
+    if (previous === problem) return;
+    this.#loggedProblems.set(key, problem);
+    this.#options.logger.warn(problem, { chainId });
+  }
+}
+
+function samePrice(a: ChainMoney["price"], b: ChainMoney["price"]): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.shown.value === b.shown.value && a.shown.updatedAt === b.shown.updatedAt && a.shown.feed === b.shown.feed;
+}
+
+function sameFees(a: ReadonlyMap<number, bigint> | undefined, b: ReadonlyMap<number, bigint> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.size === b.size && [...a].every(([size, fee]) => b.get(size) === fee);
+}
+
+/** An error's first line, short: viem's messages run to many lines of details. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? (error as { shortMessage?: string }).shortMessage ?? error.message : String(error);
+  return (text.split("\n")[0] ?? "").slice(0, 200);
+}
