@@ -1,5 +1,6 @@
-// Money for humans: the contract's rounding of a cost (to the cent; below one cent, more digits: two significant
-// ones) done exactly on integers, and a money string shown in its currency ("$1,234.50", "€0.0042").
+// Money for humans: a price string of the API turned into money for an amount of wei (the rounding is
+// shared/core/costs/fiat.ts's), and a money string shown in its currency ("$1,234.50", "€0.0042").
+import { fiatOf } from "../costs/fiat.ts";
 
 /** A non-negative decimal string ("3120.45", "0.0042") as an exact fraction units / 10^scale; undefined if it is not one. */
 export function readDecimal(text: string): { readonly units: bigint; readonly scale: number } | undefined {
@@ -9,45 +10,14 @@ export function readDecimal(text: string): { readonly units: bigint; readonly sc
   return { units: BigInt(whole + fraction), scale: fraction.length };
 }
 
-/** Below one cent, the digits kept: two significant ones ("0.0042"), down to this many decimals at most. */
-const SIGNIFICANT_BELOW_CENT = 2;
-const MAX_DECIMALS = 30;
-
 /**
- * A non-negative fraction numerator / denominator as the contract writes money: rounded half up to the cent
- * ("1.40", "1234.00"), or, below one cent, to two significant digits ("0.0042", "0.00000071"); "0.00" for nothing.
+ * The money `wei` of a token is worth at `price` per whole token (10^18 wei), a price as the API writes it
+ * ("3120.45"): the contract's rounding, by shared/core/costs/fiat.ts (the one place a cost becomes money).
  */
-export function roundMoney(numerator: bigint, denominator: bigint): string {
-  if (numerator < 0n || denominator <= 0n) throw new RangeError(`money is a non-negative amount (got ${numerator}/${denominator})`);
-  if (numerator === 0n) return "0.00";
-  // At least one cent: whole cents.
-  if (numerator * 100n >= denominator) return withDecimals(roundedAt(numerator, denominator, 2), 2);
-  // The first significant digit's place, then one more digit after it.
-  let first = 3;
-  while (first < MAX_DECIMALS && numerator * 10n ** BigInt(first) < denominator) first += 1;
-  const decimals = first + SIGNIFICANT_BELOW_CENT - 1;
-  const scaled = roundedAt(numerator, denominator, decimals);
-  if (scaled === 0n) return "0.00";
-  // Rounding up may carry into one more digit ("0.000999" is "0.0010"; "0.009999" is a cent).
-  if (scaled >= 10n ** BigInt(SIGNIFICANT_BELOW_CENT)) return first === 3 ? "0.01" : withDecimals(scaled / 10n, decimals - 1);
-  return withDecimals(scaled, decimals);
-}
-
-/** The money `wei` of a token is worth at `price` per whole token (10^18 wei), rounded as roundMoney says. */
 export function fiatOfWei(wei: bigint, price: string): string {
   const decimal = readDecimal(price);
   if (decimal === undefined) throw new RangeError(`a price is a non-negative decimal string (got "${price}")`);
-  return roundMoney(wei * decimal.units, 10n ** BigInt(18 + decimal.scale));
-}
-
-function roundedAt(numerator: bigint, denominator: bigint, decimals: number): bigint {
-  const scaled = numerator * 10n ** BigInt(decimals);
-  return (scaled * 2n + denominator) / (denominator * 2n);
-}
-
-function withDecimals(units: bigint, decimals: number): string {
-  const digits = units.toString().padStart(decimals + 1, "0");
-  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+  return fiatOf(wei, decimal.units, decimal.scale);
 }
 
 const GROUPED = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
