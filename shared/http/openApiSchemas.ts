@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { costsSchema, priceHistorySchema } from "../wire/costs.ts";
 import {
   baseFeeHistorySchema,
   baseFeePercentileSchema,
@@ -32,6 +33,8 @@ const WIRE_SCHEMAS = {
   SupportedNetworks: supportedNetworksSchema,
   SupportedChainNames: supportedChainNamesSchema,
   BaseFeeStats: baseFeeStatsSchema,
+  Costs: costsSchema,
+  PriceHistory: priceHistorySchema,
   Alerts: alertsBodySchema,
   /** Not a response of its own: the data of an event stream's `event: alert`, and a webhook's POST body. */
   AlertEvent: alertEventSchema,

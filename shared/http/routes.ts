@@ -6,6 +6,7 @@ import { BASE_FEE_HISTORY_ROUTE } from "./baseFeeHistoryRoute.ts";
 import { BASE_FEE_PERCENTILE_ROUTE } from "./baseFeePercentileRoute.ts";
 import { BASE_FEE_STATS_ROUTE } from "./baseFeeStatsRoute.ts";
 import { BUSY_THRESHOLD_ROUTE } from "./busyThresholdRoute.ts";
+import { COSTS_ROUTE } from "./costsRoute.ts";
 import { DASHBOARD_ASSET_ROUTE } from "./dashboardAssetRoute.ts";
 import { DASHBOARD_CREDENTIALS_ROUTE } from "./dashboardCredentialsRoute.ts";
 import { DASHBOARD_ROUTE } from "./dashboardRoute.ts";
@@ -15,6 +16,7 @@ import { METRICS_ROUTE } from "./metricsRoute.ts";
 import { NETWORK_EVENTS_ROUTE } from "./networkEventsRoute.ts";
 import { NETWORKS_ROUTE } from "./networksRoute.ts";
 import { OPEN_API_ROUTE } from "./openApiRoute.ts";
+import { PRICE_HISTORY_ROUTE } from "./priceHistoryRoute.ts";
 import type { Route } from "./routeTypes.ts";
 import { SUGGESTED_GAS_FEES_ROUTE } from "./suggestedGasFeesRoute.ts";
 import { SUPPORTED_CHAIN_NAMES_ROUTE } from "./supportedChainNamesRoute.ts";
@@ -29,6 +31,8 @@ const BASE_ROUTES: readonly Route[] = [
   BASE_FEE_PERCENTILE_ROUTE,
   BASE_FEE_HISTORY_ROUTE,
   SUGGESTED_GAS_FEES_ROUTE,
+  COSTS_ROUTE,
+  PRICE_HISTORY_ROUTE,
   BASE_FEE_STATS_ROUTE,
   BASE_FEE_HISTORY_CSV_ROUTE,
   NETWORK_EVENTS_ROUTE,

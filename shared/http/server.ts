@@ -24,6 +24,8 @@ import type { JsonReply } from "./routeTypes.ts";
 import { ROUTES } from "./routes.ts";
 import { servedEndpoints } from "./servedEndpoints.ts";
 import type { DashboardAccess, ServerResources } from "./serverResources.ts";
+import { CostAnswers, NO_PRICE_HISTORY, type PriceHistorySource } from "./costAnswers.ts";
+import { type Action, DEFAULT_ACTIONS } from "../core/costs/defaultActions.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../config/serviceDefaults.ts";
 import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
 
@@ -47,6 +49,10 @@ export interface ApiServerOptions {
   readonly dashboardDir?: string;
   /** The dashboard's token and the user key its API panel shows (GET /dashboard/credentials); without it, that route refuses every key. */
   readonly dashboard?: { readonly token: string; readonly apiKey: DashboardAccess["apiKey"] };
+  /** The actions whose costs /costs gives (defaults and the settings' own); default DEFAULT_ACTIONS. */
+  readonly actions?: readonly Action[];
+  /** The price points of past ranges (the cost readers); without it, none. */
+  readonly priceHistory?: PriceHistorySource;
   /** Epoch ms, for the data age and the rate limit; tests replace it. */
   readonly now?: () => number;
   /** Open connections at most; those over it are closed at once, unanswered. Default 256. */
@@ -123,6 +129,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     openApi: preparedJson(openApiDocument(ROUTES)),
     metrics: new ServiceMetrics({ source, requests: requestCounts, eventStreams: () => streams.size, now }),
     answers: new PreparedAnswerCache(),
+    costs: new CostAnswers(options.actions ?? DEFAULT_ACTIONS),
+    priceHistory: options.priceHistory ?? NO_PRICE_HISTORY,
   };
   let address: ListeningAddress | undefined;
   // A revoked key's open streams end with it.

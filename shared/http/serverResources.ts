@@ -1,5 +1,6 @@
 import type { AlertSource } from "../alerts/alertSource.ts";
 import type { FeeSource } from "../service/feeSource.ts";
+import type { CostAnswers, PriceHistorySource } from "./costAnswers.ts";
 import type { DashboardFiles } from "./dashboardFiles.ts";
 import type { EventStreams } from "./eventStreams.ts";
 import type { ServiceMetrics } from "./metrics.ts";
@@ -25,6 +26,10 @@ export interface ServerResources {
   readonly openApi: PreparedBody;
   /** This server's Prometheus metrics (GET /metrics). */
   readonly metrics: ServiceMetrics;
+  /** /costs' body of each publication, made once and then only read. */
+  readonly costs: CostAnswers;
+  /** The gas tokens' price points (GET /networks/{chainId}/priceHistory). */
+  readonly priceHistory: PriceHistorySource;
   /** The fee endpoints' bodies and headers of each publication, prepared once and then only read. */
   readonly answers: PreparedAnswerCache;
 }

@@ -60,9 +60,9 @@ export function parseStatsQuery(target: string): StatsQuery {
   return { range, division };
 }
 
-/** The CSV export's query from a request target; throws INVALID_QUERY. */
-export function parseCsvQuery(target: string): CsvQuery {
-  const values = queryValues(target, CSV_PARAMETERS, "baseFeeHistory.csv");
+/** The CSV export's query (and priceHistory's: the same from and to) from a request target; throws INVALID_QUERY. */
+export function parseCsvQuery(target: string, endpoint = "baseFeeHistory.csv"): CsvQuery {
+  const values = queryValues(target, CSV_PARAMETERS, endpoint);
   const fromSeconds = unixSecondsOf("from", values.get("from"));
   const toSeconds = unixSecondsOf("to", values.get("to"));
   checkOrder(fromSeconds, toSeconds);

@@ -34,7 +34,6 @@ export interface ApiContract {
 
 /** Contract endpoints not built yet, by path (their `/v3/{apiKey}` forms follow them), with the issue that builds each. */
 export const PENDING_ROUTES: Readonly<Record<string, string>> = {
-  "/networks/{chainId}/costs": "What it costs, in money (issue 24)",
   "/networks/{chainId}/blobBaseFeeHistory": "Blob fees, first-class (issue 25)",
   "/networks/{chainId}/blobBaseFeePercentile": "Blob fees, first-class (issue 25)",
   "/networks/{chainId}/blobBusyThreshold": "Blob fees, first-class (issue 25)",

@@ -1,0 +1,72 @@
+// /costs' bodies, made once per publication (a new block, price or L1 fee makes a new one) and then only read.
+import { actionCost, COST_TIERS, type CostTier } from "../core/costs/actionCosts.ts";
+import type { Action } from "../core/costs/defaultActions.ts";
+import { toGweiString } from "../core/fees/gwei.ts";
+import { suggestGasFees } from "../core/fees/suggestedGasFees.ts";
+import type { ChainMoney } from "../service/chainMoney.ts";
+import type { Costs } from "../wire/costs.ts";
+import type { PublicationWithData } from "./chainOfPath.ts";
+import { suggestionInputOf } from "./preparedAnswers.ts";
+import { type PreparedBody, preparedJson } from "./preparedBody.ts";
+
+/** The price points of a chain's range (the cost readers keep them): GET /networks/{chainId}/priceHistory. */
+export interface PriceHistorySource {
+  pricePoints(chainId: number, fromS: number, toS: number): readonly { readonly time: number; readonly value: string }[];
+}
+
+/** A server without cost readers (tests of other things): no price points. */
+export const NO_PRICE_HISTORY: PriceHistorySource = Object.freeze({ pricePoints: () => [] });
+
+/** Each publication's /costs body, made at its first ask. */
+export class CostAnswers {
+  readonly #actions: readonly Action[];
+  readonly #bodies = new WeakMap<PublicationWithData, PreparedBody>();
+
+  constructor(actions: readonly Action[]) {
+    this.#actions = actions;
+  }
+
+  of(publication: PublicationWithData): PreparedBody {
+    let prepared = this.#bodies.get(publication);
+    if (prepared === undefined) {
+      prepared = preparedJson(costsBody(publication, this.#actions));
+      this.#bodies.set(publication, prepared);
+    }
+    return prepared;
+  }
+}
+
+/** The body of /costs for a publication with data (CONTRACT.md, "Costs in money"). */
+export function costsBody({ snapshot, money }: PublicationWithData, actions: readonly Action[]): Costs {
+  const suggestion = suggestGasFees(suggestionInputOf(snapshot));
+  const tips = Object.fromEntries(COST_TIERS.map((tier) => [tier, suggestion[tier].maxPriorityFeePerGasWei])) as Record<CostTier, bigint>;
+  const price = money.price?.feedPrice;
+  return {
+    currency: money.currency,
+    price: money.price?.shown ?? null,
+    priceProblem: money.priceProblem,
+    l1FeeProblem: money.l1FeeProblem,
+    basis: { block: snapshot.newestBlock.toString(), baseFee: toGweiString(snapshot.currentBaseFeeWei) },
+    actions: actions.map((action) => {
+      const cost = actionCost(action, snapshot.currentBaseFeeWei, tips, l1FeeOf(money, action.txBytes), price);
+      const tier = (name: CostTier) => ({ wei: cost.tiers[name].wei.toString(), fiat: cost.tiers[name].fiat });
+      return {
+        id: action.id,
+        name: action.name,
+        gas: action.gas.toString(),
+        txBytes: action.txBytes,
+        low: tier("low"),
+        medium: tier("medium"),
+        high: tier("high"),
+        l1FeeWei: cost.l1FeeWei === undefined ? null : cost.l1FeeWei.toString(),
+      };
+    }),
+    // Blob fees (issue 25): `basis.blobBaseFee` and `blob` (the cost of one blob, 131,072 blob gas) go here.
+  };
+}
+
+/** The L1 fee of a transaction of `txBytes`: 0 where the chain charges none, undefined when it was not read. */
+function l1FeeOf(money: ChainMoney, txBytes: number): bigint | undefined {
+  if (money.l1FeeKind === "none") return 0n;
+  return money.l1Fees?.get(txBytes);
+}
