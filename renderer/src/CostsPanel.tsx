@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { ActionCost, Costs } from "../../shared/wire/costs.ts";
 import { chargesL1Fee, gasText, l1FeeText, noPriceWords, priceAgeText, priceText, shortAddress, type Tier, tierCostText } from "./costWords.ts";
 import type { CostsEntry } from "./costsStore.ts";
@@ -28,7 +29,8 @@ export function CostsPanel({ entry, chainName, offline }: Props) {
         <h3 id="costs-title">What it costs now</h3>
         {costs ? (
           <span className="costs-sub" data-testid="costs-basis" data-block={costs.basis.block}>
-            at the next block after {blockNumber(costs.basis.block)}, base fee {costs.basis.baseFee} Gwei
+            at the block after {blockNumber(costs.basis.block)}, base fee{" "}
+            <span title={`${costs.basis.baseFee} Gwei`}>{shortGwei(costs.basis.baseFee)} Gwei</span>
           </span>
         ) : null}
       </div>
