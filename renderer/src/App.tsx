@@ -43,6 +43,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   // The costs' answers, shared by the chain's costs panel and the chain tiles.
   const costs = useMemo(() => new CostsStore((chainId, signal) => client.costs(chainId, signal)), [client]);
   useEffect(() => () => costs.cancel(), [costs]);
+  const priceHistory = useCallback((chainId: number, fromSeconds: number, signal: AbortSignal) => client.priceHistory(chainId, fromSeconds, signal), [client]);
   // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes. Told before the
   // views ask (their effects come after layout effects), so that each answer knows what was held when it was asked.
   useLayoutEffect(() => {
@@ -120,6 +121,8 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
               chain={chain}
               offline={offline}
               stats={stats}
+              shownAction={shownAction}
+              priceHistory={priceHistory}
               costs={costs}
               range={range}
               onRange={setRange}

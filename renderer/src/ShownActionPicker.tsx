@@ -3,8 +3,9 @@ import type { ActionCost } from "../../shared/wire/costs.ts";
 const GWEI = "";
 
 /**
- * What the chain tiles show: the base fee in Gwei, or the cost of one action (its medium tier, in the currency). The
- * actions offered are those of the shown chain's costs; a chosen one stays offered while they are not known yet.
+ * What the chain tiles, the 1 h / 24 h / 7 d views and the cheapest hours show: the base fee in Gwei, or the cost of
+ * one action in the currency. The actions offered are those of the shown chain's costs; a chosen one stays offered
+ * while they are not known yet.
  */
 export function ShownActionPicker({
   actions,
@@ -18,8 +19,11 @@ export function ShownActionPicker({
   const offered = actions ?? [];
   const missing = shown !== undefined && !offered.some((action) => action.id === shown);
   return (
-    <label className="shown-action" title="What the chain tiles show: the base fee, or what one action costs now (the medium tier)">
-      <span className="shown-action-label">Tiles show</span>
+    <label
+      className="shown-action"
+      title="The base fee in Gwei, or what one action costs in money: now on the chain tiles (the medium tier), and over 1 h, 24 h and 7 d and in the cheapest hours (at the base fee and the price of the time)"
+    >
+      <span className="shown-action-label">Show</span>
       <select data-testid="shown-action" value={shown ?? GWEI} onChange={(event) => onChoose(event.target.value === GWEI ? undefined : event.target.value)}>
         <option value={GWEI}>base fee (Gwei)</option>
         {offered.map((action) => (

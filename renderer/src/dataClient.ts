@@ -3,7 +3,7 @@
 import { ALERT_EVENT_NAME, type AlertEvent, type AlertsBody, alertEventSchema, alertsBodySchema } from "../../shared/wire/alerts.ts";
 import type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
-import { type Costs, costsSchema } from "../../shared/wire/costs.ts";
+import { type Costs, costsSchema, type PriceHistory, priceHistorySchema } from "../../shared/wire/costs.ts";
 import { NETWORK_EVENT_NAME } from "../../shared/wire/eventNames.ts";
 import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -13,7 +13,7 @@ import { statsQueryString, type StatsRequest } from "./statsRequest.ts";
 
 export type { AlertEvent, AlertRuleProblem, AlertRuleStatus, AlertsBody } from "../../shared/wire/alerts.ts";
 export type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
-export type { ActionCost, Costs, Price } from "../../shared/wire/costs.ts";
+export type { ActionCost, Costs, Price, PriceHistory, PricePoint } from "../../shared/wire/costs.ts";
 export type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 export type { BlockRun, NetworkEvent } from "../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -65,6 +65,11 @@ export interface DataClient {
    * schema. Throws ApiCallError when the service refuses (with its code), or an error naming what does not match.
    */
   costs(chainId: number, signal: AbortSignal): Promise<Costs>;
+  /**
+   * `GET /networks/{chainId}/priceHistory?from=…`: the gas token's price points held from `fromSeconds` up to now,
+   * oldest first, led by the one in force at `fromSeconds`; [] on a chain without a price. Throws as `costs` does.
+   */
+  priceHistory(chainId: number, fromSeconds: number, signal: AbortSignal): Promise<PriceHistory>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
@@ -135,6 +140,18 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
       }
       const parsed = costsSchema.safeParse(body);
       if (!parsed.success) throw new Error(`GET /networks/${chainId}/costs answered something this page cannot read: ${parsed.error.message}`);
+      return parsed.data;
+    },
+
+    async priceHistory(chainId, fromSeconds, signal) {
+      const response = await get(`/networks/${chainId}/priceHistory?from=${fromSeconds}`, signal);
+      const body = await readJson(response);
+      if (!response.ok) {
+        const error = body as { code?: string } | undefined;
+        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+      }
+      const parsed = priceHistorySchema.safeParse(body);
+      if (!parsed.success) throw new Error(`GET /networks/${chainId}/priceHistory answered something this page cannot read: ${parsed.error.message}`);
       return parsed.data;
     },
 
