@@ -157,7 +157,8 @@ export class AlertService implements AlertSource {
     const rules = [...this.#rules.values()].filter((memory) => memory.rule.chainId === publication.chainId);
     const learning = rules.some((memory) => memory.state.phase === "starting");
     // A publication that only confirms the data (or reports the history's progress) moves no rule.
-    if (rules.length > 0 && (publication.changed.blocks || publication.changed.health || publication.changed.money || learning)) this.#observeGuarded(publication, rules);
+    if (rules.length > 0 && (publication.changed.blocks || publication.changed.health || publication.changed.money || learning))
+      this.#observeGuarded(publication, rules);
   }
 
   /** #observe, whose failure (a bug) is logged rather than thrown at the feed. */

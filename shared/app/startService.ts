@@ -10,26 +10,31 @@ import { ChainBackfill, type ChainBackfillOptions } from "../service/chainBackfi
 import type { ChainPlan } from "../service/chainPlan.ts";
 import { openHistoryStore } from "./openHistoryStore.ts";
 import { FeeService } from "../service/feeService.ts";
+import { CostReaders, type CostReadersOptions } from "../service/costReaders.ts";
+import { actionsWith } from "../core/costs/defaultActions.ts";
 import type { Logger } from "../log/logger.ts";
 
-export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> & {
-  readonly chains: readonly ChainPlan[];
-  readonly apiKeys: readonly ApiKeySettings[];
-  /** The dashboard's token (settings' `dashboardToken`); without one, a token is made for this run only. */
-  readonly dashboardToken?: string;
-  /** The user key the dashboard's API panel shows; default: the first of `apiKeys`. */
-  readonly dashboardApiKey?: () => ApiKeySettings | undefined;
-  /** The SQLite file the chains' histories are kept in across restarts; without it, in memory only. */
-  readonly historyFile?: string;
-  /** Fetch each chain's older blocks back to its horizon (default true); tests of other things may turn it off. */
-  readonly backfill?: boolean | ChainBackfillOptions["runner"];
-  /** The alert rules: the settings' `alerts` and `notifications`; without them, each chain's built-in busy/calm pair alone. */
-  readonly alerts?: AlertSettings;
-  /** Called with every alert that fires (the desktop app shows a notification), besides the other channels. */
-  readonly onAlert?: (event: AlertEvent) => void;
-  /** How the rules' webhooks are posted (tests shorten the timeout and the backoff); the contract's defaults otherwise. */
-  readonly webhook?: Omit<WebhookSenderOptions, "logger" | "onOutcome">;
-};
+export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> &
+  Partial<Pick<Settings, "currency" | "actions">> & {
+    readonly chains: readonly ChainPlan[];
+    readonly apiKeys: readonly ApiKeySettings[];
+    /** The dashboard's token (settings' `dashboardToken`); without one, a token is made for this run only. */
+    readonly dashboardToken?: string;
+    /** The user key the dashboard's API panel shows; default: the first of `apiKeys`. */
+    readonly dashboardApiKey?: () => ApiKeySettings | undefined;
+    /** The SQLite file the chains' histories are kept in across restarts; without it, in memory only. */
+    readonly historyFile?: string;
+    /** Fetch each chain's older blocks back to its horizon (default true); tests of other things may turn it off. */
+    readonly backfill?: boolean | ChainBackfillOptions["runner"];
+    /** The alert rules: the settings' `alerts` and `notifications`; without them, each chain's built-in busy/calm pair alone. */
+    readonly alerts?: AlertSettings;
+    /** Called with every alert that fires (the desktop app shows a notification), besides the other channels. */
+    readonly onAlert?: (event: AlertEvent) => void;
+    /** How the rules' webhooks are posted (tests shorten the timeout and the backoff); the contract's defaults otherwise. */
+    readonly webhook?: Omit<WebhookSenderOptions, "logger" | "onOutcome">;
+    /** How the prices and L1 fees are read (tests shorten the interval); once a minute otherwise. */
+    readonly costReads?: Pick<CostReadersOptions, "intervalMs" | "requestTimeoutMs" | "now">;
+  };
 
 /** The settings the alert rules are read from. */
 export interface AlertSettings {
@@ -51,6 +56,8 @@ export interface RunningService {
   readonly dashboardUrl: string;
   /** The alert rules running (GET /alerts reads them). */
   readonly alerts: AlertService;
+  /** The prices' and L1 fees' readers (their call counts, a read at once in tests). */
+  readonly costReaders: CostReaders;
   /** Reads changed alert settings against the chains followed and runs them (alerts.configure); refused rules are logged. */
   configureAlerts(settings: AlertSettings): void;
   stop(): Promise<void>;
@@ -65,6 +72,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
   const store = config.historyFile === undefined ? undefined : openHistoryStore(config.historyFile, logger);
   const service = new FeeService(config.chains, {
     logger,
+    ...(config.currency === undefined ? {} : { currency: config.currency }),
     ...(store ? { store } : {}),
     ...(backfill === false
       ? {}
@@ -75,6 +83,17 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
             return chainBackfill;
           },
         }),
+  });
+  const currency = config.currency ?? "USD";
+  const actions = actionsWith((config.actions ?? []).map((action) => ({ ...action, gas: BigInt(action.gas) })));
+  const costReaders = new CostReaders({
+    plans: config.chains,
+    currency,
+    txSizes: actions.map((action) => action.txBytes),
+    logger,
+    onMoney: (chainId, money) => service.setMoney(chainId, money),
+    ...(store ? { pricePointLog: store.pricePoints } : {}),
+    ...config.costReads,
   });
   const webhooks = new WebhookSender({ logger, ...config.webhook });
   // With a history file, the rules' last firings are kept in it: their cooldowns and GET /alerts' lastFired outlive a restart.
@@ -99,6 +118,8 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     corsOrigins: config.corsOrigins,
     rateLimit: config.rateLimit,
     dashboard: { token: dashboardToken, apiKey: config.dashboardApiKey ?? (() => config.apiKeys[0]) },
+    actions,
+    priceHistory: costReaders,
   });
   const { port, url } = await server.listen().catch(async (error: unknown) => {
     alerts.stop();
@@ -106,6 +127,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     throw error;
   });
   service.start();
+  costReaders.start();
   let stopping: Promise<void> | undefined;
   return {
     url,
@@ -115,10 +137,11 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     dashboardToken,
     dashboardUrl: `${url}/?token=${dashboardToken}`,
     alerts,
+    costReaders,
     configureAlerts,
     stop: () => {
       alerts.stop();
-      return (stopping ??= Promise.all([server.close(), service.stop(), webhooks.stop()]).then(() => store?.close()));
+      return (stopping ??= Promise.all([server.close(), service.stop(), webhooks.stop(), costReaders.stop()]).then(() => store?.close()));
     },
   };
 }

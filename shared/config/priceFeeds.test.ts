@@ -8,7 +8,10 @@ test("ETH-gas chains read Ethereum's ETH / USD when Ethereum is followed, else t
   const base = pricePlanOf(8453, "Base", undefined, DEFAULTS, "USD");
   assert.equal(base.kind === "feed" && `${base.feed.feedChainId} ${base.feed.address}`, "1 0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419");
   const alone = pricePlanOf(8453, "Base", undefined, [8453], "USD");
-  assert.equal(alone.kind === "feed" && `${alone.feed.feedChainId} ${alone.feed.address} ${alone.feed.heartbeatS}`, "8453 0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70 1200");
+  assert.equal(
+    alone.kind === "feed" && `${alone.feed.feedChainId} ${alone.feed.address} ${alone.feed.heartbeatS}`,
+    "8453 0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70 1200",
+  );
   const polygon = pricePlanOf(137, "Polygon", undefined, DEFAULTS, "USD");
   assert.equal(polygon.kind === "feed" && `${polygon.feed.feedChainId} ${polygon.feed.token}`, "137 POL");
 });
@@ -24,5 +27,10 @@ test("testnets, other currencies without a feed, unknown chains and feeds on unf
 
 test("a chain's priceFeed setting replaces the default", () => {
   const plan = pricePlanOf(1, "Ethereum", { address: `0x${"2".repeat(40)}`, token: "ETH", heartbeatSeconds: 600 }, DEFAULTS, "EUR");
-  assert.deepEqual(plan.kind === "feed" && [plan.feed.address, plan.feed.feedChainId, plan.feed.currency, plan.feed.heartbeatS], [`0x${"2".repeat(40)}`, 1, "EUR", 600]);
+  assert.deepEqual(plan.kind === "feed" && [plan.feed.address, plan.feed.feedChainId, plan.feed.currency, plan.feed.heartbeatS], [
+    `0x${"2".repeat(40)}`,
+    1,
+    "EUR",
+    600,
+  ]);
 });

@@ -16,6 +16,11 @@ export interface PriceFeedSpec {
   readonly currency: string;
   /** The feed writes a round at least this often (Chainlink's heartbeat). */
   readonly heartbeatS: number;
+  /**
+   * What its description() must be: "pair" for "<token> / <currency>" (the default feeds), a text the user gave, or
+   * "any" (a user's feed named without one).
+   */
+  readonly description: "pair" | "any" | { readonly exactly: string };
 }
 
 /** What prices a chain: a feed, or the reason there is none (said as /costs' priceProblem). */
@@ -24,7 +29,7 @@ export type PricePlan = { readonly kind: "feed"; readonly feed: PriceFeedSpec } 
 const ETHEREUM = 1;
 
 /** Each default chain's own USD feed of its gas token, as Chainlink's directory lists it. */
-const DEFAULT_USD_FEEDS: Readonly<Record<number, Omit<PriceFeedSpec, "feedChainId" | "currency">>> = {
+const DEFAULT_USD_FEEDS: Readonly<Record<number, Omit<PriceFeedSpec, "feedChainId" | "currency" | "description">>> = {
   // Ethereum: ETH / USD, heartbeat 1 h.
   1: { address: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", token: "ETH", tokenAliases: [], heartbeatS: 3600 },
   // Base: ETH / USD, heartbeat 20 min.
@@ -71,18 +76,22 @@ export function pricePlanOf(
         tokenAliases: [],
         currency,
         heartbeatS: override.heartbeatSeconds ?? DEFAULT_USER_FEED_HEARTBEAT_S,
+        description: override.description === undefined ? "any" : { exactly: override.description },
       },
     };
   }
   if (chain?.testnet === true) return { kind: "none", problem: `${chainName} is a testnet: its ${chain.nativeCurrency.symbol} has no price` };
   if (currency !== "USD") {
-    return { kind: "none", problem: `no default price feed gives ${chainName}'s gas token in ${currency}: set the chain's priceFeed to one quoted in ${currency}` };
+    return {
+      kind: "none",
+      problem: `no default price feed gives ${chainName}'s gas token in ${currency}: set the chain's priceFeed to one quoted in ${currency}`,
+    };
   }
   const own = DEFAULT_USD_FEEDS[chainId];
   const ethGas = chain?.nativeCurrency.symbol === "ETH";
   if (ethGas && chainId !== ETHEREUM && followedChainIds.includes(ETHEREUM)) {
-    return { kind: "feed", feed: { ...DEFAULT_USD_FEEDS[ETHEREUM]!, feedChainId: ETHEREUM, currency } };
+    return { kind: "feed", feed: { ...DEFAULT_USD_FEEDS[ETHEREUM]!, feedChainId: ETHEREUM, currency, description: "pair" } };
   }
-  if (own !== undefined) return { kind: "feed", feed: { ...own, feedChainId: chainId, currency } };
+  if (own !== undefined) return { kind: "feed", feed: { ...own, feedChainId: chainId, currency, description: "pair" } };
   return { kind: "none", problem: `no default price feed for ${chainName}: set the chain's priceFeed to a Chainlink aggregator of its gas token` };
 }

@@ -34,8 +34,18 @@ export const priceFeedSettingsSchema = z.strictObject({
   chainId: chainIdSchema.optional(),
   /** The gas token's symbol, for display ("ETH"); default the chain's native currency's symbol. */
   token: z.string().trim().min(1).max(16).optional(),
+  /**
+   * The feed's description() as it answers it ("ETH / USD"), checked before the feed is used; without it, any
+   * description is taken (and logged). The default feeds are always checked against their token and currency.
+   */
+  description: z.string().max(128).optional(),
   /** The feed writes a round at least this often; an older round is stale. Default a day. */
-  heartbeatSeconds: z.number().int().min(1).max(7 * 86_400).optional(),
+  heartbeatSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .optional(),
 });
 
 export const chainSettingsSchema = z

@@ -1,5 +1,6 @@
 import { closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import { PricePointStore } from "./pricePointStore.ts";
 import { AlertFiringStore } from "./alertFiringStore.ts";
 import type { BlocksToWrite, HeldRange, StoredRun } from "./historyStoreTypes.ts";
 import { HistoryStoreCorruptError, HistoryStoreError, HistoryStoreInputError, HistoryStoreUnavailableError } from "./historyStoreErrors.ts";
@@ -54,6 +55,8 @@ export class HistoryStore {
     private readonly db: DatabaseSync,
     /** Each alert rule's last firing, in this file (read when the alert service starts, written when a rule fires). */
     readonly alertFirings: AlertFiringStore,
+    /** The gas tokens' price points, in this file (shared/service/pricePoints.ts). */
+    readonly pricePoints: PricePointStore,
   ) {
     this.slots = new ChunkSlots();
   }
@@ -89,9 +92,10 @@ export class HistoryStore {
       prepareSchema(db, file);
       // On every open, not only with a new file's schema: a file from before alert firings were kept gets the table too.
       const alertFirings = AlertFiringStore.open(file, db);
+      const pricePoints = PricePointStore.open(file, db);
       // NORMAL in WAL mode: a commit survives the process being killed (not a power cut, which may lose the last ones).
       db.exec(`PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-      return new HistoryStore(file, db, alertFirings);
+      return new HistoryStore(file, db, alertFirings, pricePoints);
     } catch (error) {
       db.close();
       throw openErrorFrom(file, error);

@@ -5,9 +5,13 @@ import { toGweiString } from "../core/fees/gwei.ts";
 import { suggestGasFees } from "../core/fees/suggestedGasFees.ts";
 import type { ChainMoney } from "../service/chainMoney.ts";
 import type { Costs } from "../wire/costs.ts";
-import type { PublicationWithData } from "./chainOfPath.ts";
+import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
+import type { ChainPublication } from "../service/chainPublication.ts";
 import { suggestionInputOf } from "./preparedAnswers.ts";
 import { type PreparedBody, preparedJson } from "./preparedBody.ts";
+
+/** A publication with data (chainOfPath's PublicationWithData, named here so that the server's resources need no route file). */
+type PublicationWithData = ChainPublication & { readonly snapshot: FeeSnapshot };
 
 /** The price points of a chain's range (the cost readers keep them): GET /networks/{chainId}/priceHistory. */
 export interface PriceHistorySource {

@@ -131,6 +131,21 @@ export class ServiceMetrics {
       () =>
         this.#scraped.flatMap(({ labels, status }) => chainStateSchema.options.map((state): Sample => [{ ...labels, state }, state === status.state ? 1 : 0])),
     );
+    this.#gauge(
+      "gasfees_price",
+      "The gas token's price in the currency, from the chain's price feed (as /costs); no sample while there is no usable price.",
+      [...CHAIN_LABELS, "currency", "token"],
+      () =>
+        this.#scraped.flatMap(({ labels, publication }): Sample[] => {
+          const { price, currency } = publication.money;
+          return price === undefined ? [] : [[{ ...labels, currency, token: price.shown.token }, Number(price.shown.value)]];
+        }),
+    );
+    this.#gauge("gasfees_price_updated_timestamp_seconds", "Unix time of the price feed's round the price is from.", CHAIN_LABELS, () =>
+      this.#scraped.flatMap(({ labels, publication }): Sample[] =>
+        publication.money.price === undefined ? [] : [[labels, publication.money.price.shown.updatedAt]],
+      ),
+    );
     this.#gauge("gasfees_rpc_endpoint_up", "1 while the RPC endpoint answers (state ok), else 0.", ENDPOINT_LABELS, () =>
       this.#endpoints().map(({ labels, endpoint }) => [labels, endpoint.state === "ok" ? 1 : 0]),
     );

@@ -20,8 +20,16 @@ export const PRICE_HISTORY_ROUTE: JsonRoute = {
   path: "/networks/{chainId}/priceHistory",
   auth: "key",
   query: [
-    { name: "from", description: `The range's start, unix seconds (0 to ${MAX_UNIX_SECONDS}), included; default the history horizon's start.`, schema: UNIX_SECONDS },
-    { name: "to", description: `The range's end, unix seconds (0 to ${MAX_UNIX_SECONDS}), included; default now. Not before from.`, schema: UNIX_SECONDS },
+    {
+      name: "from",
+      description: `The range's start, unix seconds (0 to ${MAX_UNIX_SECONDS}), included; default the history horizon's start.`,
+      schema: UNIX_SECONDS,
+    },
+    {
+      name: "to",
+      description: `The range's end, unix seconds (0 to ${MAX_UNIX_SECONDS}), included; default: every point held. Not before from.`,
+      schema: UNIX_SECONDS,
+    },
   ],
   extraErrors: ["INVALID_QUERY"],
   response: { schema: "PriceHistory" },
@@ -29,7 +37,8 @@ export const PRICE_HISTORY_ROUTE: JsonRoute = {
     const publication = chainOfPath(context, "configured");
     const query = parseCsvQuery(context.target, "priceHistory");
     const nowS = Math.floor(context.nowMs / 1000);
-    const toS = query.toSeconds ?? nowS;
+    // Without `to`, every point held from `from` on (a round may be dated a little ahead of this computer's clock).
+    const toS = query.toSeconds ?? MAX_UNIX_SECONDS;
     const fromS = query.fromSeconds ?? Math.max(0, Math.min(toS, nowS) - MAX_DURATION_SECONDS);
     const body: PriceHistory = context.resources.priceHistory.pricePoints(publication.chainId, fromS, toS);
     return { body: Buffer.from(JSON.stringify(body)) };

@@ -24,7 +24,9 @@ const l1FeeSchema = z.bigint().min(0n).max(MAX_L1_FEE_WEI, "more than any transa
  */
 export async function readL1Fees(client: ContractClient, kind: Exclude<L1FeeKind, "none">, sizes: readonly number[]): Promise<ReadonlyMap<number, bigint>> {
   if (kind === "arbitrum") {
-    const [outcome] = await client.batch([{ method: "eth_call", params: [{ to: ARB_GAS_INFO, data: encodeFunctionData({ abi: ARB_GAS_INFO_ABI, functionName: "getPricesInWei" }) }, "latest"] }]);
+    const [outcome] = await client.batch([
+      { method: "eth_call", params: [{ to: ARB_GAS_INFO, data: encodeFunctionData({ abi: ARB_GAS_INFO_ABI, functionName: "getPricesInWei" }) }, "latest"] },
+    ]);
     const prices = decodeFunctionResult({ abi: ARB_GAS_INFO_ABI, functionName: "getPricesInWei", data: resultData(outcome) });
     // The second value is the price of one byte of L1 call data, in wei.
     const perByte = l1FeeSchema.parse(prices[1]);
@@ -33,10 +35,18 @@ export async function readL1Fees(client: ContractClient, kind: Exclude<L1FeeKind
   const outcomes = await client.batch(
     sizes.map((size) => ({
       method: "eth_call",
-      params: [{ to: OP_GAS_PRICE_ORACLE, data: encodeFunctionData({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", args: [opStackStandInTx(size)] }) }, "latest"],
+      params: [
+        { to: OP_GAS_PRICE_ORACLE, data: encodeFunctionData({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", args: [opStackStandInTx(size)] }) },
+        "latest",
+      ],
     })),
   );
-  return new Map(sizes.map((size, index) => [size, l1FeeSchema.parse(decodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", data: resultData(outcomes[index]) }))]));
+  return new Map(
+    sizes.map((size, index) => [
+      size,
+      l1FeeSchema.parse(decodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", data: resultData(outcomes[index]) })),
+    ]),
+  );
 }
 
 function resultData(outcome: { ok: true; result: unknown } | { ok: false; error: Error } | undefined): `0x${string}` {

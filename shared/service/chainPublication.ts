@@ -58,7 +58,13 @@ export interface HistoryPart {
 }
 
 /** The chain's publication: the feed's health with the history's snapshot and status. */
-export function publish(plan: ChainPlan, report: FeedHealth, previous: ChainPublication | undefined, history: HistoryPart, money: ChainMoney): ChainPublication {
+export function publish(
+  plan: ChainPlan,
+  report: FeedHealth,
+  previous: ChainPublication | undefined,
+  history: HistoryPart,
+  money: ChainMoney,
+): ChainPublication {
   const { snapshot } = history;
   const newestTime = history.status.newestTime;
   const confirmedAt = snapshot === undefined ? undefined : (report.confirmedAt ?? (newestTime === null ? undefined : newestTime * 1000));

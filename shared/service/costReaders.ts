@@ -74,7 +74,9 @@ export class CostReaders {
       this.#points.set(plan.chainId, new PricePoints(plan.chainId, historyHorizonOf(plan).seconds, nowS, options.pricePointLog));
       if (pricePlan.kind === "none") continue;
       const { feed } = pricePlan;
-      const shared = this.#feeds.find((reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase());
+      const shared = this.#feeds.find(
+        (reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase(),
+      );
       if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined });
       else shared.chainIds.push(plan.chainId);
     }
@@ -140,9 +142,21 @@ export class CostReaders {
       // Checked before first use (and again until it passes): a feed that names another pair is never read for this one.
       if (reader.setup === undefined) {
         const setup = await readFeedSetup(client, spec.address);
-        if (!descriptionMatches(setup.description, [spec.token, ...spec.tokenAliases], spec.currency)) {
-          throw new Error(`the feed at ${spec.address} is "${setup.description}", not ${spec.token} / ${spec.currency}`);
+        const expected = spec.description;
+        const fits =
+          expected === "any" ||
+          (expected === "pair"
+            ? descriptionMatches(setup.description, [spec.token, ...spec.tokenAliases], spec.currency)
+            : setup.description === expected.exactly);
+        if (!fits) {
+          const wanted = expected === "pair" ? `${spec.token} / ${spec.currency}` : `"${typeof expected === "object" ? expected.exactly : ""}"`;
+          throw new Error(`the feed at ${spec.address} describes itself as "${setup.description}", not ${wanted}`);
         }
+        this.#options.logger.info(`reading ${spec.token} in ${spec.currency} from the price feed "${setup.description}"`, {
+          feed: spec.address,
+          feedChainId: spec.feedChainId,
+          decimals: setup.decimals,
+        });
         reader.setup = setup;
       }
       const round = await readLatestRound(client, spec.address);
@@ -224,6 +238,6 @@ function sameFees(a: ReadonlyMap<number, bigint> | undefined, b: ReadonlyMap<num
 
 /** An error's first line, short: viem's messages run to many lines of details. */
 function describeError(error: unknown): string {
-  const text = error instanceof Error ? (error as { shortMessage?: string }).shortMessage ?? error.message : String(error);
+  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
   return (text.split("\n")[0] ?? "").slice(0, 200);
 }

@@ -27,7 +27,10 @@ export const priceSchema = z
   .strictObject({
     value: priceValueSchema,
     token: z.string().describe('The gas token priced ("ETH", "POL").'),
-    feed: z.string().regex(/^0x[0-9a-fA-F]{40}$/).describe("The price-feed aggregator's address."),
+    feed: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .describe("The price-feed aggregator's address."),
     feedChainId: z.number().int().min(1).describe("The chain the feed is read on."),
     updatedAt: z.number().int().min(0).describe("Unix seconds of the feed's round (latestRoundData's updatedAt)."),
   })
@@ -60,7 +63,10 @@ export const costsSchema = z
   .strictObject({
     currency: z.string().describe('The currency of every fiat amount ("USD").'),
     price: priceSchema.nullable(),
-    priceProblem: z.string().nullable().describe("Why there is no price (no feed for this chain, stale round, zero answer, failing call, testnet); null with a price."),
+    priceProblem: z
+      .string()
+      .nullable()
+      .describe("Why there is no price (no feed for this chain, stale round, zero answer, failing call, testnet); null with a price."),
     l1FeeProblem: z.string().nullable().describe("Why l1FeeWei is null (the oracle's call failed); null otherwise."),
     basis: z
       .strictObject({
