@@ -3,7 +3,7 @@ import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import { shownCostOf } from "../../shared/core/text/shownCost.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { GLANCE_WORDS, glanceState } from "./chainState.ts";
-import type { CostsStore } from "./costsStore.ts";
+import { costsStateKey, type CostsStore } from "./costsStore.ts";
 import { moneyText } from "../../shared/core/text/money.ts";
 import { useCosts } from "./useCosts.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
@@ -133,7 +133,7 @@ const ChainTile = memo(function ChainTile({
   const sparklineAnswer = useBaseFeeStats(stats, status.chainId, DAY_SPARKLINE, REFRESH_MS, ask);
   const sparkline = sparklineAnswer.buckets;
   const fee = status.currentBaseFee;
-  const costsEntry = useCosts(costs, status.chainId, status.newestBlock, COSTS_EVERY_MS, shownAction !== undefined && serviceAnswering && fee !== null);
+  const costsEntry = useCosts(costs, status.chainId, costsStateKey(status), COSTS_EVERY_MS, shownAction !== undefined && serviceAnswering && fee !== null);
   const cost = shownAction === undefined ? undefined : shownCostOf(costsEntry.costs, shownAction);
   const versus = fee === null || median === undefined ? undefined : versusMedian(fee, median);
   const why = serviceAnswering ? GLANCE_WORDS[state] : "unknown: the service is not answering";

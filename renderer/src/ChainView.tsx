@@ -14,7 +14,7 @@ import { localHourStartSeconds } from "./hourOfWeek.ts";
 import { endpointsSummary, GLANCE_WORDS, glanceState } from "./chainState.ts";
 import type { ChartCost } from "./chartCost.ts";
 import { CostsPanel } from "./CostsPanel.tsx";
-import type { CostsStore } from "./costsStore.ts";
+import { costsStateKey, type CostsStore } from "./costsStore.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
 import type { EndpointStatus, NetworkStatus } from "./dataClient.ts";
 import { FeeChart } from "./FeeChart.tsx";
@@ -68,7 +68,7 @@ export function ChainView({ chain, offline, stats, costs, shownAction, priceHist
   const shownRange = chartRange(hasHistory ? range : "blocks");
   const windowName = statsWindowWords(status.statsWindow, status.history);
   usePrefetchedRanges(stats, status.chainId, askHistory);
-  const costsEntry = useCosts(costs, status.chainId, status.newestBlock, COSTS_EVERY_MS, hasData && offline === undefined);
+  const costsEntry = useCosts(costs, status.chainId, costsStateKey(status), COSTS_EVERY_MS, hasData && offline === undefined);
   const chartCost = useChartCost(costsEntry.costs, shownAction, status.chainId, priceHistory);
   // The same array while the lines stay the same (each answer of GET /alerts is a new object), so that the chart's memo holds.
   const alertLinesKey = JSON.stringify(alertLinesOf(alerts.kind === "known" ? alerts.body : undefined, status.chainId));

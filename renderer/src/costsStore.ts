@@ -23,8 +23,8 @@ const RETRY_AFTER_FAILURE_MS = 10_000;
 
 interface Held {
   entry: CostsEntry;
-  /** The newest block of the chain when the answer in `entry` was asked for. */
-  askedAtBlock: string | undefined;
+  /** The chain's state (costsStateKey) when the answer in `entry` was asked for. */
+  askedAtState: string | undefined;
   attemptedAt: number;
   failed: boolean;
   abort: AbortController | undefined;
@@ -52,20 +52,21 @@ export class CostsStore {
   }
 
   /**
-   * Asks for the chain's costs unless an answer is on its way, or the one held was asked at `newestBlock` already, or
-   * was asked less than `everyMs` ago (or, after a failure, less than RETRY_AFTER_FAILURE_MS ago).
+   * Asks for the chain's costs unless an answer is on its way, or the one held was asked in the same `state` of the
+   * chain (costsStateKey: its newest block and its price) already, or was asked less than `everyMs` ago (or, after a
+   * failure, less than RETRY_AFTER_FAILURE_MS ago).
    */
-  refresh(chainId: number, newestBlock: string | null, everyMs: number): void {
+  refresh(chainId: number, state: string | null, everyMs: number): void {
     const held = this.#held.get(chainId);
     const now = this.#now();
     if (held !== undefined) {
       if (held.abort !== undefined) return;
       if (now - held.attemptedAt < (held.failed ? Math.max(everyMs, RETRY_AFTER_FAILURE_MS) : everyMs)) return;
-      if (!held.failed && newestBlock !== null && held.askedAtBlock === newestBlock) return;
+      if (!held.failed && state !== null && held.askedAtState === state) return;
     }
     const abort = new AbortController();
     const entry = held?.entry ?? EMPTY_COSTS_ENTRY;
-    const record: Held = { entry, askedAtBlock: newestBlock ?? undefined, attemptedAt: now, failed: false, abort };
+    const record: Held = { entry, askedAtState: state ?? undefined, attemptedAt: now, failed: false, abort };
     this.#held.set(chainId, record);
     this.#fetchCosts(chainId, abort.signal).then(
       (costs) => {
@@ -98,4 +99,17 @@ export class CostsStore {
   #changed(): void {
     for (const listener of this.#listeners) listener();
   }
+}
+
+/**
+ * What the costs depend on, as /networks tells it with each change: the newest block (the base fee, the tips) and the
+ * price (its round, or why there is none). A price that goes stale between blocks changes it too, so that the page
+ * never keeps showing a price the service no longer uses.
+ */
+export function costsStateKey(status: {
+  readonly newestBlock: string | null;
+  readonly price: { readonly updatedAt: number; readonly value: string } | null;
+  readonly priceProblem: string | null;
+}): string {
+  return `${status.newestBlock ?? "-"} ${status.price === null ? `none: ${status.priceProblem ?? ""}` : `${status.price.value} at ${status.price.updatedAt}`}`;
 }
