@@ -9,9 +9,9 @@ test("the costs are asked again when the chain's block or price changes, not mor
   let now = 0;
   const asked: number[] = [];
   const store = new CostsStore(
-    async (chainId) => {
+    (chainId) => {
       asked.push(chainId);
-      return COSTS;
+      return Promise.resolve(COSTS);
     },
     () => now,
   );
@@ -39,10 +39,7 @@ test("a failed ask keeps the last answer, says why, and waits before the next", 
   let now = 0;
   let fail = false;
   const store = new CostsStore(
-    async () => {
-      if (fail) throw Object.assign(new Error("the service answered 503"), { code: "NO_DATA" });
-      return COSTS;
-    },
+    () => (fail ? Promise.reject(Object.assign(new Error("the service answered 503"), { code: "NO_DATA" })) : Promise.resolve(COSTS)),
     () => now,
   );
   store.refresh(1, "a", 0);
