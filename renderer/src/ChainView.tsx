@@ -110,6 +110,7 @@ export function ChainView({ chain, offline, stats, costs, shownAction, priceHist
               busyThreshold={status.busyThreshold}
               windowName={windowName}
               alertLines={shownRange.kind === "blocks" ? alertLines.length : 0}
+              moneyOf={chartCost === undefined ? undefined : `${chartCost.currency} per ${chartCost.actionName}`}
             />
           </div>
           {shownRange.kind === "blocks" ? (

@@ -8,6 +8,8 @@ import { fiatOfWei, moneyText } from "../../shared/core/text/money.ts";
 
 export type Tier = "low" | "medium" | "high";
 
+const DAY_MS = 86_400_000;
+
 /** What a tier costs, for reading: "$1.40" with a price; else the amount of the gas token in Gwei ("317,100 Gwei"). */
 export function tierCostText(cost: { readonly wei: string; readonly fiat: string | null }, currency: string): string {
   if (cost.fiat !== null) return moneyText(cost.fiat, currency);
@@ -31,7 +33,10 @@ export function priceText(price: Price, currency: string): string {
 
 /** "price round 3 min old": how old the feed's round is at `nowMs` (the service uses it only while its feed allows). */
 export function priceAgeText(price: Price, nowMs: number): string {
-  const age = shortAge(nowMs - price.updatedAt * 1000);
+  const ageMs = nowMs - price.updatedAt * 1000;
+  // Past two days, in days: a replay of 2023 (the demo) read today is "1,303 days old", not "31271 h 42 min".
+  if (ageMs >= 2 * DAY_MS) return `round ${Math.floor(ageMs / DAY_MS).toLocaleString("en-US")} days old`;
+  const age = shortAge(ageMs);
   return age === "now" ? "round just now" : `round ${age} old`;
 }
 

@@ -19,9 +19,17 @@ export const GWEI_UNIT: ValueUnit = {
   exact: (value) => `${value} Gwei`,
 };
 
-/** Money in `currency`: ticks to the cent, or two significant digits below one cent ("$0.0042"). */
+/**
+ * Money in `currency`: short figures whole from $10 up ("$70", narrow enough for the axis), to the cent below, or two
+ * significant digits below one cent ("$0.0042"); exact figures as the API writes them.
+ */
 export function moneyUnit(currency: string): ValueUnit {
-  return { kind: "money", name: currency, short: (value) => moneyText(moneyDigits(value), currency), exact: (value) => moneyText(value, currency) };
+  return {
+    kind: "money",
+    name: currency,
+    short: (value) => moneyText(value >= 10 && Number.isInteger(value) ? String(value) : moneyDigits(value), currency),
+    exact: (value) => moneyText(value, currency),
+  };
 }
 
 /** A number as money digits, never in exponent form: "1.40", "0.0042", "0.00". */

@@ -46,5 +46,7 @@ test("money ticks: cents, two significant digits below a cent, never an exponent
   assert.equal(moneyDigits(0.00000071), "0.00000071");
   assert.equal(moneyDigits(0), "0.00");
   assert.equal(moneyUnit("USD").short(1234.5), "$1,234.50");
+  assert.equal(moneyUnit("USD").short(70), "$70", "whole ticks from $10 up, narrow enough for the axis");
+  assert.equal(moneyUnit("USD").short(2), "$2.00");
   assert.equal(moneyUnit("USD").exact("0.0042"), "$0.0042");
 });

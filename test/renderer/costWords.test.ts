@@ -31,6 +31,8 @@ test("the price: token and value, its round's age, its feed short", () => {
   assert.equal(priceText(PRICE, "USD"), "ETH $3,120.45");
   assert.equal(priceAgeText(PRICE, PRICE.updatedAt * 1000 + 180_000), "round 3 min old");
   assert.equal(priceAgeText(PRICE, PRICE.updatedAt * 1000 + 400), "round just now");
+  assert.equal(priceAgeText(PRICE, PRICE.updatedAt * 1000 + 47 * 3_600_000), "round 47 h old");
+  assert.equal(priceAgeText(PRICE, PRICE.updatedAt * 1000 + 1303.5 * 86_400_000), "round 1,303 days old");
   assert.equal(shortAddress(PRICE.feed), "0x5f4e…8419");
 });
 

@@ -11,6 +11,7 @@ import { silentLogger } from "../../../shared/log/logger.ts";
 import { type RunningService, startService } from "../../../shared/app/startService.ts";
 import { deployPriceFeed, placeOpStackPredeploys, writeRound } from "../../../shared/demo/costContracts.ts";
 import type { PriceHistory } from "../../../shared/wire/costs.ts";
+import { loadTimedMainnetBlocks } from "../../../shared/demo/timedMainnetBlocks.ts";
 import { startTimedTestChain } from "../../support/timedTestChain.ts";
 import { COSTS_CHAIN_ID, COSTS_KEY, COSTS_REPLAYED_BLOCKS, FEED_DECIMALS, FEED_HEARTBEAT_S, PRICE_ROUNDS } from "./costsStackConstants.ts";
 
@@ -91,7 +92,18 @@ async function main(): Promise<void> {
     clockMs = (roundTimes[index]! + 30) * 1000;
     await writeAndWait(index + 1, price, roundTimes[index]!, true);
   }
-  clockMs = newestTime * 1000;
+  // The setup's transactions mined blocks of their own, a second apart, whose base fee fell as empty blocks' does: the
+  // replay goes on for a minute (its next rows, at their fees) so that the newest blocks and the next base fee are
+  // mainnet's again.
+  const rows = loadTimedMainnetBlocks();
+  let lastTime = (await node.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false])).timestamp;
+  for (let row = COSTS_REPLAYED_BLOCKS; row < COSTS_REPLAYED_BLOCKS + 5; row++) {
+    const time = Math.max(rows.timestamps[row]!, Number(lastTime) + 1);
+    await node.request("hardhat_setNextBlockBaseFeePerGas", [`0x${rows.baseFeesWei[row]!.toString(16)}`]);
+    await node.request("evm_mine", [time]);
+    lastTime = String(time);
+  }
+  clockMs = Number(lastTime) * 1000;
   let nextRound = PRICE_ROUNDS.length + 1;
 
   const stop = async () => {
