@@ -101,7 +101,6 @@ export function ChainView({ chain, offline, stats, costs, shownAction, priceHist
             <GweiCard testId="window-min" label="Window min" exact={status.minBaseFee} sub={`over ${windowName}`} />
             <GweiCard testId="window-max" label="Window max" exact={status.maxBaseFee} sub={`over ${windowName}`} />
           </div>
-          <CostsPanel entry={costsEntry} chainName={status.name} offline={offline !== undefined} />
           <div className="chart-toolbar">
             <RangeSelector selected={shownRange.id} timeRangesUnavailable={hasHistory ? undefined : NO_HISTORY} onSelect={onRange} history={status.history} />
             <ChartLegend
@@ -146,6 +145,8 @@ export function ChainView({ chain, offline, stats, costs, shownAction, priceHist
               cost={chartCost}
             />
           )}
+          {/* Below the chart, which stays in view at 1280 x 800 as the page's first sight: the tiles show a cost at a glance. */}
+          <CostsPanel entry={costsEntry} chainName={status.name} offline={offline !== undefined} />
           <AlertsPanel alerts={alerts} chainId={status.chainId} chainName={status.name} desktop={desktop} />
           {hasHistory && status.history.newestTime !== null ? (
             <CheapestHours

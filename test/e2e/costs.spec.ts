@@ -7,7 +7,7 @@ import { moneyText } from "../../shared/core/text/money.ts";
 import type { Costs } from "../../shared/wire/costs.ts";
 import { costsSchema } from "../../shared/wire/costs.ts";
 import { demoServeFixture } from "./support/demoServe.ts";
-import { README_SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
+import { shootEverySize } from "./support/screenshots.ts";
 
 const DEMO_CHAIN_ID = 31337;
 const demo = demoServeFixture();
@@ -66,7 +66,7 @@ test("the costs panel shows what /costs answers, and the tile shows a chosen act
     await expect(price).toHaveAttribute("data-state", "current");
     await expect(price).toContainText(moneyText(costs!.price.value, costs!.currency));
   }
-  await shootEverySize(page, "costs", { into: README_SCREENSHOTS });
+  await shootEverySize(page, "costs-demo");
   await shootEverySize(page, "costs-panel", { target: panel });
 
   // The tile: a chosen action's cost instead of the base fee, kept for the next visit; back to Gwei.

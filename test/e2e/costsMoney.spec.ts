@@ -66,7 +66,12 @@ test("the panel shows every action's cost in money as /costs does, the L1 fee ap
     // The L1 part, apart: its own money figure at the same price.
     await expect(panel.getByTestId(`cost-${action.id}-l1`)).toHaveText(moneyText(fiatAt(BigInt(action.l1FeeWei!), costs.price!.value), "USD"));
   }
-  await shootEverySize(page, "costs-money", { into: README_SCREENSHOTS });
+  // The page with the tiles in the swap's cost, scrolled to the panel (under the chart).
+  await page.getByTestId("shown-action").selectOption("swap");
+  await expect(page.getByTestId(`chain-${COSTS_CHAIN_ID}-cost`)).toBeVisible();
+  await panel.evaluate((element) => element.scrollIntoView({ block: "center" }));
+  await shootEverySize(page, "costs", { into: README_SCREENSHOTS });
+  await page.getByTestId("shown-action").selectOption("");
   await shootEverySize(page, "costs-money-panel", { target: panel });
 });
 
