@@ -61,4 +61,5 @@ export function compileSolidity(sourcePath: string, contractName: string): Compi
 
 /** The demo's and the tests' price feed: Chainlink's MockV3Aggregator, as @chainlink/contracts ships its source. */
 export const AGGREGATOR_SOURCE = "node_modules/@chainlink/contracts/src/v0.8/tests/MockV3Aggregator.sol";
-export const AGGREGATOR_ARTIFACT = "shared/demo/contracts/MockV3Aggregator.json";
+/** A module (not a JSON file) so that the bundled serve command carries it: `npm run serve -- --demo` needs no compiler. */
+export const AGGREGATOR_ARTIFACT = "shared/demo/contracts/mockV3Aggregator.ts";

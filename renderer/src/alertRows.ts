@@ -32,6 +32,7 @@ const PAUSE_WORDS: Record<NonNullable<AlertPause>, string> = {
   "no data": "Paused: no data from the chain yet",
   degraded: "Paused: every RPC endpoint is failing, nothing fires",
   "no threshold": "Paused: its window holds no blocks yet",
+  "no price": "Paused: the chain has no price now",
 };
 
 export function chainAlertsOf(body: AlertsBody, chainId: number): ChainAlerts {

@@ -13,6 +13,7 @@ import { runStatsBench } from "./statsBench.ts";
 import { runBackfillBench } from "./backfillBench.ts";
 import { runBackfillStoredBench } from "./backfillStoredBench.ts";
 import { runTenChainsBench } from "./tenChainsBench.ts";
+import { runCostsBench } from "./costsBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: "chain feed", run: () => runFeedBench() },
@@ -25,12 +26,13 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "stats", run: () => runStatsBench() },
   { name: "backfill", run: () => runBackfillBench() },
   { name: "backfill kept", run: () => runBackfillStoredBench() },
+  { name: "costs", run: () => runCostsBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
 /** The word that selects each bench on the command line (a word selects every bench whose name holds it). */
-const WORDS = "feed|freshness|dashboard|server|ten|history|store|stats|backfill|kept|soak";
+const WORDS = "feed|freshness|dashboard|server|ten|history|store|stats|backfill|kept|costs|soak";
 
 const USAGE = `Usage: npm run bench -- [${WORDS} ...]
 
@@ -47,6 +49,7 @@ baseline measured in the same run, with their ratio and the goal.
   stats      baseFeeStats and the CSV export over a week of Arbitrum (2.4 million blocks)
   backfill   the history's backfill, fetch side, cap lifted: a week of a 12 s and of a 0.25 s chain; calls after a day away
   kept       the same weeks fetched and kept end to end: the chain's record in memory and its SQLite store
+  costs      RPC calls per hour that prices and L1 fees add to a chain beside its feed's; /costs beside busyThreshold
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
   --help     this help`;
 

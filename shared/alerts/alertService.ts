@@ -177,13 +177,15 @@ export class AlertService implements AlertSource {
   #observe(publication: ChainPublication, memories: readonly Memory[]): void {
     const { snapshot } = publication;
     if (snapshot === undefined) return;
-    const paused = chainPause(publication) !== null;
+    const chainPaused = chainPause(publication) !== null;
     const history = this.#source.history(publication.chainId);
     const atMs = this.#now();
     const firings: Firing[] = [];
     for (const memory of memories) {
       const { rule } = memory;
-      if (!paused) memory.threshold = thresholdNow(rule, history);
+      // A money rule without a price waits (paused, "no price"): it never fires on a price that is not current.
+      const paused = chainPaused || (rule.threshold.kind === "fiat" && publication.money.price === undefined);
+      if (!paused) memory.threshold = thresholdNow(rule, history, publication);
       const thresholdWei = paused ? undefined : memory.threshold?.wei;
       const observation = { block: snapshot.newestBlock, baseFeeWei: snapshot.currentBaseFeeWei, thresholdWei, atMs, paused };
       const step = stepRule(rule, memory.state, observation, this.#lastDeliveredAtMs.get(rule.cooldownGroup));
@@ -192,7 +194,14 @@ export class AlertService implements AlertSource {
       this.#lastDeliveredAtMs.set(rule.cooldownGroup, atMs);
       const fired: RuleFiring = { atMs, block: snapshot.newestBlock, baseFeeWei: snapshot.currentBaseFeeWei, thresholdWei };
       memory.lastFired = fired;
-      const text = alertSentence({ rule, chainName: publication.name, block: snapshot.newestBlock, baseFeeWei: snapshot.currentBaseFeeWei, thresholdWei });
+      const text = alertSentence({
+        rule,
+        chainName: publication.name,
+        block: snapshot.newestBlock,
+        baseFeeWei: snapshot.currentBaseFeeWei,
+        thresholdWei,
+        currency: publication.money.currency,
+      });
       const event: AlertEvent = {
         ruleId: rule.id,
         chainId: publication.chainId,
@@ -292,6 +301,8 @@ function sameCondition(a: AlertRule, b: AlertRule): boolean {
 
 function sameThreshold(a: AlertThreshold, b: AlertThreshold): boolean {
   if (a.kind === "fixed") return b.kind === "fixed" && a.wei === b.wei;
+  if (a.kind === "fiat")
+    return b.kind === "fiat" && a.fiat === b.fiat && a.action.id === b.action.id && a.action.gas === b.action.gas && a.action.txBytes === b.action.txBytes;
   return b.kind === "percentile" && a.percentile === b.percentile && a.window.text === b.window.text;
 }
 

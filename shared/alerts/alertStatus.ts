@@ -52,13 +52,18 @@ export function ruleStatusOf(memory: RuleMemory, publication: ChainPublication |
     gwei: rule.threshold.kind === "fixed" ? toGweiString(rule.threshold.wei) : null,
     percentile: percentile?.percentile ?? null,
     window: percentile?.window.text ?? null,
+    fiat: rule.threshold.kind === "fiat" ? rule.threshold.fiat : null,
+    action: rule.threshold.kind === "fiat" ? rule.threshold.action.id : null,
     forBlocks: rule.forBlocks,
     cooldownMinutes: rule.cooldownMs / 60_000,
     enabled: rule.enabled,
     webhook: rule.webhookUrl === undefined ? null : webhookShown(rule.webhookUrl),
     // A rule that has not seen its chain yet waits for its condition like an armed one (and says why it waits).
     state: state.phase === "firing" ? "firing" : "armed",
-    paused: !rule.enabled ? "disabled" : (chainPause(publication) ?? (thresholdWei === undefined ? "no threshold" : null)),
+    paused: !rule.enabled
+      ? "disabled"
+      : (chainPause(publication) ??
+        (rule.threshold.kind === "fiat" && publication?.money.price === undefined ? "no price" : thresholdWei === undefined ? "no threshold" : null)),
     threshold: thresholdWei === undefined ? null : toGweiString(thresholdWei),
     thresholdBlocks: percentile === undefined ? null : (threshold?.blocks ?? null),
     pendingUntil: state.pending && cooledAtMs !== undefined ? new Date(cooledAtMs).toISOString() : null,

@@ -9,6 +9,8 @@ export interface AlertFacts {
   readonly block: bigint;
   readonly baseFeeWei: bigint;
   readonly thresholdWei: bigint;
+  /** The currency of a money rule's amount (settings' `currency`). */
+  readonly currency?: string;
 }
 
 /**
@@ -17,13 +19,17 @@ export interface AlertFacts {
  * notifications' words ("Ethereum is busy: base fee 41.2 gwei, above the busy threshold of 37.38 gwei (block …)").
  * Fees have about 4 significant digits, or every digit where that would make two different fees read the same.
  */
-export function alertSentence({ rule, chainName, block, baseFeeWei, thresholdWei }: AlertFacts): string {
+export function alertSentence({ rule, chainName, block, baseFeeWei, thresholdWei, currency = "USD" }: AlertFacts): string {
   const [fee, threshold] = readableFees(baseFeeWei, thresholdWei);
   if (rule.builtIn === "busy") return `${chainName} is busy: base fee ${fee} gwei, above the busy threshold of ${threshold} gwei (block ${block}).`;
   if (rule.builtIn === "calm") {
     return `${chainName} has calmed down: base fee ${fee} gwei, at or below the busy threshold of ${threshold} gwei (block ${block}).`;
   }
   const relation = rule.when === "above" ? "above" : baseFeeWei === thresholdWei ? "at" : "below";
+  if (rule.threshold.kind === "fiat") {
+    const costRelation = rule.when === "above" ? "over" : "at most";
+    return `${chainName}: ${rule.threshold.action.name} costs ${costRelation} ${rule.threshold.fiat} ${currency} (base fee ${fee} gwei, ${relation} ${threshold} gwei; ${rule.label ?? rule.id}, block ${block})`;
+  }
   const relative = rule.threshold.kind === "percentile" ? `, its p${rule.threshold.percentile} over ${rule.threshold.window.text}` : "";
   return `${chainName} base fee ${fee} gwei is ${relation} ${threshold} gwei${relative} (${rule.label ?? rule.id}, block ${block})`;
 }

@@ -9,6 +9,7 @@ import { type ChainPlan, chainPlansFrom } from "../service/chainPlan.ts";
 import { alertRuleProblemSchema, type AlertRuleProblem } from "../wire/alerts.ts";
 import { type NotificationSettings, notificationSettingsSchema, parseSettings } from "../config/settings.ts";
 import { alertRuleSettingsSchema } from "../wire/alertRuleSchema.ts";
+import { DEFAULT_ACTIONS } from "../core/costs/defaultActions.ts";
 import { loadAlertRules, MAX_ALERT_RULES } from "./loadAlertRules.ts";
 
 const ETHEREUM: ChainPlan = { chainId: 1, name: "Ethereum", rpcUrls: ["https://eth.example/rpc"], blockTimeMs: 12_000 };
@@ -161,7 +162,7 @@ test("every kind of bad rule is refused, naming the rule and the field, while th
   assert.match(messageOf(problems, "plain-http", "webhookUrl"), /^must be https, or http to this computer/);
   assert.equal(messageOf(problems, "cheap-eth", "id"), "is also the id of rule #1 (the first one runs): give each rule an id of its own");
   assert.match(messageOf(problems, "both", "percentile"), /^cannot be set together with gwei/);
-  assert.match(messageOf(problems, "neither", "gwei"), /^is missing: a rule needs a threshold, either gwei .* or percentile/);
+  assert.match(messageOf(problems, "neither", "gwei"), /^is missing: a rule needs a threshold, either gwei .*, percentile .* or fiat with action/);
   for (const problem of problems) alertRuleProblemSchema.parse(problem);
 });
 
@@ -414,6 +415,8 @@ function assertValidRule(rule: AlertRule, raw: Record<string, unknown>): void {
     assert.ok(!/e/i.test(written) && (written.split(".")[1] ?? "").length <= 9);
     assert.equal(raw.window, undefined);
   } else {
+    assert.equal(rule.threshold.kind, "percentile", "the fuzzed rules have no fiat threshold");
+    if (rule.threshold.kind !== "percentile") return;
     assert.equal(rule.threshold.percentile, raw.percentile);
     assert.ok(Number.isInteger(rule.threshold.percentile) && rule.threshold.percentile >= 1 && rule.threshold.percentile <= 99);
     if (raw.window !== undefined) assert.equal(rule.threshold.window.text, parseWindowSpec(raw.window as string)?.text);
@@ -471,4 +474,43 @@ test("property: a bad rule added anywhere in the list changes none of the other 
     }),
     { numRuns: 300 },
   );
+});
+
+test("a rule in money names an action and an amount; each mistake in them is refused on its own", () => {
+  const chains = [{ chainId: 1, name: "Ethereum", rpcUrls: ["http://127.0.0.1:1"], blockTimeMs: 12_000 }];
+  const notifications = { enabled: false, mutedChainIds: [], enterAfterBlocks: 3, enterMarginPercent: 10, calmAfterBlocks: 10, cooldownMinutes: 15 };
+  const own = [{ id: "bridge", name: "Bridge", gas: 120_000n, txBytes: 420 }];
+  const { rules, problems } = loadAlertRules(
+    [
+      { id: "cheap-swap", chainId: 1, when: "below", fiat: "1.50", action: "swap" },
+      { id: "cheap-bridge", chainId: 1, when: "below", fiat: "3", action: "bridge" },
+      { id: "no-action", chainId: 1, when: "below", fiat: "1.50" },
+      { id: "unknown-action", chainId: 1, when: "below", fiat: "1.50", action: "teleport" },
+      { id: "action-alone", chainId: 1, when: "below", gwei: "8", action: "swap" },
+      { id: "both", chainId: 1, when: "below", gwei: "8", fiat: "1.50", action: "swap" },
+      { id: "zero", chainId: 1, when: "below", fiat: "0.00", action: "swap" },
+      { id: "number", chainId: 1, when: "below", fiat: 1.5, action: "swap" },
+    ],
+    chains,
+    notifications,
+    [...DEFAULT_ACTIONS, ...own],
+  );
+  const user = rules.filter((rule) => rule.builtIn === undefined);
+  assert.deepEqual(
+    user.map((rule) => [
+      rule.id,
+      rule.threshold.kind === "fiat" ? `${rule.threshold.fiat} ${rule.threshold.action.id} ${rule.threshold.action.gas}` : rule.threshold.kind,
+    ]),
+    [
+      ["cheap-swap", "1.50 swap 184000"],
+      ["cheap-bridge", "3 bridge 120000"],
+    ],
+  );
+  const message = (rule: string, field: string) => problems.find((problem) => problem.rule === rule && problem.field === field)?.message ?? "";
+  assert.match(message("no-action", "action"), /^is missing: a fiat rule names the action/);
+  assert.match(message("unknown-action", "action"), /^"teleport" is not an action: use one of transfer, erc20-transfer, swap, nft-transfer, bridge/);
+  assert.match(message("action-alone", "action"), /^only applies to a fiat rule/);
+  assert.match(message("both", "fiat"), /^cannot be set together with gwei/);
+  assert.match(message("zero", "fiat"), /^must be more than 0/);
+  assert.match(message("number", "fiat"), /^must be an amount of money in quotes/);
 });

@@ -5,6 +5,7 @@ import { parseWindowSpec } from "../core/history/duration.ts";
 import { type ChainPlan, historyHorizonOf, statsWindowOf } from "../service/chainPlan.ts";
 import type { AlertRuleProblem } from "../wire/alerts.ts";
 import type { NotificationSettings } from "../config/settings.ts";
+import { type Action, DEFAULT_ACTIONS } from "../core/costs/defaultActions.ts";
 import { ALERT_RULE_FIELDS, ALERT_RULE_ID_PATTERN, alertRuleSettingsSchema, type AlertRuleSettings, shownValue } from "../wire/alertRuleSchema.ts";
 
 /**
@@ -32,7 +33,12 @@ export interface LoadedAlertRules {
  * filled in, every refused rule's problems, and the built-in busy/calm pair of each chain made from `notifications`.
  * Never throws, whatever `rawRules` holds.
  */
-export function loadAlertRules(rawRules: readonly unknown[], chains: readonly ChainPlan[], notifications: NotificationSettings): LoadedAlertRules {
+export function loadAlertRules(
+  rawRules: readonly unknown[],
+  chains: readonly ChainPlan[],
+  notifications: NotificationSettings,
+  actions: readonly Action[] = DEFAULT_ACTIONS,
+): LoadedAlertRules {
   const chainsById = new Map(chains.map((chain) => [chain.chainId, chain]));
   const rules: AlertRule[] = [];
   const problems: AlertRuleProblem[] = [];
@@ -64,7 +70,11 @@ export function loadAlertRules(rawRules: readonly unknown[], chains: readonly Ch
       }
     }
     // The checks against the followed chains run whatever else is wrong, so that every problem is told at once.
-    const { chainId, window } = raw as Record<string, unknown>;
+    const { chainId, window, action: actionId } = raw as Record<string, unknown>;
+    const action = actions.find((candidate) => candidate.id === actionId);
+    if (!fieldProblems.has("action") && typeof actionId === "string" && action === undefined) {
+      blame("action", `"${actionId}" is not an action: use one of ${actions.map((known) => known.id).join(", ")} (or add it under actions)`);
+    }
     const chain = typeof chainId === "number" ? chainsById.get(chainId) : undefined;
     if (!fieldProblems.has("chainId") && typeof chainId === "number" && chain === undefined) blame("chainId", notFollowedMessage(chainId, chains));
     if (!fieldProblems.has("window") && typeof window === "string" && chain !== undefined) {
@@ -72,7 +82,7 @@ export function loadAlertRules(rawRules: readonly unknown[], chains: readonly Ch
       if (horizonProblem !== undefined) blame("window", horizonProblem);
     }
     if (parsed.success && fieldProblems.size === 0 && chain !== undefined) {
-      rules.push(alertRuleOf(parsed.data, chain));
+      rules.push(alertRuleOf(parsed.data, chain, action));
       return;
     }
     for (const field of orderedFields(fieldProblems)) refuse(field, fieldProblems.get(field)!);
@@ -121,12 +131,12 @@ function windowBeyondHorizon(windowText: string, chain: ChainPlan): string | und
   );
 }
 
-function alertRuleOf(rule: AlertRuleSettings, chain: ChainPlan): AlertRule {
+function alertRuleOf(rule: AlertRuleSettings, chain: ChainPlan, action: Action | undefined): AlertRule {
   return {
     id: rule.id,
     chainId: rule.chainId,
     when: rule.when,
-    threshold: thresholdOf(rule, chain),
+    threshold: rule.fiat !== undefined && action !== undefined ? { kind: "fiat", fiat: rule.fiat, action } : thresholdOf(rule, chain),
     forBlocks: rule.forBlocks,
     rearmAfterBlocks: rule.forBlocks,
     cooldownMs: rule.cooldownMinutes * 60_000,

@@ -99,7 +99,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
   // With a history file, the rules' last firings are kept in it: their cooldowns and GET /alerts' lastFired outlive a restart.
   const alerts = new AlertService({ source: service, logger, webhooks, ...(store ? { firings: store.alertFirings } : {}) });
   const configureAlerts = (settings: AlertSettings) => {
-    const { rules, problems } = loadAlertRules(settings.rules, config.chains, settings.notifications);
+    const { rules, problems } = loadAlertRules(settings.rules, config.chains, settings.notifications, actions);
     alerts.configure(rules, problems);
   };
   configureAlerts(config.alerts ?? { rules: [], notifications: notificationSettingsSchema.parse({}) });

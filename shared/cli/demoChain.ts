@@ -4,9 +4,22 @@ import { startDemoReplay } from "../demo/startDemoReplay.ts";
 import { startEvmNode } from "../demo/startEvmNode.ts";
 import { loadTimedMainnetBlocks } from "../demo/timedMainnetBlocks.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
+import {
+  DEMO_ETH_USD_ANSWER,
+  DEMO_FEED_DESCRIPTION,
+  DEMO_L1_VALUES,
+  DEMO_PRICE_FEED,
+  placeDemoOpStackOracle,
+  placeDemoPriceFeed,
+  writeDemoRound,
+} from "../demo/demoCostContracts.ts";
 import type { Logger } from "../log/logger.ts";
 
 export const DEMO_CHAIN_ID = 31337;
+
+/** The demo feed's heartbeat (ETH / USD's on mainnet), and how often it writes a heartbeat round. */
+const DEMO_FEED_HEARTBEAT_S = 3600;
+const DEMO_HEARTBEAT_ROUND_MS = 20 * 60_000;
 
 /**
  * What the page and the API call the demo chain: plain, with no mainnet block numbers (every number the page and the
@@ -27,6 +40,9 @@ export function demoChainPlan(rpcUrls: readonly string[]): ChainPlan {
     blockTimeMs: DEMO_REPLAY.blockIntervalMs,
     // A new chain at every start under the same id: nothing of it is worth keeping.
     persistHistory: false,
+    // Money offline: a Chainlink-style ETH / USD feed and the OP stack's L1 fee oracle on the demo chain itself.
+    priceFeed: { address: DEMO_PRICE_FEED, token: "ETH", description: DEMO_FEED_DESCRIPTION, heartbeatSeconds: DEMO_FEED_HEARTBEAT_S },
+    l1FeeKind: "op-stack",
   };
 }
 
@@ -56,6 +72,25 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
     await node.stop();
     throw error;
   }
+  // The feed writes a round at start and a heartbeat round every 20 minutes (of the 60 its heartbeat allows), as
+  // Chainlink's feed does when the price holds; written into storage, so that no block is mined besides the replay's.
+  let roundId = 1n;
+  const freshRound = async () => {
+    const newest = await node.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+    await writeDemoRound(node, { roundId: roundId++, answer: DEMO_ETH_USD_ANSWER, updatedAt: Number(BigInt(newest.timestamp)) });
+  };
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  try {
+    await placeDemoPriceFeed(node, { roundId: roundId++, answer: DEMO_ETH_USD_ANSWER, updatedAt: Math.floor(Date.now() / 1000) });
+    await placeDemoOpStackOracle(node, DEMO_L1_VALUES);
+    heartbeat = setInterval(() => {
+      freshRound().catch((error: unknown) => logger.warn("the demo's price feed could not write its heartbeat round", { error: String(error) }));
+    }, DEMO_HEARTBEAT_ROUND_MS);
+    heartbeat.unref();
+  } catch (error) {
+    // The demo still shows every fee without them: costs then say why they have no price or L1 fee.
+    logger.warn("the demo's price feed and L1 fee oracle could not be placed; costs are shown without them", { error: String(error) });
+  }
   const head = history.mainnetBlocks.length - 1;
   const seam = history.mainnetBlocks.indexOf(timed.firstBlock);
   const lastBlock = series.firstBlock + BigInt(series.baseFeesWei.length - 1);
@@ -73,6 +108,7 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
     // The ws endpoint pushes new heads (one request per block); http is the fallback.
     plan: demoChainPlan([node.wsUrl, node.url]),
     stop: async () => {
+      if (heartbeat !== undefined) clearInterval(heartbeat);
       stopReplay();
       await node.stop();
     },

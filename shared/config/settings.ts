@@ -76,7 +76,11 @@ export const chainSettingsSchema = z
      * `{ "address": "0x…", "chainId": 1, "token": "ETH" }` reads it on chain 1 (a followed chain; default this chain),
      * `false` turns prices off for this chain.
      */
-    priceFeed: z.union([z.literal(false), priceFeedSettingsSchema]).optional(),
+    priceFeed: z
+      .union([z.literal(false), priceFeedSettingsSchema], {
+        error: 'must be false (no price for this chain) or a feed like {"address":"0x…","chainId":1,"token":"ETH"}',
+      })
+      .optional(),
     /** How far back the history is kept: a duration, at least the statistics window; default 7d. */
     historyHorizon: z
       .string()

@@ -64,9 +64,10 @@ test("a history file from before firings were kept opens with its blocks, and ge
   const first = HistoryStore.open(file);
   first.write(1, 100n, { baseFeesWei: [1n, 2n, 3n] });
   first.close();
-  // Such a file is this schema without the alert_firings table: the same application id, version and chain tables.
+  // Such a file is this schema without the alert_firings table (nor price_points, kept since): the same application
+  // id, version and chain tables.
   const older = new DatabaseSync(file);
-  older.exec("DROP TABLE alert_firings");
+  older.exec("DROP TABLE alert_firings; DROP TABLE price_points");
   assert.deepEqual(
     older
       .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
@@ -86,6 +87,7 @@ test("a history file from before firings were kept opens with its blocks, and ge
   store.close();
   const reopened = HistoryStore.open(file);
   assert.deepEqual(reopened.alertFirings.load(), [firingOf()]);
+  assert.deepEqual(reopened.pricePoints.load(1, 0), [], "the price points' table is made too");
   reopened.close();
 });
 

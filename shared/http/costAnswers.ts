@@ -1,13 +1,12 @@
 // /costs' bodies, made once per publication (a new block, price or L1 fee makes a new one) and then only read.
-import { actionCost, COST_TIERS, type CostTier } from "../core/costs/actionCosts.ts";
+import { actionCost, type CostTier } from "../core/costs/actionCosts.ts";
 import type { Action } from "../core/costs/defaultActions.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
-import { suggestGasFees } from "../core/fees/suggestedGasFees.ts";
+import { tierTipsOf } from "../core/fees/suggestionInput.ts";
 import type { ChainMoney } from "../service/chainMoney.ts";
 import type { Costs } from "../wire/costs.ts";
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import type { ChainPublication } from "../service/chainPublication.ts";
-import { suggestionInputOf } from "./preparedAnswers.ts";
 import { type PreparedBody, preparedJson } from "./preparedBody.ts";
 
 /** A publication with data (chainOfPath's PublicationWithData, named here so that the server's resources need no route file). */
@@ -42,8 +41,7 @@ export class CostAnswers {
 
 /** The body of /costs for a publication with data (CONTRACT.md, "Costs in money"). */
 export function costsBody({ snapshot, money }: PublicationWithData, actions: readonly Action[]): Costs {
-  const suggestion = suggestGasFees(suggestionInputOf(snapshot));
-  const tips = Object.fromEntries(COST_TIERS.map((tier) => [tier, suggestion[tier].maxPriorityFeePerGasWei])) as Record<CostTier, bigint>;
+  const tips = tierTipsOf(snapshot);
   const price = money.price?.feedPrice;
   return {
     currency: money.currency,

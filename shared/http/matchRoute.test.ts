@@ -8,7 +8,7 @@ import { ROUTES } from "./routes.ts";
 const match = createRouteMatcher(ROUTES);
 const nameOf = (target: string) => match(target)?.route.name;
 
-test("the route list: the specification's three endpoints, /networks, the history, the event streams, /alerts, /metrics, the network lists and /healthz, and the key-in-path forms", () => {
+test("the route list: the specification's three endpoints, /networks, costs in money, the history, the event streams, /alerts, /metrics, the network lists and /healthz, and the key-in-path forms", () => {
   assert.deepEqual(
     ROUTES.map((route) => `${route.auth} ${route.path}`),
     [
@@ -19,6 +19,8 @@ test("the route list: the specification's three endpoints, /networks, the histor
       "key /networks/{chainId}/baseFeePercentile",
       "key /networks/{chainId}/baseFeeHistory",
       "key /networks/{chainId}/suggestedGasFees",
+      "key /networks/{chainId}/costs",
+      "key /networks/{chainId}/priceHistory",
       "key /networks/{chainId}/baseFeeStats",
       "key /networks/{chainId}/baseFeeHistory.csv",
       "key /networks/{chainId}/events",
@@ -35,6 +37,8 @@ test("the route list: the specification's three endpoints, /networks, the histor
       "key /v3/{apiKey}/networks/{chainId}/baseFeePercentile",
       "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory",
       "key /v3/{apiKey}/networks/{chainId}/suggestedGasFees",
+      "key /v3/{apiKey}/networks/{chainId}/costs",
+      "key /v3/{apiKey}/networks/{chainId}/priceHistory",
       "key /v3/{apiKey}/networks/{chainId}/baseFeeStats",
       "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory.csv",
       "key /v3/{apiKey}/networks/{chainId}/events",

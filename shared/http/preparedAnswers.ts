@@ -1,6 +1,7 @@
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
-import { RECENT_BLOCKS, suggestGasFees, type SuggestionInput } from "../core/fees/suggestedGasFees.ts";
+import { suggestGasFees } from "../core/fees/suggestedGasFees.ts";
+import { suggestionInputOf } from "../core/fees/suggestionInput.ts";
 import { suggestedGasFeesBody } from "../wire/suggestedGasFeesBody.ts";
 import type { BaseFeePercentile, BusyThreshold } from "../wire/apiBodies.ts";
 import { type PreparedBody, preparedJson } from "./preparedBody.ts";
@@ -37,17 +38,4 @@ export function prepareAnswers(snapshot: FeeSnapshot): PreparedAnswers {
       "X-Stats-To-Block": snapshot.statsToBlock.toString(),
     }),
   });
-}
-
-/** What the estimation reads from a snapshot. */
-export function suggestionInputOf(snapshot: FeeSnapshot): SuggestionInput {
-  return {
-    estimatedBaseFeeWei: snapshot.currentBaseFeeWei,
-    recentTips: snapshot.recentTips,
-    recentBaseFeesWei: snapshot.historyWei.slice(-RECENT_BLOCKS),
-    windowMinWei: snapshot.minWei,
-    windowMaxWei: snapshot.maxWei,
-    networkCongestion: snapshot.networkCongestion,
-    blockTimeMs: snapshot.blockTimeMs,
-  };
 }

@@ -170,7 +170,7 @@ export class CostReaders {
           },
           problem: null,
         };
-        for (const chainId of reader.chainIds) this.#points.get(chainId)?.add({ time: verdict.price.updatedAt, value });
+        this.#keepPoint(reader.chainIds, { time: verdict.price.updatedAt, value });
       } else {
         outcome = { price: undefined, problem: verdict.problem };
       }
@@ -183,6 +183,18 @@ export class CostReaders {
         const same = money.priceProblem === outcome.problem && samePrice(money.price, outcome.price);
         return same ? money : { ...money, price: outcome.price, priceProblem: outcome.problem };
       });
+    }
+  }
+
+  /** A price point kept for past ranges; a store that fails to keep it is logged (once per problem), never taken for a failing feed. */
+  #keepPoint(chainIds: readonly number[], point: { time: number; value: string }): void {
+    for (const chainId of chainIds) {
+      try {
+        this.#points.get(chainId)?.add(point);
+        this.#logOnce(`points ${chainId}`, null, chainId);
+      } catch (error) {
+        this.#logOnce(`points ${chainId}`, `a price point could not be kept in the history file: ${describeError(error)}`, chainId);
+      }
     }
   }
 
@@ -216,7 +228,12 @@ export class CostReaders {
   #logOnce(key: string, problem: string | null, chainId: number): void {
     const previous = this.#loggedProblems.get(key);
     if (problem === null) {
-      if (previous !== undefined) this.#options.logger.info(`${key.startsWith("price") ? "the price" : "the L1 fee"} can be read again`, { chainId });
+      const what = key.startsWith("price")
+        ? "the price can be read again"
+        : key.startsWith("l1")
+          ? "the L1 fee can be read again"
+          : "price points are kept again";
+      if (previous !== undefined) this.#options.logger.info(what, { chainId });
       this.#loggedProblems.delete(key);
       return;
     }

@@ -15,6 +15,8 @@ export const ALERT_RULE_FIELDS = [
   "gwei",
   "percentile",
   "window",
+  "fiat",
+  "action",
   "forBlocks",
   "cooldownMinutes",
   "enabled",
@@ -47,6 +49,8 @@ function numberIn(min: number, max: number, mustBe: string, whole: boolean) {
 const ID_MUST_BE = 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit, like "cheap-eth"';
 /** What a rule's id may be; the built-in rules' ids (`busy:1`) hold a colon, so that no user rule can take one. */
 export const ALERT_RULE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** An amount of money as a rule writes it: a whole part of at most 12 digits and at most 8 decimals. */
+export const FIAT_PATTERN = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,8})?$/;
 const WINDOW_MUST_BE = 'must be a duration like "24h" or "7d", or a count of blocks like "7200 blocks"';
 
 /**
@@ -73,6 +77,20 @@ export const alertRuleSettingsSchema = z
       .string({ error: fieldError(WINDOW_MUST_BE) })
       .refine((text) => parseWindowSpec(text) !== undefined, { error: fieldError(WINDOW_MUST_BE) })
       .optional(),
+    /**
+     * A threshold in money: the cost of `action` at the medium tier (as /costs gives it) compared with this amount of
+     * the settings' currency, a decimal string like "1.50".
+     */
+    fiat: z
+      .string({ error: fieldError('must be an amount of money in quotes, like "1.50"') })
+      .regex(FIAT_PATTERN, { error: fieldError('must be an amount of money in quotes, like "1.50" (at most 8 decimals)') })
+      .refine((text) => /[1-9]/.test(text), { error: fieldError("must be more than 0") })
+      .optional(),
+    /** The action whose cost a `fiat` rule compares: the id of a default action (transfer, erc20-transfer, swap, nft-transfer) or one of the settings' own. */
+    action: z
+      .string({ error: fieldError('must be the id of an action, like "swap"') })
+      .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, { error: fieldError('must be the id of an action, like "swap"') })
+      .optional(),
     /** The condition must hold for this many new blocks in a row; once fired, be false as long to re-arm. */
     forBlocks: numberIn(1, 1000, "must be a whole number of blocks from 1 to 1000", true).default(1),
     cooldownMinutes: numberIn(0, 24 * 60, "must be a number of minutes from 0 to 1440 (a day)", false).default(15),
@@ -96,19 +114,26 @@ export const alertRuleSettingsSchema = z
       // are told together with the others rather than after they are fixed.
       if (typeof rule !== "object" || rule === null) return;
       const has = (field: string) => (rule as Record<string, unknown>)[field] !== undefined;
-      if (has("gwei") && has("percentile")) {
+      const thresholds = ["gwei", "percentile", "fiat"].filter(has);
+      if (thresholds.length > 1) {
         context.addIssue({
           code: "custom",
-          path: ["percentile"],
-          message:
-            "cannot be set together with gwei: a rule compares the fee with a fixed value (gwei) or with a percentile of the chain's history; remove one",
+          path: [thresholds[1]!],
+          message: `cannot be set together with ${thresholds[0]}: a rule compares with a fixed fee (gwei), a percentile of the chain's history, or an action's cost in money (fiat); keep one`,
         });
-      } else if (!has("gwei") && !has("percentile")) {
+      } else if (thresholds.length === 0) {
         context.addIssue({
           code: "custom",
           path: ["gwei"],
-          message: 'is missing: a rule needs a threshold, either gwei (a fixed fee, like "8") or percentile (1 to 99, of the chain\'s own base fees)',
+          message:
+            'is missing: a rule needs a threshold, either gwei (a fixed fee, like "8"), percentile (1 to 99, of the chain\'s own base fees) or fiat with action (a cost in money, like "fiat":"1.50","action":"swap")',
         });
+      }
+      if (has("fiat") && !has("action")) {
+        context.addIssue({ code: "custom", path: ["action"], message: 'is missing: a fiat rule names the action whose cost it compares, like "swap"' });
+      }
+      if (has("action") && !has("fiat")) {
+        context.addIssue({ code: "custom", path: ["action"], message: "only applies to a fiat rule: remove it, or give fiat (an amount of money)" });
       }
       if (has("window") && has("gwei") && !has("percentile")) {
         context.addIssue({ code: "custom", path: ["window"], message: "only applies to a percentile: remove it, or use percentile instead of gwei" });

@@ -32,10 +32,10 @@ export const alertEventSchema = z
 
 /** Why a rule is not watching right now (its state is kept as it was); null while it is. */
 export const alertPauseSchema = z
-  .enum(["disabled", "no data", "degraded", "no threshold"])
+  .enum(["disabled", "no data", "degraded", "no threshold", "no price"])
   .nullable()
   .describe(
-    "disabled: turned off in the settings (or notifications are off, for the built-in rules); no data: the chain has none yet; degraded: every RPC endpoint fails and the data is stale, so nothing fires; no threshold: the window holds no blocks yet.",
+    "disabled: turned off in the settings (or notifications are off, for the built-in rules); no data: the chain has none yet; degraded: every RPC endpoint fails and the data is stale, so nothing fires; no threshold: the window holds no blocks yet; no price: a money rule's chain has no usable price (see its priceProblem in /networks).",
   );
 
 export const alertRuleStatusSchema = z
@@ -49,6 +49,8 @@ export const alertRuleStatusSchema = z
     gwei: gweiStringSchema.nullable().describe("The fixed threshold, or null for a percentile rule."),
     percentile: z.number().int().min(1).max(99).nullable(),
     window: z.string().nullable().describe('The percentile\'s window ("24h", "7d", "7200 blocks"), or null for a fixed threshold.'),
+    fiat: z.string().nullable().describe('A money rule\'s amount in the currency ("1.50"), or null.'),
+    action: z.string().nullable().describe("A money rule's action (its id), whose medium-tier cost is compared; null for a fee rule."),
     forBlocks: z.number().int().min(1),
     cooldownMinutes: z.number().min(0),
     enabled: z.boolean(),

@@ -152,6 +152,9 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
       blockTimeMs: 1000,
       dataAgeMs: local.dataAgeMs,
       endpoints: [{ url: `${proxy.url}/v3/***?***`, transport: "http", state: "ok", active: true, reportedChainId: 31337 }],
+      // No feed prices a chain this service knows no feed for (costs in money: docs/configuration.md#prices).
+      price: null,
+      priceProblem: "no default price feed for Local: set the chain's priceFeed to a Chainlink aggregator of its gas token",
     });
   });
 

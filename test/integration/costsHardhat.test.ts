@@ -6,16 +6,17 @@
 // every way the contract names, and nothing is shown as current that is not.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { decodeFunctionResult, encodeFunctionData, parseAbi } from "viem";
-import { type RunningService, startService } from "../../shared/app/startService.ts";
+import { decodeFunctionResult, encodeFunctionData, formatGwei, parseAbi } from "viem";
+import type { RunningService } from "../../shared/app/startService.ts";
+import { startLocalService } from "../support/startLocalService.ts";
 import { DEFAULT_ACTIONS } from "../../shared/core/costs/defaultActions.ts";
 import { opStackStandInTx } from "../../shared/core/costs/l1FeeData.ts";
 import { deployPriceFeed, OP_GAS_PRICE_ORACLE, placeOpStackPredeploys, writeRound } from "../../shared/demo/costContracts.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
-import { silentLogger } from "../../shared/log/logger.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import type { Costs, PriceHistory } from "../../shared/wire/costs.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
+import type { AlertsBody } from "../../shared/wire/alerts.ts";
 import type { SuggestedGasFeesBody } from "../../shared/wire/apiBodies.ts";
 import { callApi } from "../support/apiClient.ts";
 import { waitFor } from "../support/waitFor.ts";
@@ -82,21 +83,11 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
       l1FeeKind: "op-stack",
       priceFeed: { address: feed, token: "ETH", description: MOCK_DESCRIPTION, heartbeatSeconds: HEARTBEAT_S },
     };
-    service = await startService(
-      {
-        host: "127.0.0.1",
-        port: 0,
-        allowedHosts: [],
-        corsOrigins: [],
-        rateLimit: { requestsPerSecond: 0, burst: 1 },
-        apiKeys: [{ key: KEY }],
-        chains: [plan],
-        backfill: false,
-        actions: [{ id: "bridge", name: "Bridge deposit", gas: 120_000, txBytes: 420 }],
-        costReads: { intervalMs: 150 },
-      },
-      silentLogger,
-    );
+    service = await startLocalService([plan], [{ key: KEY }], {
+      backfill: false,
+      actions: [{ id: "bridge", name: "Bridge deposit", gas: 120_000, txBytes: 420 }],
+      costReads: { intervalMs: 150 },
+    });
   });
 
   after(async () => {
@@ -253,29 +244,70 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
     });
   }
 
+  test("a rule in money fires when the action's medium cost falls to its amount, and is paused without a price", async () => {
+    const before = await costsWhen("a price", (body) => body.price?.value === "1893.51");
+    const swap = before.actions.find((action) => action.id === "swap")!;
+    // 80% of the swap's medium cost now: not yet true; halving the price makes it true.
+    const mediumWei = BigInt(swap.medium.wei);
+    const amountCents = (mediumWei * FIRST_ANSWER * 80n) / 10n ** 26n;
+    const fiat = `${amountCents / 100n}.${(amountCents % 100n).toString().padStart(2, "0")}`;
+    service.configureAlerts({
+      rules: [{ id: "cheap-swap", chainId: CHAIN_ID, when: "below", fiat, action: "swap", cooldownMinutes: 0 }],
+      notifications: { enabled: false, mutedChainIds: [], enterAfterBlocks: 3, enterMarginPercent: 10, calmAfterBlocks: 10, cooldownMinutes: 15 },
+    });
+    type Status = AlertsBody["rules"][number];
+    const ruleNow = async () => (await get<AlertsBody>("/alerts")).rules.find((rule) => rule.id === "cheap-swap");
+    const armed = await waitFor("the money rule armed", async () => {
+      const rule = await ruleNow();
+      return rule?.threshold !== null && rule?.paused === null ? rule : undefined;
+    });
+    assert.equal(armed.fiat, fiat);
+    assert.equal(armed.action, "swap");
+    assert.equal(armed.lastFired, null);
+    // The threshold, computed here: the highest next base fee at which gas x (base fee + medium tip) + the L1 fee costs
+    // at most fiat.
+    const tips = await tipsAt(before.basis.block);
+    // cents / 100 in the currency, / (answer / 10^8) in ETH, x 10^18 in wei.
+    const budgetWei = (amountCents * 10n ** 24n) / FIRST_ANSWER;
+    const thresholdWei = (budgetWei - (await oracleL1Fee(swap.txBytes))) / 184_000n - tips.medium;
+    assert.equal(armed.threshold, formatGwei(thresholdWei));
+
+    const latest = await node.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+    await writeRound(node, feed, { roundId: 90n, answer: FIRST_ANSWER / 2n, updatedAt: Number(BigInt(latest.timestamp)) + 1 });
+    await costsWhen("the halved price", (body) => body.price?.value === "946.755");
+    assert.equal((await ruleNow())?.lastFired, null, "a rule counts new blocks: the price alone moves no count");
+    // The next block is the first the rule sees at the new price.
+    await node.mineBlocks([(await nodeBasis()).nextBaseFeeWei]);
+    const fired = await waitFor("the money rule fired", async () => {
+      const rule: Status | undefined = await ruleNow();
+      return rule?.lastFired ?? undefined;
+    });
+    assert.ok(fired.block);
+
+    await writeRound(node, feed, { roundId: 91n, answer: FIRST_ANSWER, updatedAt: Number(BigInt(latest.timestamp)) - 3 * HEARTBEAT_S });
+    await waitFor("the money rule paused", async () => (await ruleNow())?.paused === "no price");
+    await writeRound(node, feed, { roundId: 92n, answer: FIRST_ANSWER, updatedAt: Number(BigInt(latest.timestamp)) + 2 });
+    await waitFor("the money rule watching again", async () => (await ruleNow())?.paused === null);
+    service.configureAlerts({
+      rules: [],
+      notifications: { enabled: false, mutedChainIds: [], enterAfterBlocks: 3, enterMarginPercent: 10, calmAfterBlocks: 10, cooldownMinutes: 15 },
+    });
+  });
+
   test("a feed that names another pair is never read for this one", async () => {
-    const other = await startService(
-      {
-        host: "127.0.0.1",
-        port: 0,
-        allowedHosts: [],
-        corsOrigins: [],
-        rateLimit: { requestsPerSecond: 0, burst: 1 },
-        apiKeys: [{ key: KEY }],
-        chains: [
-          {
-            chainId: CHAIN_ID,
-            name: "wrong feed",
-            rpcUrls: [node.url],
-            blockTimeMs: 1000,
-            pollIntervalMs: 100,
-            priceFeed: { address: feed, description: "BTC / USD" },
-          },
-        ],
-        backfill: false,
-        costReads: { intervalMs: 150 },
-      },
-      silentLogger,
+    const other = await startLocalService(
+      [
+        {
+          chainId: CHAIN_ID,
+          name: "wrong feed",
+          rpcUrls: [node.url],
+          blockTimeMs: 1000,
+          pollIntervalMs: 100,
+          priceFeed: { address: feed, description: "BTC / USD" },
+        },
+      ],
+      [{ key: KEY }],
+      { backfill: false, costReads: { intervalMs: 150 } },
     );
     try {
       const costs = await waitFor("the description refused", async () => {

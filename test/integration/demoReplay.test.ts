@@ -6,6 +6,10 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { DEMO_CHAIN_ID, DEMO_CHAIN_NAME, startDemoChain } from "../../shared/cli/demoChain.ts";
+import { encodeFunctionData } from "viem";
+import { opStackStandInTx } from "../../shared/core/costs/l1FeeData.ts";
+import { GAS_PRICE_ORACLE_ABI, OP_GAS_PRICE_ORACLE } from "../../shared/rpc/l1FeeReads.ts";
+import type { Costs } from "../../shared/wire/costs.ts";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { DEMO_REPLAY, demoReplaySeries, replayedBaseFeeWei } from "../../shared/demo/demoReplayPlan.ts";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
@@ -190,6 +194,19 @@ test("--demo: two days of real blocks ending now, which the service backfills: t
   // The service follows it as --demo does, backfilling at its default pace (2 requests a second to each endpoint).
   const service = await startLocalService([demo.plan], [{ key: KEY }]);
   stops.push(() => service.stop());
+
+  // Money offline: the demo's feed gives ETH in USD and its OP-stack oracle the L1 fee, read as from a real chain.
+  const costs = await waitFor("the demo's costs in money", async () => {
+    const answer = await callApi<Costs>(service.url, `/networks/${DEMO_CHAIN_ID}/costs`, KEY);
+    return answer.status === 200 && answer.body.price !== null && answer.body.actions.every((action) => action.l1FeeWei !== null) ? answer.body : undefined;
+  });
+  assert.deepEqual([costs.price!.value, costs.price!.token, costs.priceProblem, costs.l1FeeProblem], ["1878.5", "ETH", null, null]);
+  for (const action of costs.actions) {
+    const data = encodeFunctionData({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", args: [opStackStandInTx(action.txBytes)] });
+    const [fee] = await rpcBatch<`0x${string}`>([{ method: "eth_call", params: [{ to: OP_GAS_PRICE_ORACLE, data }, "latest"] }]);
+    assert.equal(action.l1FeeWei, BigInt(fee!).toString(), `${action.id}: the demo oracle's own getL1Fee`);
+    assert.ok(action.medium.fiat !== null && Number(action.medium.fiat) > 0, `${action.id} has a cost in USD`);
+  }
   const dayFull = await waitFor(
     "every hour of the 24 h view holding blocks",
     async () => {

@@ -11,6 +11,8 @@ export function ruleStatus(change: Partial<AlertRuleStatus> & Pick<AlertRuleStat
     gwei: "8",
     percentile: null,
     window: null,
+    fiat: null,
+    action: null,
     forBlocks: 1,
     cooldownMinutes: 15,
     enabled: true,

@@ -3,8 +3,8 @@ import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { type RunningService, type ServiceConfig, startService } from "../../shared/app/startService.ts";
 
-/** What a test may set beyond chains and keys: the history's file and the backfill's pace. */
-export type LocalServiceExtras = Pick<ServiceConfig, "historyFile" | "backfill">;
+/** What a test may set beyond chains and keys: the history's file, the backfill's pace, and costs in money. */
+export type LocalServiceExtras = Pick<ServiceConfig, "historyFile" | "backfill" | "actions" | "currency" | "costReads">;
 
 /**
  * The real service as tests run it: 127.0.0.1 on a free port, no extra hosts, CORS closed, no rate limit (tests

@@ -1,3 +1,4 @@
+import type { Action } from "../costs/defaultActions.ts";
 import type { WindowSpec } from "../history/duration.ts";
 
 /** Which side of its threshold a rule waits for: `below` (cheap) or `above` (expensive). */
@@ -8,7 +9,10 @@ export type AlertDirection = "below" | "above";
  * over a window ending at its newest block (nearest rank, as every percentile of the service).
  */
 export type AlertThreshold =
-  { readonly kind: "fixed"; readonly wei: bigint } | { readonly kind: "percentile"; readonly percentile: number; readonly window: WindowSpec };
+  | { readonly kind: "fixed"; readonly wei: bigint }
+  | { readonly kind: "percentile"; readonly percentile: number; readonly window: WindowSpec }
+  /** The medium-tier cost of `action` against `fiat` in the currency (as written, "1.50"). */
+  | { readonly kind: "fiat"; readonly fiat: string; readonly action: Action };
 
 /** The two rules every chain has: the busy and calm notifications (settings' `notifications`). */
 export type BuiltInRule = "busy" | "calm";

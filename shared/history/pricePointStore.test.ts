@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { test } from "node:test";
+import { HistoryStore } from "./historyStore.ts";
+
+const temporaryFile = () => join(mkdtempSync(join(tmpdir(), "gasfees-prices-")), "history.sqlite");
+
+test("price points outlive a restart, per chain, led by the one in force at the range's start", () => {
+  const file = temporaryFile();
+  const store = HistoryStore.open(file);
+  store.pricePoints.append(1, { time: 100, value: "1893.51" });
+  store.pricePoints.append(1, { time: 200, value: "1900" });
+  store.pricePoints.append(1, { time: 300, value: "2840.265" });
+  store.pricePoints.append(1, { time: 300, value: "9999" }); // the same round again changes nothing
+  store.pricePoints.append(137, { time: 150, value: "0.71" });
+  store.close();
+  const reopened = HistoryStore.open(file);
+  assert.deepEqual(reopened.pricePoints.load(1, 250), [
+    { time: 200, value: "1900" },
+    { time: 300, value: "2840.265" },
+  ]);
+  assert.deepEqual(reopened.pricePoints.load(1, 0), [
+    { time: 100, value: "1893.51" },
+    { time: 200, value: "1900" },
+    { time: 300, value: "2840.265" },
+  ]);
+  assert.deepEqual(reopened.pricePoints.load(137, 1000), [{ time: 150, value: "0.71" }]);
+  reopened.close();
+});
+
+test("a row no gasfees wrote is left out, and the others still load", () => {
+  const file = temporaryFile();
+  HistoryStore.open(file).close();
+  const db = new DatabaseSync(file);
+  db.exec("INSERT INTO price_points (chain_id, time, value) VALUES (1, 10, '1.5'), (1, 20, 'lots'), (1, 30, '-3'), (1, 40, '2')");
+  db.close();
+  const store = HistoryStore.open(file);
+  assert.deepEqual(store.pricePoints.load(1, 0), [
+    { time: 10, value: "1.5" },
+    { time: 40, value: "2" },
+  ]);
+  store.close();
+});
