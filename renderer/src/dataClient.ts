@@ -1,6 +1,7 @@
 // The one way the dashboard talks to the service: typed calls over fetch, and one Server-Sent Event stream for every
 // chain. It only asks and reports; when to ask again is liveConnection.ts's business.
 import { ALERT_EVENT_NAME, type AlertEvent, type AlertsBody, alertEventSchema, alertsBodySchema } from "../../shared/wire/alerts.ts";
+import type { z } from "zod";
 import type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { type Costs, costsSchema, type PriceHistory, priceHistorySchema } from "../../shared/wire/costs.ts";
@@ -82,6 +83,19 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
   const get = (path: string, signal: AbortSignal) =>
     fetch(`${baseUrl}${path}`, { headers: { authorization }, signal: AbortSignal.any([signal, AbortSignal.timeout(CHECK_TIMEOUT_MS)]), cache: "no-store" });
 
+  /** A GET whose 200 body is parsed with `schema`: ApiCallError when the service refuses, an Error naming what does not match. */
+  const getParsed = async <T>(path: string, schema: z.ZodType<T>, what: string, signal: AbortSignal): Promise<T> => {
+    const response = await get(path, signal);
+    const body = await readJson(response);
+    if (!response.ok) {
+      const error = body as { code?: string } | undefined;
+      throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new Error(`${what} answered something this page cannot read: ${parsed.error.message}`);
+    return parsed.data;
+  };
+
   return {
     baseUrl,
     token,
@@ -119,40 +133,16 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
       return body as BaseFeeStatsBucket[];
     },
 
-    async alerts(signal) {
-      const response = await get("/alerts", signal);
-      const body = await readJson(response);
-      if (!response.ok) {
-        const error = body as { code?: string } | undefined;
-        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
-      }
-      const parsed = alertsBodySchema.safeParse(body);
-      if (!parsed.success) throw new Error(`GET /alerts answered something this page cannot read: ${parsed.error.message}`);
-      return parsed.data;
+    alerts(signal) {
+      return getParsed("/alerts", alertsBodySchema, "GET /alerts", signal);
     },
 
-    async costs(chainId, signal) {
-      const response = await get(`/networks/${chainId}/costs`, signal);
-      const body = await readJson(response);
-      if (!response.ok) {
-        const error = body as { code?: string } | undefined;
-        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
-      }
-      const parsed = costsSchema.safeParse(body);
-      if (!parsed.success) throw new Error(`GET /networks/${chainId}/costs answered something this page cannot read: ${parsed.error.message}`);
-      return parsed.data;
+    costs(chainId, signal) {
+      return getParsed(`/networks/${chainId}/costs`, costsSchema, `GET /networks/${chainId}/costs`, signal);
     },
 
-    async priceHistory(chainId, fromSeconds, signal) {
-      const response = await get(`/networks/${chainId}/priceHistory?from=${fromSeconds}`, signal);
-      const body = await readJson(response);
-      if (!response.ok) {
-        const error = body as { code?: string } | undefined;
-        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
-      }
-      const parsed = priceHistorySchema.safeParse(body);
-      if (!parsed.success) throw new Error(`GET /networks/${chainId}/priceHistory answered something this page cannot read: ${parsed.error.message}`);
-      return parsed.data;
+    priceHistory(chainId, fromSeconds, signal) {
+      return getParsed(`/networks/${chainId}/priceHistory?from=${fromSeconds}`, priceHistorySchema, `GET /networks/${chainId}/priceHistory`, signal);
     },
 
     openEvents(handlers) {
