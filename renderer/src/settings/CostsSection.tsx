@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { DEFAULT_ACTIONS } from "../../../shared/core/costs/defaultActions.ts";
 import {
   type ActionDraft,
@@ -9,6 +9,7 @@ import {
   draftOfAction,
   EMPTY_ACTION_DRAFT,
 } from "./actionDrafts.ts";
+import { SettingsField } from "./SettingsField.tsx";
 import type { ActionSettings, SettingsPatch, SettingsView } from "./settingsClient.ts";
 
 const GROUPED = new Intl.NumberFormat("en-US");
@@ -124,7 +125,6 @@ export function CostsSection({ view, onSave }: { view: SettingsView; onSave: (pa
 function CurrencyForm({ stored, onSave }: { stored: string; onSave: (patch: SettingsPatch) => Promise<boolean> }) {
   const [text, setText] = useState(stored);
   const [problem, setProblem] = useState<string | undefined>();
-  const problemId = useId();
   return (
     <form
       className="settings-actions"
@@ -137,26 +137,22 @@ function CurrencyForm({ stored, onSave }: { stored: string; onSave: (patch: Sett
         void onSave({ currency: checked.currency === "USD" ? null : checked.currency });
       }}
     >
-      <label className={`settings-field${problem ? " settings-field-invalid" : ""}`}>
-        Currency
-        <input
-          value={text}
-          size={5}
-          spellCheck={false}
-          onChange={(event) => {
-            setText(event.target.value);
-            setProblem(undefined);
-          }}
-          aria-invalid={problem !== undefined}
-          aria-describedby={problem ? problemId : undefined}
-          data-testid="currency-input"
-        />
-        {problem ? (
-          <span className="settings-field-error" id={problemId} role="alert" data-testid="currency-error">
-            The currency: {problem}
-          </span>
-        ) : null}
-      </label>
+      <SettingsField label="Currency" problem={problem} problemLead="The currency:" problemTestId="currency-error">
+        {(describedBy) => (
+          <input
+            value={text}
+            size={5}
+            spellCheck={false}
+            onChange={(event) => {
+              setText(event.target.value);
+              setProblem(undefined);
+            }}
+            aria-invalid={problem !== undefined}
+            aria-describedby={describedBy}
+            data-testid="currency-input"
+          />
+        )}
+      </SettingsField>
       <button type="submit" disabled={text.trim().toUpperCase() === stored} data-testid="currency-save">
         Change currency
       </button>
@@ -236,7 +232,7 @@ function ActionForm({
   );
 }
 
-/** A labelled field with its problem (in the settings schema's words) right below it. */
+/** A labelled field of the action form with its problem right below it (SettingsField). */
 function Field({
   label,
   field,
@@ -248,17 +244,9 @@ function Field({
   problems: ActionProblems;
   children: (describedBy: string | undefined) => ReactNode;
 }) {
-  const problemId = useId();
-  const problem = problems[field];
   return (
-    <label className={`settings-field${problem ? " settings-field-invalid" : ""}`}>
-      {label}
-      {children(problem ? problemId : undefined)}
-      {problem ? (
-        <span className="settings-field-error" id={problemId} role="alert" data-testid={`action-error-${field}`}>
-          {FIELD_NAMES[field]} {problem}
-        </span>
-      ) : null}
-    </label>
+    <SettingsField label={label} problem={problems[field]} problemLead={FIELD_NAMES[field]} problemTestId={`action-error-${field}`}>
+      {children}
+    </SettingsField>
   );
 }
