@@ -1,5 +1,6 @@
 // The settings page's view of the settings and the changes it may make, as pure functions (ipc.ts wires them).
 import { loadAlertRules } from "../../shared/alerts/loadAlertRules.ts";
+import { actionsWith } from "../../shared/core/costs/defaultActions.ts";
 import type { Settings } from "../../shared/config/settings.ts";
 import { defaultChainSettings } from "../../shared/config/defaultChainSettings.ts";
 import type { SecretCipher } from "../../shared/keys/secretCipher.ts";
@@ -58,7 +59,7 @@ function refusedAlertRules(storedRules: readonly unknown[], patched: Settings): 
   const rules = patched.alerts;
   const stored = new Set(storedRules.map(canonicalJson));
   const isNewOrChanged = (index: number) => index < rules.length && !stored.has(canonicalJson(rules[index]));
-  const { problems } = loadAlertRules(rules, chainPlansFrom(patched.chains), patched.notifications);
+  const { problems } = loadAlertRules(rules, chainPlansFrom(patched.chains), patched.notifications, actionsWith(patched.actions));
   return problems.filter((problem) => placesNamedBy(problem.rule, rules).some(isNewOrChanged));
 }
 
@@ -94,7 +95,7 @@ export function settingsViewOf(
   return {
     settings: { port, chains, notifications, alerts, theme, startAtLogin, trayChainId, currency, actions, trayAction },
     defaultChains: defaultChainSettings(),
-    alertProblems: loadAlertRules(alerts, chainPlansFrom(chains), notifications).problems,
+    alertProblems: loadAlertRules(alerts, chainPlansFrom(chains), notifications, actionsWith(settings.actions)).problems,
     apiKeys: listApiKeys(settings, cipher),
     keyStorage: { encrypted: cipher.encrypts, description: cipher.description },
     notice,

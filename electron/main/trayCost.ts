@@ -12,6 +12,6 @@ export function trayCostOf(publication: ChainPublication | undefined, settings: 
   if (settings.trayAction === undefined || publication === undefined) return undefined;
   const { snapshot } = publication;
   if (snapshot === undefined) return undefined;
-  const actions = actionsWith(settings.actions.map((action) => ({ ...action, gas: BigInt(action.gas) })));
+  const actions = actionsWith(settings.actions);
   return shownCostOf(costsBody({ ...publication, snapshot }, actions), settings.trayAction);
 }

@@ -85,13 +85,14 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
         }),
   });
   const currency = config.currency ?? "USD";
-  const actions = actionsWith((config.actions ?? []).map((action) => ({ ...action, gas: BigInt(action.gas) })));
+  const actions = actionsWith(config.actions ?? []);
   const costReaders = new CostReaders({
     plans: config.chains,
     currency,
     txSizes: actions.map((action) => action.txBytes),
     logger,
     onMoney: (chainId, money) => service.setMoney(chainId, money),
+    chainAnswers: (chainId) => service.get(chainId)?.snapshot !== undefined,
     ...(store ? { pricePointLog: store.pricePoints } : {}),
     ...config.costReads,
   });

@@ -13,6 +13,10 @@ import { PricePoints, type PricePointLog } from "./pricePoints.ts";
 
 /** Read each feed and oracle this often at most (CONTRACT.md: at most once a minute). */
 export const COST_READ_INTERVAL_MS = 60_000;
+/** How often the timer looks for reads that are due (a chain that just answered for the first time is read then). */
+const TICK_MS = 1000;
+
+const feedKey = (spec: PriceFeedSpec) => `feed ${spec.feedChainId} ${spec.address.toLowerCase()}`;
 
 export interface CostReadersOptions {
   readonly plans: readonly ChainPlan[];
@@ -29,6 +33,11 @@ export interface CostReadersOptions {
   readonly requestTimeoutMs?: number;
   /** Epoch ms; tests may pin it. */
   readonly now?: () => number;
+  /**
+   * Whether a chain's feed has data (an endpoint answered): a chain none of whose endpoints answers is not read through
+   * (its problem is said as such, and logged at debug level only: the feed already says the chain is unreachable).
+   */
+  readonly chainAnswers?: (chainId: number) => boolean;
 }
 
 interface FeedReader {
@@ -50,6 +59,8 @@ export class CostReaders {
   readonly #money = new Map<number, ChainMoney>();
   readonly #points = new Map<number, PricePoints>();
   readonly #loggedProblems = new Map<string, string>();
+  /** When each feed (feedKey) and each chain's L1 oracle (`l1 <chainId>`) was last read. */
+  readonly #lastReadAtMs = new Map<string, number>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
   #running: Promise<void> | undefined;
@@ -109,18 +120,34 @@ export class CostReaders {
     for (const client of this.#clients.values()) client.close();
   }
 
-  /** One round of reads now (tests call it to read at once; the timer calls it every interval). */
+  /** One round of every read now (tests and the bench call it; the timer reads each one when it is due). */
   async readAll(): Promise<void> {
+    await this.#read(() => true);
+  }
+
+  /**
+   * The reads due at `nowMs`: each feed and oracle once an interval after its last read, and at once (at the next
+   * tick) a chain that had no answering endpoint at its last turn, so that a price shows as soon as its chain answers.
+   */
+  async #read(due: (key: string) => boolean): Promise<void> {
     const nowS = Math.floor(this.#now() / 1000);
-    await Promise.all([...this.#feeds.map((feed) => this.#readFeed(feed, nowS)), ...this.#options.plans.map((plan) => this.#readL1(plan))]);
+    await Promise.all([
+      ...this.#feeds.filter((feed) => due(feedKey(feed.spec))).map((feed) => this.#readFeed(feed, nowS)),
+      ...this.#options.plans.filter((plan) => due(`l1 ${plan.chainId}`)).map((plan) => this.#readL1(plan)),
+    ]);
   }
 
   #schedule(delayMs: number): void {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
-      this.#running = this.readAll()
+      const nowMs = this.#now();
+      const isDue = (key: string) => {
+        const last = this.#lastReadAtMs.get(key);
+        return last === undefined || nowMs - last >= this.#intervalMs;
+      };
+      this.#running = this.#read(isDue)
         .catch((error: unknown) => this.#options.logger.error("reading prices and L1 fees failed", { error: String(error) }))
-        .finally(() => this.#schedule(this.#intervalMs));
+        .finally(() => this.#schedule(Math.min(this.#intervalMs, TICK_MS)));
     }, delayMs);
   }
 
@@ -136,6 +163,11 @@ export class CostReaders {
 
   async #readFeed(reader: FeedReader, nowS: number): Promise<void> {
     const { spec } = reader;
+    if (!this.#answers(spec.feedChainId)) {
+      this.#unreadable(reader.chainIds, "price", `no price yet: chain ${spec.feedChainId}, which the price feed is read on, has no answering RPC endpoint`);
+      return;
+    }
+    this.#lastReadAtMs.set(feedKey(spec), this.#now());
     const client = this.#client(spec.feedChainId)!;
     let outcome: { price: ChainMoney["price"]; problem: string | null };
     try {
@@ -201,6 +233,11 @@ export class CostReaders {
   async #readL1(plan: ChainPlan): Promise<void> {
     const kind = plan.l1FeeKind ?? "none";
     if (kind === "none") return;
+    if (!this.#answers(plan.chainId)) {
+      this.#unreadable([plan.chainId], "l1", "no L1 fee yet: the chain has no answering RPC endpoint");
+      return;
+    }
+    this.#lastReadAtMs.set(`l1 ${plan.chainId}`, this.#now());
     let fees: ReadonlyMap<number, bigint> | undefined;
     let problem: string | null = null;
     try {
@@ -212,6 +249,27 @@ export class CostReaders {
     this.#update(plan.chainId, (money) =>
       money.l1FeeProblem === problem && sameFees(money.l1Fees, fees) ? money : { ...money, l1Fees: fees, l1FeeProblem: problem },
     );
+  }
+
+  #answers(chainId: number): boolean {
+    return this.#options.chainAnswers?.(chainId) ?? true;
+  }
+
+  /** A chain that cannot be read through now: its price (or L1 fee) is gone, said, and logged at debug level only. */
+  #unreadable(chainIds: readonly number[], what: "price" | "l1", problem: string): void {
+    for (const chainId of chainIds) {
+      const money = this.#money.get(chainId);
+      if ((what === "price" ? money?.priceProblem : money?.l1FeeProblem) !== problem) this.#options.logger.debug(problem, { chainId });
+      this.#update(chainId, (money) =>
+        what === "price"
+          ? money.priceProblem === problem && money.price === undefined
+            ? money
+            : { ...money, price: undefined, priceProblem: problem }
+          : money.l1FeeProblem === problem && money.l1Fees === undefined
+            ? money
+            : { ...money, l1Fees: undefined, l1FeeProblem: problem },
+      );
+    }
   }
 
   #update(chainId: number, change: (money: ChainMoney) => ChainMoney): void {

@@ -20,9 +20,12 @@ export const DEFAULT_ACTIONS: readonly Action[] = Object.freeze([
   { id: "nft-transfer", name: "NFT transfer", gas: 85_000n, txBytes: 210 },
 ]);
 
-/** The defaults, with the user's own after them; one of the user's with a default's id takes that default's place. */
-export function actionsWith(userActions: readonly Action[]): readonly Action[] {
-  const own = new Map(userActions.map((action) => [action.id, action]));
+/**
+ * The defaults, with the user's own after them (as the settings hold them: gas a number); one of the user's with a
+ * default's id takes that default's place.
+ */
+export function actionsWith(userActions: ReadonlyArray<Omit<Action, "gas"> & { readonly gas: number | bigint }>): readonly Action[] {
+  const own = new Map(userActions.map((action) => [action.id, { ...action, gas: BigInt(action.gas) }]));
   const defaults = DEFAULT_ACTIONS.map((action) => own.get(action.id) ?? action);
-  return [...defaults, ...userActions.filter((action) => !DEFAULT_ACTIONS.some((known) => known.id === action.id))];
+  return [...defaults, ...[...own.values()].filter((action) => !DEFAULT_ACTIONS.some((known) => known.id === action.id))];
 }
