@@ -44,8 +44,10 @@ async function main(): Promise<void> {
     l1Timestamp: firstTime,
   });
   const feed = await deployPriceFeed(node, FEED_DECIMALS, feedAnswer(PRICE_ROUNDS[0]));
-  // The service judges a round's age on this clock: the replay's time of the round being written, then the newest block's.
-  let clockMs = (firstTime + 30) * 1000;
+  // The service judges a round's age on this clock: the replay's time of the round being written, then the newest
+  // block's, running on from each setting as time passes (its readers read when a minute of it has passed).
+  let clock = { atMs: (firstTime + 30) * 1000, setAt: Date.now() };
+  const setClock = (atMs: number) => (clock = { atMs, setAt: Date.now() });
   const service: RunningService = await startService(
     {
       host: "127.0.0.1",
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
           priceFeed: { address: feed, token: "ETH", description: MOCK_DESCRIPTION, heartbeatSeconds: FEED_HEARTBEAT_S },
         },
       ],
-      costReads: { intervalMs: 100, now: () => clockMs },
+      costReads: { intervalMs: 100, now: () => clock.atMs + (Date.now() - clock.setAt) },
     },
     silentLogger,
   );
@@ -89,7 +91,7 @@ async function main(): Promise<void> {
   // One round every 2 hours of the replay, the last a minute before its newest block: the price of "now".
   const roundTimes = PRICE_ROUNDS.map((_, index) => Math.min(firstTime + index * ROUND_EVERY_S, newestTime - 60));
   for (const [index, price] of PRICE_ROUNDS.entries()) {
-    clockMs = (roundTimes[index]! + 30) * 1000;
+    setClock((roundTimes[index]! + 30) * 1000);
     await writeAndWait(index + 1, price, roundTimes[index]!, true);
   }
   // The setup's transactions mined blocks of their own, a second apart, whose base fee fell as empty blocks' does: the
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
     await node.request("evm_mine", [time]);
     lastTime = String(time);
   }
-  clockMs = Number(lastTime) * 1000;
+  setClock(Number(lastTime) * 1000);
   let nextRound = PRICE_ROUNDS.length + 1;
 
   const stop = async () => {
