@@ -6,7 +6,7 @@ import type { AlertRuleProblem } from "../../shared/wire/alerts.ts";
 
 export type { ApiKeyView } from "../../shared/config/apiKeyView.ts";
 export type { AlertRuleSettingsInput } from "../../shared/wire/alertRuleSchema.ts";
-export type { ChainSettings, NotificationSettings } from "../../shared/config/settings.ts";
+export type { ActionSettings, ChainSettings, NotificationSettings } from "../../shared/config/settings.ts";
 export type { AlertRuleProblem } from "../../shared/wire/alerts.ts";
 
 /** The local API as the desktop app runs it. */
@@ -22,7 +22,10 @@ export type ServiceState =
  * The settings the page edits (keys are managed by their own calls and listed without their values). `alerts` is the
  * settings file's list of rules as it is, a rule the service refuses included (see `alertProblems`).
  */
-export type EditableSettings = Pick<Settings, "port" | "chains" | "notifications" | "alerts" | "theme" | "startAtLogin" | "trayChainId">;
+export type EditableSettings = Pick<
+  Settings,
+  "port" | "chains" | "notifications" | "alerts" | "theme" | "startAtLogin" | "trayChainId" | "currency" | "actions" | "trayAction"
+>;
 
 export interface SettingsView {
   readonly settings: EditableSettings;

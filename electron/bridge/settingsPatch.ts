@@ -5,11 +5,20 @@ import { settingsSchema } from "../../shared/config/settings.ts";
 import type { EditableSettings } from "./bridgeTypes.ts";
 
 /** The settings the page may change; anything else (host, CORS, keys, the dashboard token) is refused by name. */
-export const EDITABLE_SETTINGS = ["port", "chains", "notifications", "alerts", "theme", "startAtLogin", "trayChainId"] as const satisfies ReadonlyArray<
-  keyof EditableSettings
->;
+export const EDITABLE_SETTINGS = [
+  "port",
+  "chains",
+  "notifications",
+  "alerts",
+  "theme",
+  "startAtLogin",
+  "trayChainId",
+  "currency",
+  "actions",
+  "trayAction",
+] as const satisfies ReadonlyArray<keyof EditableSettings>;
 
-const { port, chains, notifications, theme, startAtLogin, trayChainId } = settingsSchema.shape;
+const { port, chains, notifications, theme, startAtLogin, trayChainId, currency, actions, trayAction } = settingsSchema.shape;
 
 /**
  * The whole list of the user's alert rules, as the page sends it after an add, edit, switch or delete. Each rule the
@@ -32,6 +41,9 @@ export const settingsPatchSchema = z.strictObject({
   theme: theme.unwrap().nullable().optional(),
   startAtLogin: startAtLogin.unwrap().nullable().optional(),
   trayChainId: trayChainId.unwrap().nullable().optional(),
+  currency: currency.unwrap().nullable().optional(),
+  actions: actions.unwrap().nullable().optional(),
+  trayAction: trayAction.unwrap().nullable().optional(),
 } satisfies Record<(typeof EDITABLE_SETTINGS)[number], z.ZodType>);
 
 export type SettingsPatch = z.input<typeof settingsPatchSchema>;

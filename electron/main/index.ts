@@ -18,6 +18,8 @@ import { APP_ORIGIN } from "./security.ts";
 import { findFreePort, ServiceHost } from "./serviceHost.ts";
 import { logNotificationShown, trayChangeLogger } from "./shownToUser.ts";
 import { createAppTray } from "./tray.ts";
+import { trayCostOf } from "./trayCost.ts";
+import { trayChainOf } from "./trayModel.ts";
 import { createMainWindow, lockDownWebContents } from "./window.ts";
 
 /** dist/electron/, where this bundle, the preload and the tray icons are. */
@@ -79,9 +81,14 @@ async function main(): Promise<void> {
     trayTimer = setTimeout(() => {
       trayTimer = undefined;
       // Runs after `tray` below is made: the timer cannot fire before main() has run on to it.
-      logTrayChange(
-        tray.update(host.state, host.running?.service.list().map((publication) => publication.status) ?? [], store.current.trayChainId, host.paused),
+      const publications = host.running?.service.list() ?? [];
+      const networks = publications.map((publication) => publication.status);
+      const shown = trayChainOf(networks, store.current.trayChainId);
+      const cost = trayCostOf(
+        publications.find((publication) => publication.chainId === shown?.chainId),
+        store.current,
       );
+      logTrayChange(tray.update(host.state, networks, store.current.trayChainId, host.paused, cost));
       if (!window || window.isDestroyed()) return;
       window.webContents.send(BRIDGE_CALLS.settings.onChange.channel, ipc.viewNow());
       // The page's base URL is fixed for its life: after a port change, load it again.

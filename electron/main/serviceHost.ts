@@ -34,8 +34,8 @@ export interface ServiceHostOptions {
 
 /** The settings that shape the running service; any change to these restarts it. */
 function serviceShapeOf(settings: Settings): string {
-  const { port, host, allowedHosts, corsOrigins, chains, rateLimit } = settings;
-  return JSON.stringify({ port, host, allowedHosts, corsOrigins, chains, rateLimit });
+  const { port, host, allowedHosts, corsOrigins, chains, rateLimit, currency, actions } = settings;
+  return JSON.stringify({ port, host, allowedHosts, corsOrigins, chains, rateLimit, currency, actions });
 }
 
 /** The settings the alert rules are read from: changing them reconfigures the running rules without a restart. */
@@ -86,7 +86,7 @@ export class ServiceHost {
       }
       // Every update parses the settings anew, so the rules are compared by content.
       if (JSON.stringify(alertSettingsOf(settings)) !== JSON.stringify(alertSettingsOf(previous))) this.#configureAlerts();
-      if (settings.trayChainId !== previous.trayChainId) {
+      if (settings.trayChainId !== previous.trayChainId || settings.trayAction !== previous.trayAction) {
         this.options.onChange?.();
       }
     });
@@ -235,6 +235,7 @@ export class ServiceHost {
           // Read when the page asks: keys are created and revoked while the service runs.
           dashboardApiKey: () => usableApiKeys(store.current, cipher).keys[0],
           alerts: alertSettingsOf(settings),
+          // Costs in money: the currency and the user's own actions, as npm run serve reads them from the same file.
           currency: settings.currency,
           actions: settings.actions,
           onAlert: (event) => this.#alerted(event),

@@ -13,6 +13,23 @@ test("the page may change its own settings, and null returns a setting to its de
   assert.equal(next.trayChainId, undefined);
 });
 
+test("the page may set the costs' currency, the user's actions and the tray's action; the settings schema judges them", () => {
+  const settings = parseSettings({});
+  const action = { id: "bridge", name: "Bridge out", gas: 250_000, txBytes: 600 };
+  const next = parseSettings(applySettingsPatch(settings, { currency: "EUR", actions: [action], trayAction: "swap" }));
+  assert.equal(next.currency, "EUR");
+  assert.deepEqual(next.actions, [action]);
+  assert.equal(next.trayAction, "swap");
+  const view = settingsViewOf(next, plaintextCipher, { state: "paused" }, undefined, "/x/settings.json");
+  assert.deepEqual([view.settings.currency, view.settings.actions, view.settings.trayAction], ["EUR", [action], "swap"]);
+  // null goes back to the defaults: USD, no actions of one's own, the base fee in the tray.
+  const reset = parseSettings(applySettingsPatch(next, { currency: null, actions: null, trayAction: null }));
+  assert.deepEqual([reset.currency, reset.actions, reset.trayAction], ["USD", [], undefined]);
+  // What the schema refuses is refused when the store validates the result.
+  assert.throws(() => parseSettings(applySettingsPatch(settings, { actions: [{ ...action, gas: 100 }] })), /at least 21,000 gas/);
+  assert.throws(() => parseSettings(applySettingsPatch(settings, { currency: "euro" })), /three capital letters/);
+});
+
 test("the page cannot open the API to the network, change CORS, or write keys", () => {
   const settings = parseSettings({});
   for (const patch of [

@@ -91,9 +91,9 @@ export function settingsViewOf(
   notice: string | undefined,
   settingsPath: string,
 ): SettingsView {
-  const { port, chains, notifications, alerts, theme, startAtLogin, trayChainId } = settings;
+  const { port, chains, notifications, alerts, theme, startAtLogin, trayChainId, currency, actions, trayAction } = settings;
   return {
-    settings: { port, chains, notifications, alerts, theme, startAtLogin, trayChainId },
+    settings: { port, chains, notifications, alerts, theme, startAtLogin, trayChainId, currency, actions, trayAction },
     defaultChains: defaultChainSettings(),
     alertProblems: loadAlertRules(alerts, chainPlansFrom(chains), notifications, actionsWith(settings.actions)).problems,
     apiKeys: listApiKeys(settings, cipher),

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { Menu, nativeImage, type NativeImage, Tray } from "electron";
+import type { ShownCost } from "../../shared/core/text/shownCost.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import type { ServiceState } from "../bridge/bridgeTypes.ts";
 import type { Congestion } from "../../shared/wire/congestion.ts";
@@ -14,7 +15,8 @@ export interface TrayActions {
 }
 
 export interface AppTray {
-  update(service: ServiceState, networks: readonly NetworkStatus[], chosenChainId: number | undefined, paused: boolean): TrayModel;
+  /** `cost`: the chosen action's cost on the chain shown (trayCostOf), or undefined for its base fee. */
+  update(service: ServiceState, networks: readonly NetworkStatus[], chosenChainId: number | undefined, paused: boolean, cost?: ShownCost): TrayModel;
   destroy(): void;
 }
 
@@ -29,8 +31,8 @@ export function createAppTray(iconDir: string, actions: TrayActions): AppTray {
   let shown: Congestion | undefined;
 
   return {
-    update(service, networks, chosenChainId, paused) {
-      const model = trayModelOf(service, networks, chosenChainId);
+    update(service, networks, chosenChainId, paused, cost) {
+      const model = trayModelOf(service, networks, chosenChainId, cost);
       if (model.congestion !== shown) {
         tray.setImage(icons.get(model.congestion)!);
         shown = model.congestion;

@@ -35,3 +35,18 @@ test("unknown colour while syncing, degraded, paused, or when the API is not run
   assert.match(trayModelOf({ state: "port-in-use", port: 8950, message: "" }, [], undefined).tooltip, /port 8950 is in use/);
   assert.match(trayModelOf(running, [], undefined).tooltip, /no chains configured/);
 });
+
+test("with an action chosen for the tray, its cost now in money; without a price, the base fee and why", () => {
+  const networks = [network(1, "Ethereum", {})];
+  assert.deepEqual(trayModelOf(running, networks, 1, { kind: "money", fiat: "1.40", currency: "USD", name: "Swap" }), {
+    chainId: 1,
+    congestion: "normal",
+    title: "$1.40 swap",
+    tooltip: "gasfees: Ethereum Swap $1.40 now (medium tier), base fee 23.23 gwei, normal",
+  });
+  const none = trayModelOf(running, networks, 1, { kind: "none", why: "no USD price (the feed's round is 3 h old)" });
+  assert.equal(none.title, "23.23 gwei", "no price: never a money figure, the base fee stays");
+  assert.equal(none.tooltip, "gasfees: Ethereum base fee 23.23 gwei, normal (no cost shown: no USD price (the feed's round is 3 h old))");
+  // While the service is paused, no cost either.
+  assert.equal(trayModelOf({ state: "paused" }, networks, 1, { kind: "money", fiat: "1.40", currency: "USD", name: "Swap" }).title, "paused");
+});

@@ -1,5 +1,7 @@
 // What the tray shows, as a pure function of the service's state (tray.ts draws it).
 
+import { moneyText } from "../../shared/core/text/money.ts";
+import type { ShownCost } from "../../shared/core/text/shownCost.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import { type Congestion, congestionOf } from "../../shared/wire/congestion.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -20,7 +22,12 @@ export function trayChainOf(networks: readonly NetworkStatus[], chosen: number |
   return networks.find((network) => network.chainId === chosen) ?? networks[0];
 }
 
-export function trayModelOf(service: ServiceState, networks: readonly NetworkStatus[], chosenChainId: number | undefined): TrayModel {
+/**
+ * `cost`: when the user chose an action for the tray (settings' `trayAction`), what it costs on the shown chain now
+ * (shownCostOf over its /costs): in money, the title is that cost; without a price, the base fee stays and the tooltip
+ * says why. Undefined: the base fee (no action chosen, or its costs not known yet).
+ */
+export function trayModelOf(service: ServiceState, networks: readonly NetworkStatus[], chosenChainId: number | undefined, cost?: ShownCost): TrayModel {
   const unknown = (title: string, tooltip: string): TrayModel => ({ congestion: "unknown", title, tooltip: `gasfees: ${tooltip}`, chainId: undefined });
   switch (service.state) {
     case "paused":
@@ -44,10 +51,20 @@ export function trayModelOf(service: ServiceState, networks: readonly NetworkSta
   const fee = `${shortGwei(chain.currentBaseFee)} gwei`;
   const busy = chain.busy ? `busy (above ${shortGwei(chain.busyThreshold ?? "0")} gwei)` : "normal";
   const stale = chain.state === "degraded" ? ", RPC failing: last known data" : "";
+  if (cost?.kind === "money") {
+    const money = moneyText(cost.fiat, cost.currency);
+    return {
+      ...base,
+      congestion: congestionOf(chain),
+      title: `${money} ${cost.name.toLowerCase()}`,
+      tooltip: `gasfees: ${chain.name} ${cost.name} ${money} now (medium tier), base fee ${fee}, ${busy}${stale}`,
+    };
+  }
+  const noCost = cost?.kind === "none" ? ` (no cost shown: ${cost.why})` : "";
   return {
     ...base,
     congestion: congestionOf(chain),
     title: fee,
-    tooltip: `gasfees: ${chain.name} base fee ${fee}, ${busy}${stale}`,
+    tooltip: `gasfees: ${chain.name} base fee ${fee}, ${busy}${stale}${noCost}`,
   };
 }

@@ -4,6 +4,7 @@ import { ApiPanel } from "./ApiPanel.tsx";
 import { ChainSwitcher } from "./ChainSwitcher.tsx";
 import { ChainView, LastContact } from "./ChainView.tsx";
 import { noChainAnswers } from "./chainState.ts";
+import { CostsStore } from "./costsStore.ts";
 import { findConnection, forgetToken, rememberToken, type Connection } from "./connection.ts";
 import { createDataClient, type DataClient } from "./dataClient.ts";
 import type { LinkState } from "./liveConnection.ts";
@@ -11,6 +12,9 @@ import { NoChainAnswers } from "./NoChainAnswers.tsx";
 import { StatsStore } from "./statsStore.ts";
 import { useChartRange } from "./useChartRange.ts";
 import { useLiveConnection } from "./useLiveConnection.ts";
+import { useCosts } from "./useCosts.ts";
+import { useShownAction } from "./useShownAction.ts";
+import { ShownActionPicker } from "./ShownActionPicker.tsx";
 import { desktopSettings } from "./settings/settingsClient.ts";
 import { SettingsPage } from "./settings/SettingsPage.tsx";
 
@@ -36,6 +40,10 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   // The history's answers (baseFeeStats), shared by the chart, the heatmap and the chain tiles.
   const stats = useMemo(() => new StatsStore((chainId, request, signal) => client.baseFeeStats(chainId, request, signal)), [client]);
   useEffect(() => () => stats.cancel(), [stats]);
+  // The costs' answers, shared by the chain's costs panel and the chain tiles.
+  const costs = useMemo(() => new CostsStore((chainId, signal) => client.costs(chainId, signal)), [client]);
+  useEffect(() => () => costs.cancel(), [costs]);
+  const priceHistory = useCallback((chainId: number, fromSeconds: number, signal: AbortSignal) => client.priceHistory(chainId, fromSeconds, signal), [client]);
   // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes. Told before the
   // views ask (their effects come after layout effects), so that each answer knows what was held when it was asked.
   useLayoutEffect(() => {
@@ -49,6 +57,9 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
     setSelected(id);
     window.history.replaceState(window.history.state, "", `#chain=${id}`);
   }, []);
+  const [shownAction, setShownAction] = useShownAction();
+  // The actions offered to the tiles: those of the shown chain's costs (read only: its panel asks for them).
+  const shownChainCosts = useCosts(costs, chainId ?? 0, null, 0, false).costs;
   const rejected = link.kind === "rejected";
   useEffect(() => {
     // A refused token is not kept for the next visit.
@@ -71,6 +82,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
           gasfees <span className="brand-sub">base fees, live</span>
         </h1>
         <LinkIndicator link={link} noChainAnswers={noneAnswering} />
+        {chain !== undefined && !settingsOpen ? <ShownActionPicker actions={shownChainCosts?.actions} shown={shownAction} onChoose={setShownAction} /> : null}
         {settings && !settingsOpen && (
           <button type="button" className="open-settings" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
             Settings
@@ -95,9 +107,28 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
       ) : (
         <>
           {offline ? <ServiceBanner link={link} hasData /> : null}
-          <ChainSwitcher chains={feed.chains} selected={chainId} serviceAnswering={live} stats={stats} onSelect={select} />
+          <ChainSwitcher
+            chains={feed.chains}
+            selected={chainId}
+            serviceAnswering={live}
+            stats={stats}
+            costs={costs}
+            shownAction={shownAction}
+            onSelect={select}
+          />
           <main>
-            <ChainView chain={chain} offline={offline} stats={stats} range={range} onRange={setRange} alerts={alerts.state} desktop={settings !== undefined} />
+            <ChainView
+              chain={chain}
+              offline={offline}
+              stats={stats}
+              shownAction={shownAction}
+              priceHistory={priceHistory}
+              costs={costs}
+              range={range}
+              onRange={setRange}
+              alerts={alerts.state}
+              desktop={settings !== undefined}
+            />
           </main>
           <ApiPanel baseUrl={client.baseUrl} panelKey={panelKey} chainId={chain.status.chainId} />
         </>

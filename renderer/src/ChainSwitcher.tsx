@@ -1,7 +1,11 @@
 import { memo, useCallback, useLayoutEffect, useRef, type KeyboardEvent } from "react";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import { shownCostOf } from "../../shared/core/text/shownCost.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { GLANCE_WORDS, glanceState } from "./chainState.ts";
+import { costsStateKey, type CostsStore } from "./costsStore.ts";
+import { moneyText } from "../../shared/core/text/money.ts";
+import { useCosts } from "./useCosts.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
 import { Sparkline } from "./Sparkline.tsx";
 import "./chainTiles.css";
@@ -17,6 +21,9 @@ interface Props {
   /** False while the service does not answer: then no chain's state is known to be current. */
   readonly serviceAnswering: boolean;
   readonly stats: StatsStore;
+  readonly costs: CostsStore;
+  /** The action whose cost (medium tier) each tile shows instead of the base fee; undefined: the base fee. */
+  readonly shownAction: string | undefined;
   readonly onSelect: (chainId: number) => void;
 }
 
@@ -25,7 +32,7 @@ interface Props {
  * 24 hours (of what is held of them, while the history is shorter), and a sparkline of those 24 hours; a click (or
  * Tab, then the arrow keys, Home and End) switches to it.
  */
-export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, serviceAnswering, stats, onSelect }: Props) {
+export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, serviceAnswering, stats, costs, shownAction, onSelect }: Props) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
   // The newest list, for the handlers below, which stay the same functions so that a tile re-renders only when its
   // own chain changes.
@@ -71,6 +78,8 @@ export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, ser
           focusable={status.chainId === selected || (selected === undefined && index === 0)}
           serviceAnswering={serviceAnswering}
           stats={stats}
+          costs={costs}
+          shownAction={shownAction}
           index={index}
           placeButton={placeButton}
           onSelect={onSelect}
@@ -86,6 +95,8 @@ const DAY_S = 86_400;
 const DAY_MEDIAN: StatsRequest = { kind: "window", window: "24h", buckets: 1 };
 const DAY_SPARKLINE: StatsRequest = { kind: "window", window: "24h", buckets: 48 };
 const REFRESH_MS = 300_000;
+/** A tile showing a cost asks for it again with new blocks, at most this often. */
+const COSTS_EVERY_MS = 15_000;
 
 interface TileProps {
   readonly status: NetworkStatus;
@@ -93,6 +104,8 @@ interface TileProps {
   readonly focusable: boolean;
   readonly serviceAnswering: boolean;
   readonly stats: StatsStore;
+  readonly costs: CostsStore;
+  readonly shownAction: string | undefined;
   /** The tile's place in the list, for the keyboard. */
   readonly index: number;
   readonly placeButton: (index: number, element: HTMLButtonElement | null) => void;
@@ -100,7 +113,19 @@ interface TileProps {
   readonly onKeyDown: (event: KeyboardEvent, index: number) => void;
 }
 
-const ChainTile = memo(function ChainTile({ status, current, focusable, serviceAnswering, stats, index, placeButton, onSelect, onKeyDown }: TileProps) {
+const ChainTile = memo(function ChainTile({
+  status,
+  current,
+  focusable,
+  serviceAnswering,
+  stats,
+  costs,
+  shownAction,
+  index,
+  placeButton,
+  onSelect,
+  onKeyDown,
+}: TileProps) {
   const state = glanceState(status, serviceAnswering);
   const ask = serviceAnswering && status.history.blocks > 0;
   const medianAnswer = useBaseFeeStats(stats, status.chainId, DAY_MEDIAN, REFRESH_MS, ask);
@@ -108,6 +133,8 @@ const ChainTile = memo(function ChainTile({ status, current, focusable, serviceA
   const sparklineAnswer = useBaseFeeStats(stats, status.chainId, DAY_SPARKLINE, REFRESH_MS, ask);
   const sparkline = sparklineAnswer.buckets;
   const fee = status.currentBaseFee;
+  const costsEntry = useCosts(costs, status.chainId, costsStateKey(status), COSTS_EVERY_MS, shownAction !== undefined && serviceAnswering && fee !== null);
+  const cost = shownAction === undefined ? undefined : shownCostOf(costsEntry.costs, shownAction);
   const versus = fee === null || median === undefined ? undefined : versusMedian(fee, median);
   const why = serviceAnswering ? GLANCE_WORDS[state] : "unknown: the service is not answering";
   const feeWords = fee === null ? "" : `; base fee ${fee} Gwei`;
@@ -134,10 +161,28 @@ const ChainTile = memo(function ChainTile({ status, current, focusable, serviceA
       </span>
       {fee === null ? null : (
         <span className="chip-bottom">
-          <span className="chip-fee" data-testid={`chain-${status.chainId}-fee`} data-value={fee}>
-            {shortGwei(fee)}
-            <span className="unit"> Gwei</span>
-          </span>
+          {cost?.kind === "money" ? (
+            <span
+              className="chip-fee chip-cost"
+              data-testid={`chain-${status.chainId}-cost`}
+              data-value={cost.fiat}
+              title={`${cost.name} now (medium tier): ${moneyText(cost.fiat, cost.currency)}; base fee ${fee} Gwei`}
+            >
+              {moneyText(cost.fiat, cost.currency)}
+              <span className="unit"> {cost.name.toLowerCase()}</span>
+            </span>
+          ) : (
+            <span className="chip-fee" data-testid={`chain-${status.chainId}-fee`} data-value={fee}>
+              {shortGwei(fee)}
+              <span className="unit"> Gwei</span>
+              {cost?.kind === "none" ? (
+                <span className="chip-no-cost" data-testid={`chain-${status.chainId}-no-cost`} title={`${cost.why}: the base fee is shown instead`}>
+                  {" "}
+                  (no price)
+                </span>
+              ) : null}
+            </span>
+          )}
           {versus === undefined ? null : (
             <span
               className={`chip-versus versus-${versus.direction}`}

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import type { Costs, PriceHistory } from "../../shared/wire/costs.ts";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import { congestionOf } from "../../shared/wire/congestion.ts";
@@ -13,6 +14,9 @@ import { chartRange, type ChartRangeId } from "./chartRange.ts";
 import { CheapestHours } from "./CheapestHours.tsx";
 import { localHourStartSeconds } from "./hourOfWeek.ts";
 import { endpointsSummary, GLANCE_WORDS, glanceState } from "./chainState.ts";
+import type { ChartCost } from "./chartCost.ts";
+import { CostsPanel } from "./CostsPanel.tsx";
+import { costsStateKey, type CostsStore } from "./costsStore.ts";
 import type { ChainLive } from "./dashboardFeed.ts";
 import type { EndpointStatus, NetworkStatus } from "./dataClient.ts";
 import { FeeChart } from "./FeeChart.tsx";
@@ -21,6 +25,7 @@ import { HistoryChart } from "./HistoryChart.tsx";
 import { RangeSelector } from "./RangeSelector.tsx";
 import "./chartToolbar.css";
 import type { StatsStore } from "./statsStore.ts";
+import { useCosts } from "./useCosts.ts";
 import { usePrefetchedRanges } from "./usePrefetchedRanges.ts";
 import { statsWindowWords } from "./windowWords.ts";
 
@@ -33,6 +38,12 @@ interface Props {
   readonly offline: { readonly lastContactAt: number | undefined } | undefined;
   /** The history's answers (baseFeeStats), shared with the rest of the page. */
   readonly stats: StatsStore;
+  /** The costs' answers (GET /networks/{chainId}/costs), shared with the chain tiles. */
+  readonly costs: CostsStore;
+  /** The action whose cost the 1 h, 24 h and 7 d views and the cheapest hours show; undefined: the base fee in Gwei. */
+  readonly shownAction: string | undefined;
+  /** GET /networks/{chainId}/priceHistory, for the views in money. */
+  readonly priceHistory: (chainId: number, fromSeconds: number, signal: AbortSignal) => Promise<PriceHistory>;
   /** The chart's range, the same for every chain. */
   readonly range: ChartRangeId;
   readonly onRange: (range: ChartRangeId) => void;
@@ -42,10 +53,13 @@ interface Props {
   readonly desktop: boolean;
 }
 
+/** The costs panel asks again with new blocks, at most this often. */
+const COSTS_EVERY_MS = 3_000;
+
 /** Why the time ranges cannot be drawn for a chain whose service holds no history of it. */
 const NO_HISTORY = `The service holds no history for this chain yet: only the newest ${HISTORY_BLOCKS} blocks.`;
 
-export function ChainView({ chain, offline, stats, range, onRange, alerts, desktop }: Props) {
+export function ChainView({ chain, offline, stats, costs, shownAction, priceHistory, range, onRange, alerts, desktop }: Props) {
   const { status, points, receivedAt } = chain;
   const newest = points[points.length - 1];
   const hasData = newest !== undefined && status.baseFeePercentile !== null && status.busyThreshold !== null;
@@ -56,6 +70,8 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
   const shownRange = chartRange(hasHistory ? range : "blocks");
   const windowName = statsWindowWords(status.statsWindow, status.history);
   usePrefetchedRanges(stats, status.chainId, askHistory);
+  const costsEntry = useCosts(costs, status.chainId, costsStateKey(status), COSTS_EVERY_MS, hasData && offline === undefined);
+  const chartCost = useChartCost(costsEntry.costs, shownAction, status.chainId, priceHistory);
   // The same array while the lines stay the same (each answer of GET /alerts is a new object), so that the chart's memo holds.
   const alertLinesKey = JSON.stringify(alertLinesOf(alerts.kind === "known" ? alerts.body : undefined, status.chainId));
   const alertLines = useMemo(() => JSON.parse(alertLinesKey) as AlertLine[], [alertLinesKey]);
@@ -96,6 +112,7 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
               busyThreshold={status.busyThreshold}
               windowName={windowName}
               alertLines={shownRange.kind === "blocks" ? alertLines.length : 0}
+              moneyOf={chartCost === undefined ? undefined : `${chartCost.currency} per ${chartCost.actionName}`}
             />
           </div>
           {shownRange.kind === "blocks" ? (
@@ -114,6 +131,7 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
                 (p50) and the busy threshold (90th percentile) over {windowName}
                 {status.statsWindowBlocks !== points.length ? ` (${blockNumber(status.statsWindowBlocks)} blocks)` : ""}.
                 {alertLines.length > 0 ? " Dotted: the thresholds of your alert rules for this chain." : ""}
+                {chartCost !== undefined ? ` The ${chartCost.actionName}'s cost is drawn over 1 h, 24 h and 7 d; the newest blocks stay in Gwei.` : ""}
               </p>
             </>
           ) : (
@@ -127,8 +145,11 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
               windowName={windowName}
               currentBaseFee={status.currentBaseFee}
               history={status.history}
+              cost={chartCost}
             />
           )}
+          {/* Below the chart, which stays in view at 1280 x 800 as the page's first sight: the tiles show a cost at a glance. */}
+          <CostsPanel entry={costsEntry} chainName={status.name} offline={offline !== undefined} />
           <BlobView
             status={status}
             points={points}
@@ -147,6 +168,7 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
               newestHourStartSeconds={localHourStartSeconds(status.history.newestTime)}
               history={status.history}
               enabled={askHistory}
+              cost={chartCost}
             />
           ) : null}
         </div>
@@ -154,6 +176,20 @@ export function ChainView({ chain, offline, stats, range, onRange, alerts, deskt
         <EmptyState status={status} offline={offline !== undefined} />
       )}
     </section>
+  );
+}
+
+/**
+ * The views' money figures: the shown action's gas and the currency from the chain's costs, and its price points;
+ * undefined while no action is chosen, the costs are not known, or the chain has no such action (the base fee then).
+ */
+function useChartCost(costs: Costs | undefined, shownAction: string | undefined, chainId: number, priceHistory: Props["priceHistory"]): ChartCost | undefined {
+  const action = shownAction === undefined ? undefined : costs?.actions.find((candidate) => candidate.id === shownAction);
+  const fetchPrices = useCallback((fromSeconds: number, signal: AbortSignal) => priceHistory(chainId, fromSeconds, signal), [priceHistory, chainId]);
+  const [name, gas, currency] = [action?.name, action?.gas, costs?.currency];
+  return useMemo(
+    () => (name === undefined || gas === undefined || currency === undefined ? undefined : { actionName: name, gas: BigInt(gas), currency, fetchPrices }),
+    [name, gas, currency, fetchPrices],
   );
 }
 

@@ -13,10 +13,12 @@ interface Props {
   readonly alertLines: number;
   /** The blob view's legend: blob base fees, and on the blocks chart the EIP-7918 floor. */
   readonly series?: "blob";
+  /** The bands are an action's cost in this currency (the statistics lines, in Gwei, are not drawn then). */
+  readonly moneyOf?: string | undefined;
 }
 
 /** What each mark on the chart is, with the statistics lines named by their window and value. */
-export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, busyThreshold, windowName, alertLines, series }: Props) {
+export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, busyThreshold, windowName, alertLines, series, moneyOf }: Props) {
   const names = statsLineNames(windowName);
   return (
     <ul className="chart-legend" data-testid={series === "blob" ? "blob-chart-legend" : "chart-legend"}>
@@ -49,14 +51,20 @@ export const ChartLegend = memo(function ChartLegend({ kind, baseFeePercentile, 
           </li>
         </>
       )}
-      <li data-testid="legend-p50" title={`${names.p50}: ${baseFeePercentile} Gwei`}>
-        <span className="swatch swatch-p50" aria-hidden="true" />
-        {names.p50} <strong>{shortGwei(baseFeePercentile)}</strong>
-      </li>
-      <li data-testid="legend-busy" title={`${names.busy}: ${busyThreshold} Gwei`}>
-        <span className="swatch swatch-busy" aria-hidden="true" />
-        {names.busy} <strong>{shortGwei(busyThreshold)}</strong>
-      </li>
+      {moneyOf !== undefined && kind === "bands" ? (
+        <li data-testid="legend-money">cost in {moneyOf}</li>
+      ) : (
+        <>
+          <li data-testid="legend-p50" title={`${names.p50}: ${baseFeePercentile} Gwei`}>
+            <span className="swatch swatch-p50" aria-hidden="true" />
+            {names.p50} <strong>{shortGwei(baseFeePercentile)}</strong>
+          </li>
+          <li data-testid="legend-busy" title={`${names.busy}: ${busyThreshold} Gwei`}>
+            <span className="swatch swatch-busy" aria-hidden="true" />
+            {names.busy} <strong>{shortGwei(busyThreshold)}</strong>
+          </li>
+        </>
+      )}
       {alertLines > 0 ? (
         <li data-testid="legend-alerts">
           <span className="swatch swatch-alert" aria-hidden="true" />

@@ -1,5 +1,4 @@
 import { memo, useMemo } from "react";
-import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import {
   filledCells,
@@ -15,11 +14,15 @@ import {
   weekdayName,
   weekExtremes,
 } from "./hourOfWeek.ts";
+import type { ChartCost } from "./chartCost.ts";
+import { costBuckets } from "./costSeries.ts";
 import type { StatsStore } from "./statsStore.ts";
 import { bucketTimeSpan } from "./timeSpanWords.ts";
 import { useBaseFeeStats } from "./useBaseFeeStats.ts";
 import "./heatmap.css";
 import { blockNumber } from "./format.ts";
+import { usePriceHistory } from "./usePriceHistory.ts";
+import { GWEI_UNIT, moneyUnit, type ValueUnit } from "./valueUnit.ts";
 import { type HeldTimes, heldByAnswer, lastSpanWords } from "./windowWords.ts";
 
 /** The hour's median changes with every block, but a week's map need not: asked again every 5 minutes. */
@@ -41,6 +44,8 @@ interface Props {
   /** The history held, so that the map says how much of the week it covers while the history is shorter. */
   readonly history: HeldTimes;
   readonly enabled: boolean;
+  /** Set: each hour's median cost of one action (money), from the price points held; undefined: the base fee in Gwei. */
+  readonly cost?: ChartCost | undefined;
 }
 
 /**
@@ -48,33 +53,63 @@ interface Props {
  * (Monday first), a cell per hour, coloured by its share of the week (five equal shares, cheapest green), empty where
  * no blocks are held; and the cheapest and dearest hours in words.
  */
-export const CheapestHours = memo(function CheapestHours({ store, chainId, chainName, newestHourStartSeconds, history, enabled }: Props) {
+export const CheapestHours = memo(function CheapestHours({ store, chainId, chainName, newestHourStartSeconds, history, enabled, cost }: Props) {
   const request = hourOfWeekRequest(newestHourStartSeconds);
   const entry = useBaseFeeStats(store, chainId, request, REFRESH_MS, enabled);
+  const prices = usePriceHistory(cost, request.fromSeconds, enabled);
+  const unit = useMemo(() => (cost === undefined ? GWEI_UNIT : moneyUnit(cost.currency)), [cost]);
+  const buckets = useMemo(
+    () =>
+      cost === undefined
+        ? entry.buckets
+        : entry.buckets === undefined || prices.points === undefined
+          ? undefined
+          : costBuckets(entry.buckets, cost.gas, prices.points).buckets,
+    [cost, entry.buckets, prices.points],
+  );
+  const noPriceHeld = cost !== undefined && prices.points !== undefined && prices.points.length === 0;
+  const error = entry.error ?? (cost === undefined ? undefined : prices.error);
   const weekWords = lastSpanWords(WEEK_S, heldByAnswer(entry.heldFromSeconds, history));
   return (
     <section
       className="heatmap-panel"
       aria-labelledby="heatmap-title"
       data-testid="heatmap"
-      data-state={entry.buckets ? "ready" : entry.error ? "error" : "loading"}
+      data-state={noPriceHeld ? "no-price" : buckets ? "ready" : error ? "error" : "loading"}
+      data-unit={unit.name}
     >
       <div className="heatmap-head">
         <h3 id="heatmap-title">Cheapest hours</h3>
         <span className="heatmap-sub">
-          median base fee of each hour over {weekWords}, in your time ({TIME_ZONE}) · {chainName}
+          {cost === undefined
+            ? "median base fee of each hour"
+            : `what one ${cost.actionName} cost at each hour's median base fee and that hour's price, in ${cost.currency}, without the tip or a rollup's L1 fee,`}{" "}
+          over {weekWords}, in your time ({TIME_ZONE}) · {chainName}
         </span>
       </div>
-      {entry.buckets === undefined ? (
-        <p className="heatmap-words">{entry.error ? `Could not load the last 7 days: ${entry.error}. Retrying by itself.` : "Loading the last 7 days…"}</p>
+      {noPriceHeld ? (
+        <p className="heatmap-words" data-testid="heatmap-no-price">
+          No {cost.currency} price of this chain&apos;s gas token is held for the last 7 days, so its costs cannot be mapped. Choose &quot;base fee (Gwei)&quot;
+          above to see the base fee.
+        </p>
+      ) : buckets === undefined ? (
+        <p className="heatmap-words">{error ? `Could not load the last 7 days: ${error}. Retrying by itself.` : "Loading the last 7 days…"}</p>
       ) : (
-        <HeatGrid buckets={entry.buckets} newestHourStartSeconds={newestHourStartSeconds} />
+        <HeatGrid buckets={buckets} newestHourStartSeconds={newestHourStartSeconds} unit={unit} />
       )}
     </section>
   );
 });
 
-const HeatGrid = memo(function HeatGrid({ buckets, newestHourStartSeconds }: { buckets: readonly BaseFeeStatsBucket[]; newestHourStartSeconds: number }) {
+const HeatGrid = memo(function HeatGrid({
+  buckets,
+  newestHourStartSeconds,
+  unit,
+}: {
+  buckets: readonly BaseFeeStatsBucket[];
+  newestHourStartSeconds: number;
+  unit: ValueUnit;
+}) {
   const { grid, bounds, extremes, filled } = useMemo(() => {
     const placed = placeHours(buckets);
     const cells = filledCells(placed);
@@ -85,7 +120,7 @@ const HeatGrid = memo(function HeatGrid({ buckets, newestHourStartSeconds }: { b
       <div
         className="heatmap"
         role="img"
-        aria-label="Median base fee by weekday and hour (the cheapest and dearest hours are named below)"
+        aria-label={`${unit.kind === "gwei" ? "Median base fee" : "Cost"} by weekday and hour (the cheapest and dearest hours are named below)`}
         data-filled={filled}
       >
         <div className="heat-corner" aria-hidden="true" />
@@ -118,14 +153,14 @@ const HeatGrid = memo(function HeatGrid({ buckets, newestHourStartSeconds }: { b
                   data-testid={`heat-${weekday}-${hour}`}
                   data-value={cell.bucket.p50}
                   data-level={level}
-                  title={`${bucketTimeSpan(cell.bucket.start, cell.bucket.end)}${now ? " (the newest hour)" : ""}: median ${cell.bucket.p50} Gwei over ${blockNumber(cell.bucket.blocks)} blocks`}
+                  title={`${bucketTimeSpan(cell.bucket.start, cell.bucket.end)}${now ? " (the newest hour)" : ""}: ${unit.kind === "gwei" ? "median" : "at the median base fee"} ${unit.exact(cell.bucket.p50!)} over ${blockNumber(cell.bucket.blocks)} blocks`}
                 />
               );
             })}
           </div>
         ))}
       </div>
-      <HeatLegend bounds={bounds} />
+      <HeatLegend bounds={bounds} unit={unit} />
       <p className="heatmap-words" data-testid="cheapest-hours">
         {filled === 0 ? (
           "No blocks held in the last 7 days yet: the map fills in as the service keeps history."
@@ -133,8 +168,8 @@ const HeatGrid = memo(function HeatGrid({ buckets, newestHourStartSeconds }: { b
           `Only ${filled} hour${filled === 1 ? "" : "s"} held so far: the cheapest and dearest hours are named once ${MIN_HOURS_TO_NAME} are, and the map fills in as the service keeps history.`
         ) : (
           <>
-            <strong>Cheapest:</strong> <Stretches kind="cheapest" stretches={extremes.cheapest} />. <strong>Dearest:</strong>{" "}
-            <Stretches kind="dearest" stretches={extremes.dearest} />.
+            <strong>Cheapest:</strong> <Stretches kind="cheapest" stretches={extremes.cheapest} unit={unit} />. <strong>Dearest:</strong>{" "}
+            <Stretches kind="dearest" stretches={extremes.dearest} unit={unit} />.
             {filled < 24 ? ` Only ${filled} hour${filled === 1 ? "" : "s"} held so far: the map fills in as the service keeps history.` : ""}
           </>
         )}
@@ -144,7 +179,7 @@ const HeatGrid = memo(function HeatGrid({ buckets, newestHourStartSeconds }: { b
 });
 
 /** "Sun 2 AM–5 AM (about 12.3 Gwei), Sat 3 AM–4 AM (13)": each stretch with its mean median, the unit named once. */
-function Stretches({ kind, stretches }: { kind: "cheapest" | "dearest"; stretches: readonly Stretch[] }) {
+function Stretches({ kind, stretches, unit }: { kind: "cheapest" | "dearest"; stretches: readonly Stretch[]; unit: ValueUnit }) {
   return stretches.map((stretch, index) => (
     <span
       key={`${stretch.weekday} ${stretch.fromHour}`}
@@ -154,12 +189,12 @@ function Stretches({ kind, stretches }: { kind: "cheapest" | "dearest"; stretche
       data-to-hour={stretch.toHour}
     >
       {index === 0 ? "" : ", "}
-      {stretchName(stretch)} ({index === 0 ? `about ${shortGwei(String(stretch.meanP50))} Gwei` : shortGwei(String(stretch.meanP50))})
+      {stretchName(stretch)} ({index === 0 ? `about ${unit.short(stretch.meanP50)}${unit.kind === "gwei" ? " Gwei" : ""}` : unit.short(stretch.meanP50)})
     </span>
   ));
 }
 
-function HeatLegend({ bounds }: { bounds: readonly number[] }) {
+function HeatLegend({ bounds, unit }: { bounds: readonly number[]; unit: ValueUnit }) {
   if (bounds.length === 0) return null;
   return (
     <ul className="heat-legend" data-testid="heat-legend" aria-label="Colours">
@@ -167,7 +202,7 @@ function HeatLegend({ bounds }: { bounds: readonly number[] }) {
         const from = level === 0 ? undefined : bounds[level - 1]!;
         // Levels whose bound equals the one below hold no cell (a week at one fee): not listed.
         if (from === bound) return null;
-        const words = from === undefined ? `≤ ${shortGwei(String(bound))}` : `${shortGwei(String(from))} – ${shortGwei(String(bound))}`;
+        const words = from === undefined ? `≤ ${unit.short(bound)}` : `${unit.short(from)} – ${unit.short(bound)}`;
         return (
           <li key={level}>
             <span className={`heat-swatch heat-level-${level}`} aria-hidden="true" />
@@ -175,7 +210,7 @@ function HeatLegend({ bounds }: { bounds: readonly number[] }) {
           </li>
         );
       })}
-      <li className="heat-legend-unit">Gwei</li>
+      <li className="heat-legend-unit">{unit.name}</li>
       <li>
         <span className="heat-swatch heat-empty" aria-hidden="true" />
         no blocks held

@@ -12,6 +12,7 @@ import { StatsLines } from "./StatsLines.tsx";
 import "./statsChart.css";
 import { bucketTimeSpan } from "./timeSpanWords.ts";
 import { timeTickLabel, timeTicks } from "./timeTicks.ts";
+import { GWEI_UNIT, type ValueUnit } from "./valueUnit.ts";
 
 export interface StatsChartProps {
   /** The baseFeeStats answer, oldest first (at least one bucket). */
@@ -26,6 +27,11 @@ export interface StatsChartProps {
   readonly heldFromSeconds: number | null;
   /** The service is fetching older blocks now (the span before heldFromSeconds is on its way). */
   readonly backfilling: boolean;
+  /**
+   * What the buckets' figures are in: Gwei (the base fee, by default), or money (costBuckets: one action's cost). In
+   * money the statistics lines and the next base fee, which are Gwei of the window and of now, are not drawn.
+   */
+  readonly unit?: ValueUnit;
 }
 
 /**
@@ -44,7 +50,9 @@ export const StatsChart = memo(function StatsChart({
   currentBaseFee,
   heldFromSeconds,
   backfilling,
+  unit = GWEI_UNIT,
 }: StatsChartProps) {
+  const inGwei = unit.kind === "gwei";
   const runs = useMemo(() => bandRuns(buckets), [buckets]);
   const fromSeconds = buckets[0]!.start;
   const toSeconds = buckets[buckets.length - 1]!.end;
@@ -53,8 +61,8 @@ export const StatsChart = memo(function StatsChart({
   // The scale holds the 10th to 90th percentiles and both lines; the minimum and maximum only while they do not more
   // than double it (one spike would otherwise flatten the week): beyond, their faint band is cut at the plot's edge.
   const tickKey = useMemo(() => {
-    const lines = [Number(baseFeePercentile), Number(busyThreshold)];
-    const core = bandExtent(runs, "p10", "p90") ?? { low: Math.min(...lines), high: Math.max(...lines) };
+    const lines = inGwei ? [Number(baseFeePercentile), Number(busyThreshold)] : [];
+    const core = bandExtent(runs, "p10", "p90") ?? (lines.length > 0 ? { low: Math.min(...lines), high: Math.max(...lines) } : { low: 0, high: 1 });
     let low = Math.min(core.low, ...lines);
     let high = Math.max(core.high, ...lines);
     const outer = bandExtent(runs, "min", "max");
@@ -63,7 +71,7 @@ export const StatsChart = memo(function StatsChart({
     if (outer !== undefined && outer.low >= low - span) low = Math.min(low, outer.low);
     // Six steps: a day's bands span a wider range than 500 blocks, and five would often start the axis at 0.
     return feeTicks(low, high, 6).join(" ");
-  }, [runs, baseFeePercentile, busyThreshold]);
+  }, [runs, baseFeePercentile, busyThreshold, inGwei]);
   const { domain, ticks } = useMemo(() => {
     const sameTicks = tickKey.split(" ").map(Number);
     return { domain: [sameTicks[0]!, sameTicks[sameTicks.length - 1]!] as [number, number], ticks: sameTicks };
@@ -74,20 +82,22 @@ export const StatsChart = memo(function StatsChart({
       <>
         <CartesianGrid vertical={false} className="chart-grid" />
         <XAxis dataKey="start" type="number" domain={xDomain} allowDataOverflow tick={false} tickLine={false} className="chart-axis" />
-        {feeYAxis(domain, ticks)}
+        {feeYAxis(domain, ticks, unit.short)}
       </>
     ),
-    [xDomain, domain, ticks],
+    [xDomain, domain, ticks, unit],
   );
   return (
     <LineChart responsive style={CHART_STYLE} margin={CHART_MARGIN}>
       {frame}
       <UnheldSpan fromSeconds={fromSeconds} toSeconds={toSeconds} heldFromSeconds={heldFromSeconds} backfilling={backfilling} />
       <Bands runs={runs} />
-      <StatsLines baseFeePercentile={baseFeePercentile} busyThreshold={busyThreshold} windowName={windowName} marginRightPx={CHART_MARGIN.right} />
+      {inGwei ? (
+        <StatsLines baseFeePercentile={baseFeePercentile} busyThreshold={busyThreshold} windowName={windowName} marginRightPx={CHART_MARGIN.right} />
+      ) : null}
       <TimeTicks fromSeconds={fromSeconds} toSeconds={toSeconds} />
-      <NowMarker currentBaseFee={currentBaseFee} />
-      <BucketHover buckets={buckets} runs={runs} />
+      {inGwei ? <NowMarker currentBaseFee={currentBaseFee} /> : null}
+      <BucketHover buckets={buckets} runs={runs} unit={unit} />
     </LineChart>
   );
 });
@@ -218,7 +228,7 @@ function NowMarker({ currentBaseFee }: { currentBaseFee: string | null }) {
 }
 
 /** The bucket under the pointer: its time, its blocks and its values. Its own state, so that the pointer redraws only this. */
-function BucketHover({ buckets, runs }: { buckets: readonly BaseFeeStatsBucket[]; runs: readonly (readonly BandPoint[])[] }) {
+function BucketHover({ buckets, runs, unit }: { buckets: readonly BaseFeeStatsBucket[]; runs: readonly (readonly BandPoint[])[]; unit: ValueUnit }) {
   const plot = usePlotArea();
   const xScale = useXAxisScale();
   const yScale = useYAxisScale();
@@ -235,12 +245,12 @@ function BucketHover({ buckets, runs }: { buckets: readonly BaseFeeStatsBucket[]
     const when = { text: bucketTimeSpan(bucket.start, bucket.end), className: "chart-tooltip-block" };
     const lines =
       point === undefined || bucket.p50 === undefined
-        ? [when, { text: "no blocks held", className: "chart-tooltip-value" }]
+        ? [when, { text: unit.kind === "gwei" || bucket.blocks === 0 ? "no blocks held" : "no price held", className: "chart-tooltip-value" }]
         : [
             when,
-            { text: `median ${bucket.p50} Gwei`, className: "chart-tooltip-value", dataValue: bucket.p50 },
-            { text: `p10–p90 ${bucket.p10} – ${bucket.p90}`, className: "chart-tooltip-block" },
-            { text: `min–max ${bucket.min} – ${bucket.max}`, className: "chart-tooltip-block" },
+            { text: `median ${unit.exact(bucket.p50)}`, className: "chart-tooltip-value", dataValue: bucket.p50 },
+            { text: `p10–p90 ${figure(unit, bucket.p10)} – ${figure(unit, bucket.p90)}`, className: "chart-tooltip-block" },
+            { text: `min–max ${figure(unit, bucket.min)} – ${figure(unit, bucket.max)}`, className: "chart-tooltip-block" },
             {
               text: `${blockNumber(bucket.blocks)} block${bucket.blocks === 1 ? "" : "s"}: ${blockNumber(bucket.fromBlock ?? "")} to ${blockNumber(bucket.toBlock ?? "")}`,
               className: "chart-tooltip-block",
@@ -259,4 +269,10 @@ function BucketHover({ buckets, runs }: { buckets: readonly BaseFeeStatsBucket[]
       {readout}
     </ChartHoverLayer>
   );
+}
+
+/** A bucket's figure as the tooltip's ranges write it: Gwei bare (the median names the unit), money with its sign. */
+function figure(unit: ValueUnit, value: string | undefined): string {
+  if (value === undefined) return "";
+  return unit.kind === "gwei" ? value : unit.exact(value);
 }

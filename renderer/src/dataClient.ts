@@ -1,8 +1,10 @@
 // The one way the dashboard talks to the service: typed calls over fetch, and one Server-Sent Event stream for every
 // chain. It only asks and reports; when to ask again is liveConnection.ts's business.
 import { ALERT_EVENT_NAME, type AlertEvent, type AlertsBody, alertEventSchema, alertsBodySchema } from "../../shared/wire/alerts.ts";
+import type { z } from "zod";
 import type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
+import { type Costs, costsSchema, type PriceHistory, priceHistorySchema } from "../../shared/wire/costs.ts";
 import { NETWORK_EVENT_NAME } from "../../shared/wire/eventNames.ts";
 import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -12,6 +14,7 @@ import { statsQueryString, type StatsRequest } from "./statsRequest.ts";
 
 export type { AlertEvent, AlertRuleProblem, AlertRuleStatus, AlertsBody } from "../../shared/wire/alerts.ts";
 export type { DashboardCredentials } from "../../shared/wire/apiBodies.ts";
+export type { ActionCost, Costs, Price, PriceHistory, PricePoint } from "../../shared/wire/costs.ts";
 export type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 export type { BlockRun, NetworkEvent } from "../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -58,6 +61,16 @@ export interface DataClient {
    * refuses (404 from a service without alerts), or an error naming what does not match the schema.
    */
   alerts(signal: AbortSignal): Promise<AlertsBody>;
+  /**
+   * `GET /networks/{chainId}/costs`: what each action costs now, in wei and in the currency, parsed with the wire
+   * schema. Throws ApiCallError when the service refuses (with its code), or an error naming what does not match.
+   */
+  costs(chainId: number, signal: AbortSignal): Promise<Costs>;
+  /**
+   * `GET /networks/{chainId}/priceHistory?from=…`: the gas token's price points held from `fromSeconds` up to now,
+   * oldest first, led by the one in force at `fromSeconds`; [] on a chain without a price. Throws as `costs` does.
+   */
+  priceHistory(chainId: number, fromSeconds: number, signal: AbortSignal): Promise<PriceHistory>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
@@ -69,6 +82,19 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
   const authorization = `Basic ${btoa(`${token}:`)}`;
   const get = (path: string, signal: AbortSignal) =>
     fetch(`${baseUrl}${path}`, { headers: { authorization }, signal: AbortSignal.any([signal, AbortSignal.timeout(CHECK_TIMEOUT_MS)]), cache: "no-store" });
+
+  /** A GET whose 200 body is parsed with `schema`: ApiCallError when the service refuses, an Error naming what does not match. */
+  const getParsed = async <T>(path: string, schema: z.ZodType<T>, what: string, signal: AbortSignal): Promise<T> => {
+    const response = await get(path, signal);
+    const body = await readJson(response);
+    if (!response.ok) {
+      const error = body as { code?: string } | undefined;
+      throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new Error(`${what} answered something this page cannot read: ${parsed.error.message}`);
+    return parsed.data;
+  };
 
   return {
     baseUrl,
@@ -107,16 +133,16 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
       return body as BaseFeeStatsBucket[];
     },
 
-    async alerts(signal) {
-      const response = await get("/alerts", signal);
-      const body = await readJson(response);
-      if (!response.ok) {
-        const error = body as { code?: string } | undefined;
-        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
-      }
-      const parsed = alertsBodySchema.safeParse(body);
-      if (!parsed.success) throw new Error(`GET /alerts answered something this page cannot read: ${parsed.error.message}`);
-      return parsed.data;
+    alerts(signal) {
+      return getParsed("/alerts", alertsBodySchema, "GET /alerts", signal);
+    },
+
+    costs(chainId, signal) {
+      return getParsed(`/networks/${chainId}/costs`, costsSchema, `GET /networks/${chainId}/costs`, signal);
+    },
+
+    priceHistory(chainId, fromSeconds, signal) {
+      return getParsed(`/networks/${chainId}/priceHistory?from=${fromSeconds}`, priceHistorySchema, `GET /networks/${chainId}/priceHistory`, signal);
     },
 
     openEvents(handlers) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { actionSettingsSchema, currencySchema } from "../wire/actionSettingsSchema.ts";
 import { apiKeyValueSchema } from "../keys/apiKeyValue.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { parseDurationSeconds, parseWindowSpec } from "../core/history/duration.ts";
@@ -48,27 +49,6 @@ export const priceFeedSettingsSchema = z.strictObject({
     .min(1)
     .max(7 * 86_400)
     .optional(),
-});
-
-/**
- * An action whose cost /costs shows, besides the default ones (shared/core/costs/defaultActions.ts); one with a
- * default's id replaces that default.
- */
-export const actionSettingsSchema = z.strictObject({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "an action id is 1 to 32 lower-case letters, digits or dashes, like my-bridge"),
-  name: z.string().trim().min(1, "an action needs a name").max(64),
-  /** Gas the action uses: a whole number from 21,000 (a plain transfer) to 30,000,000 (a block). */
-  gas: z
-    .number()
-    .int("gas is a whole number")
-    .min(21_000, "an action uses at least 21,000 gas (a plain transfer)")
-    .max(30_000_000, "an action uses at most 30,000,000 gas (a whole block)"),
-  /** The signed transaction's size in bytes, for a rollup's L1 data fee. */
-  txBytes: z
-    .number()
-    .int("txBytes is a whole number")
-    .min(85, "a signed transaction is at least 85 bytes")
-    .max(131_072, "txBytes is at most 131,072 (128 KiB)"),
 });
 
 export const chainSettingsSchema = z
@@ -223,11 +203,7 @@ export const settingsSchema = z.strictObject({
    * The currency of costs (ISO 4217 letters, "USD" by default). A price needs a feed quoted in it: the default feeds
    * are in USD; for another currency, set each chain's `priceFeed` to a feed quoted in it (its description is checked).
    */
-  currency: z
-    .string()
-    .trim()
-    .regex(/^[A-Z]{3}$/, 'a currency is three capital letters, like "USD" or "EUR"')
-    .default("USD"),
+  currency: currencySchema.default("USD"),
   /** The user's own actions for /costs (besides the defaults; one with a default's id replaces it). */
   actions: z
     .array(actionSettingsSchema)
@@ -239,6 +215,14 @@ export const settingsSchema = z.strictObject({
   theme: z.enum(["system", "light", "dark"]).default("system"),
   /** Desktop app only: open (hidden, in the tray) when the user logs in. */
   startAtLogin: z.boolean().default(false),
+  /**
+   * Desktop app only: the action (an id of /costs' actions, like "swap") whose cost, at the medium tier in the currency,
+   * the tray shows instead of the base fee; unset: the base fee in Gwei.
+   */
+  trayAction: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "an action id is 1 to 32 lower-case letters, digits or dashes, like swap")
+    .optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -247,7 +231,8 @@ export type ApiKeySettings = z.infer<typeof apiKeySettingsSchema>;
 export type SealedApiKey = z.infer<typeof sealedApiKeySchema>;
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 export type PriceFeedSettings = z.infer<typeof priceFeedSettingsSchema>;
-export type ActionSettings = z.infer<typeof actionSettingsSchema>;
+export type { ActionSettings } from "../wire/actionSettingsSchema.ts";
+export { actionSettingsSchema, currencySchema } from "../wire/actionSettingsSchema.ts";
 
 export class SettingsError extends Error {
   override name = "SettingsError";

@@ -328,7 +328,16 @@ test("one event stream for every chain: no polling, and switching chains opens n
   // their answers are cached until half a bucket old, never asked again per block or per switch. The alert rules'
   // state is asked once as the stream opens (again per block only while the user has rules of their own: none here).
   const history = requests.filter((request) => request.includes("/baseFeeStats"));
-  expect(requests.filter((request) => !history.includes(request)).sort()).toEqual([
+  // What each action costs now is asked again with a new block of the chain shown (at most every 3 s), never per switch:
+  // the first answer and at most one per block mined.
+  const costs = requests.filter((request) => request.includes("/costs"));
+  expect(costs.length, costs.join("\n")).toBeGreaterThan(0);
+  expect(costs.length, costs.join("\n")).toBeLessThanOrEqual(1 + 3);
+  expect(
+    costs.every((request) => request === `GET /networks/${LIVE_CHAIN_ID}/costs`),
+    costs.join("\n"),
+  ).toBe(true);
+  expect(requests.filter((request) => !history.includes(request) && !costs.includes(request)).sort()).toEqual([
     "GET /alerts",
     "GET /dashboard/credentials",
     "GET /networks",

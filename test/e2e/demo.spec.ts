@@ -3,16 +3,12 @@
 // badge must show both Normal and Busy, on the default 24-hour statistics window: that is what the app is for; the
 // 24 h view and the cheapest hours must hold the demo's two days of real blocks, say how much of a span is held, and
 // name the blocks up to the newest. The README's screenshots of the demo's first minute are taken here.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { serveScriptArguments } from "../../scripts/bench/serveProcess.ts";
 import { DEMO_CHAIN_NAME } from "../../shared/cli/demoChain.ts";
 import { DEMO_REPLAY } from "../../shared/demo/demoReplayPlan.ts";
 import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
+import { demoServeFixture } from "./support/demoServe.ts";
 import { README_SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
 
 /** The demo's first minute, in blocks: the history's head, then one block per interval. */
@@ -33,36 +29,12 @@ declare global {
   }
 }
 
-let serve: ChildProcessWithoutNullStreams | undefined;
-
-test.afterEach(async () => {
-  if (serve === undefined || serve.exitCode !== null || serve.signalCode !== null) return;
-  const exited = new Promise((resolve) => serve!.once("exit", resolve));
-  serve.kill("SIGTERM");
-  await exited;
-});
-
-/** `npm run serve -- --demo` in a process of its own, once it listens: its output so far and the dashboard's address. */
-async function startDemoServe(): Promise<{ readonly output: () => { stdout: string; stderr: string }; readonly dashboardUrl: string }> {
-  serve = spawn(process.execPath, [...serveScriptArguments(), "--demo", "--port", "0"], {
-    env: { ...process.env, GASFEES_CONFIG_DIR: mkdtempSync(join(tmpdir(), "gasfees-demo-e2e-")), GASFEES_PORT: "" },
-  });
-  let stdout = "";
-  let stderr = "";
-  serve.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  serve.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  await expect
-    .poll(() => /^gasfees listening on http:\/\/127\.0\.0\.1:\d+\n$/.test(stdout), { timeout: 180_000, message: `listening (stderr: ${stderr})` })
-    .toBe(true);
-  const dashboardUrl = /^dashboard: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{32})$/m.exec(stderr)?.[1];
-  expect(dashboardUrl, `the dashboard's address on stderr: ${stderr}`).toBeDefined();
-  return { output: () => ({ stdout, stderr }), dashboardUrl: dashboardUrl! };
-}
+const demo = demoServeFixture();
 
 test("in demo mode the badge shows Normal and Busy within the demo's first minute, on live blocks", async ({ page }) => {
   // Starting may bundle the service first; the demo's minute is counted in its blocks, not in this test's time.
   test.setTimeout(240_000);
-  const { output, dashboardUrl } = await startDemoServe();
+  const { output, dashboardUrl } = await demo.start();
 
   // Every change of the badge, with the newest block shown at the time, as the page renders it.
   await page.addInitScript(() => {
@@ -140,7 +112,7 @@ test("in demo mode the badge shows Normal and Busy within the demo's first minut
 
 test("in demo mode the 24 h view and the cheapest hours hold two days of real blocks within the demo's first minute", async ({ page }) => {
   test.setTimeout(240_000);
-  const { dashboardUrl } = await startDemoServe();
+  const { dashboardUrl } = await demo.start();
   // A newcomer opens the page at once, while the history still arrives: the views must fill in as it does.
   await page.goto(dashboardUrl);
   await page.getByTestId("range-24h").click();

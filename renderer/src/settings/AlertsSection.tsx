@@ -1,4 +1,5 @@
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, useState } from "react";
+import { SettingsField } from "./SettingsField.tsx";
 import { webhookShown } from "../../../shared/core/alerts/webhookUrl.ts";
 import { conditionWords, cooldownWords, forBlocksWords } from "../alertWords.ts";
 import {
@@ -480,7 +481,7 @@ function TextField({
   );
 }
 
-/** A labelled field with its problem (in the settings schema's words) right below it. */
+/** A labelled field of the rule form with its problem right below it (SettingsField). */
 function Field({
   label,
   field,
@@ -494,17 +495,9 @@ function Field({
   wide?: boolean;
   children: (describedBy: string | undefined) => ReactNode;
 }) {
-  const problemId = useId();
-  const problem = problems[field];
   return (
-    <label className={`settings-field${wide ? " settings-wide" : ""}${problem ? " settings-field-invalid" : ""}`}>
-      {label}
-      {children(problem ? problemId : undefined)}
-      {problem ? (
-        <span className="settings-field-error" id={problemId} role="alert" data-testid={`alert-error-${field}`}>
-          {FIELD_NAMES[field]} {problem}
-        </span>
-      ) : null}
-    </label>
+    <SettingsField label={label} problem={problems[field]} problemLead={FIELD_NAMES[field]} problemTestId={`alert-error-${field}`} wide={wide}>
+      {children}
+    </SettingsField>
   );
 }

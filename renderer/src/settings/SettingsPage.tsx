@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { AlertsSection } from "./AlertsSection.tsx";
 import { ApiKeysSection } from "./ApiKeysSection.tsx";
 import { ChainsSection } from "./ChainsSection.tsx";
+import { CostsSection } from "./CostsSection.tsx";
 import { DashboardTokenSection } from "./DashboardTokenSection.tsx";
 import {
   type NotificationSettings,
@@ -92,6 +93,7 @@ export function SettingsPage({ bridge, onClose, onSaved }: { bridge: SettingsBri
       <GeneralSection view={view} onSave={save} />
       <NotificationsSection view={view} onSave={save} />
       <AlertsSection view={view} onSave={saveAlerts} />
+      <CostsSection view={view} onSave={save} />
       {/* Keyed by the stored chains, so that the drafts start again from what was saved after each change. */}
       <ChainsSection key={JSON.stringify(view.settings.chains ?? view.defaultChains)} view={view} onSave={(chains) => save({ chains })} />
       <ApiKeysSection view={view} bridge={bridge} onView={setView} onError={setError} />

@@ -9,6 +9,7 @@ export type { SettingsRefusal } from "./settingsRefusal.ts";
 
 export type { SettingsBridge } from "../../../electron/bridge/bridgeCalls.ts";
 export type {
+  ActionSettings,
   ApiKeyView,
   BridgeResult,
   ChainSettings,

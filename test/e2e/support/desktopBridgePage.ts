@@ -27,8 +27,11 @@ export interface InstalledBridge {
   stop(): void;
 }
 
-/** Installs the bridge in `page`; call before its first navigation. */
-export async function installDesktopBridge(page: Page, stack: DesktopStack): Promise<InstalledBridge> {
+/**
+ * Installs the bridge in `page`; call before its first navigation. `baseUrl`: the local API's address now, when a
+ * settings change restarted the service on another port (the stack's settings say port 0), as the window is reloaded on it.
+ */
+export async function installDesktopBridge(page: Page, stack: DesktopStack, baseUrl = stack.url): Promise<InstalledBridge> {
   const calls: string[] = [];
   await page.exposeBinding(INVOKE_BINDING, (_source, channel: string, args: unknown[]) => {
     calls.push(channel);
@@ -36,7 +39,7 @@ export async function installDesktopBridge(page: Page, stack: DesktopStack): Pro
   });
   const args: InstallArgs = {
     channels: BRIDGE_CHANNELS,
-    connection: { baseUrl: stack.url, token: stack.token, platform: "linux" },
+    connection: { baseUrl, token: stack.token, platform: "linux" },
     invokeName: INVOKE_BINDING,
     emitName: EMIT_FUNCTION,
   };

@@ -1,0 +1,158 @@
+import { useEffect, useState } from "react";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import type { ActionCost, Costs } from "../../shared/wire/costs.ts";
+import { chargesL1Fee, gasText, l1FeeText, noPriceWords, priceAgeText, priceText, shortAddress, type Tier, tierCostText } from "./costWords.ts";
+import type { CostsEntry } from "./costsStore.ts";
+import { blockNumber, clockTime } from "./format.ts";
+import "./costs.css";
+
+const TIERS: readonly Tier[] = ["low", "medium", "high"];
+const TIER_WORDS: Record<Tier, string> = { low: "Low", medium: "Medium", high: "High" };
+
+interface Props {
+  readonly entry: CostsEntry;
+  readonly chainName: string;
+  /** The service is not answering: what is held is its last answer, not a current one. */
+  readonly offline: boolean;
+}
+
+/**
+ * "What it costs now": each action at the low, medium and high tiers in the currency, the L1 data fee apart on
+ * rollups, and the price it is computed at with its age and feed. Without a usable price it says why, plainly, and
+ * shows the costs in Gwei of the gas token: a price is never shown as current when it is not.
+ */
+export function CostsPanel({ entry, chainName, offline }: Props) {
+  const { costs, error, fetchedAt } = entry;
+  return (
+    <section className="costs-panel" aria-labelledby="costs-title" data-testid="costs-panel">
+      <div className="costs-head">
+        <h3 id="costs-title">What it costs now</h3>
+        {costs ? (
+          <span className="costs-sub" data-testid="costs-basis" data-block={costs.basis.block}>
+            at the block after {blockNumber(costs.basis.block)}, base fee{" "}
+            <span title={`${costs.basis.baseFee} Gwei`}>{shortGwei(costs.basis.baseFee)} Gwei</span>
+          </span>
+        ) : null}
+      </div>
+      {costs === undefined ? (
+        <p className="costs-none" data-testid="costs-none">
+          {error === undefined ? `Asking the service what actions cost on ${chainName}…` : `The costs are not available: ${error}`}
+        </p>
+      ) : (
+        <>
+          <PriceLine costs={costs} />
+          {offline || error !== undefined ? (
+            <p className="costs-stale" role="status" data-testid="costs-stale">
+              {offline ? "The service is not answering" : `The costs could not be refreshed (${error})`}: these are the costs of{" "}
+              {fetchedAt === undefined ? "earlier" : clockTime(fetchedAt)}, not current ones.
+            </p>
+          ) : null}
+          <CostsTable costs={costs} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The price the costs are computed at (token, value, round age, feed), or why there is none. */
+function PriceLine({ costs }: { costs: Costs }) {
+  const now = useNowMs();
+  const noPrice = noPriceWords(costs);
+  if (costs.price === null) {
+    return (
+      <p className="costs-no-price" role="note" data-testid="costs-price" data-state="none">
+        {noPrice}
+      </p>
+    );
+  }
+  const { price } = costs;
+  return (
+    <p className="costs-price" data-testid="costs-price" data-state="current" data-value={price.value} data-updated-at={price.updatedAt}>
+      <strong>{priceText(price, costs.currency)}</strong>
+      <span className="costs-price-detail">
+        {" "}
+        · {priceAgeText(price, now)} · Chainlink feed{" "}
+        <span title={`${price.feed} on chain ${price.feedChainId}`} className="costs-feed">
+          {shortAddress(price.feed)}
+        </span>{" "}
+        on chain {price.feedChainId}
+      </span>
+    </p>
+  );
+}
+
+function CostsTable({ costs }: { costs: Costs }) {
+  const rollup = chargesL1Fee(costs);
+  return (
+    <>
+      <table className="costs-table" data-testid="costs-table" data-currency={costs.price === null ? "gwei" : costs.currency}>
+        <thead>
+          <tr>
+            <th scope="col">Action</th>
+            {TIERS.map((tier) => (
+              <th scope="col" key={tier} className="costs-num">
+                {TIER_WORDS[tier]}
+              </th>
+            ))}
+            {rollup ? (
+              <th scope="col" className="costs-num" title="The rollup's L1 data fee for a transaction of this size: included in each tier">
+                of which L1 fee
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {costs.actions.map((action) => (
+            <ActionRow key={action.id} action={action} costs={costs} rollup={rollup} />
+          ))}
+        </tbody>
+      </table>
+      <p className="costs-note">
+        Each tier: gas × (next base fee + the tier&apos;s tip of suggestedGasFees)
+        {rollup ? " + the L1 data fee of a transaction of the action's size (the rollup's charge for posting it to Ethereum)" : ""}
+        {costs.price === null ? "." : `, at the price above, rounded to the cent (to two digits below one cent).`}
+        {costs.l1FeeProblem ? (
+          <span data-testid="l1-fee-problem"> The L1 data fee could not be read ({costs.l1FeeProblem}): the tiers hold the L2 part only.</span>
+        ) : null}
+      </p>
+    </>
+  );
+}
+
+function ActionRow({ action, costs, rollup }: { action: ActionCost; costs: Costs; rollup: boolean }) {
+  return (
+    <tr data-testid={`cost-${action.id}`}>
+      <th scope="row">
+        {action.name}
+        <span className="costs-gas"> {gasText(action.gas)}</span>
+      </th>
+      {TIERS.map((tier) => (
+        <td
+          key={tier}
+          className="costs-num"
+          data-testid={`cost-${action.id}-${tier}`}
+          data-wei={action[tier].wei}
+          data-fiat={action[tier].fiat ?? ""}
+          title={`${action[tier].wei} wei`}
+        >
+          {tierCostText(action[tier], costs.currency)}
+        </td>
+      ))}
+      {rollup ? (
+        <td className="costs-num costs-l1" data-testid={`cost-${action.id}-l1`} data-wei={action.l1FeeWei ?? ""} title={`${action.l1FeeWei ?? "unknown"} wei`}>
+          {l1FeeText(action, costs.price, costs.currency)}
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+/** The wall clock, again every 10 s (a price round's age is shown in minutes). */
+function useNowMs(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 10_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+}

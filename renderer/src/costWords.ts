@@ -1,0 +1,68 @@
+// Costs in words for the dashboard and its tiles: an action's tier in money (or, without a price, in Gwei of the gas
+// token), the price with its age and feed, and why there is no price.
+import { toGweiString } from "../../shared/core/fees/gwei.ts";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import type { ActionCost, Costs, Price } from "../../shared/wire/costs.ts";
+import { shortAge } from "./format.ts";
+import { fiatOfWei, moneyText } from "../../shared/core/text/money.ts";
+
+export type Tier = "low" | "medium" | "high";
+
+const DAY_MS = 86_400_000;
+
+/** What a tier costs, for reading: "$1.40" with a price; else the amount of the gas token in Gwei ("317,100 Gwei"). */
+export function tierCostText(cost: { readonly wei: string; readonly fiat: string | null }, currency: string): string {
+  if (cost.fiat !== null) return moneyText(cost.fiat, currency);
+  return `${weiAsGwei(cost.wei)} Gwei`;
+}
+
+/** An amount of wei in Gwei, about four significant digits ("317,100", "0.0105"); exact wei stays in the title. */
+export function weiAsGwei(wei: string): string {
+  return shortGwei(toGweiString(BigInt(wei)));
+}
+
+/** "0x5f4e…8419": a feed's address, short. */
+export function shortAddress(address: string): string {
+  return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+}
+
+/** "ETH $3,120.45": the gas token and its price in the currency. */
+export function priceText(price: Price, currency: string): string {
+  return `${price.token} ${moneyText(price.value, currency)}`;
+}
+
+/** "price round 3 min old": how old the feed's round is at `nowMs` (the service uses it only while its feed allows). */
+export function priceAgeText(price: Price, nowMs: number): string {
+  const ageMs = nowMs - price.updatedAt * 1000;
+  // Past two days, in days: a replay of 2023 (the demo) read today is "1,303 days old", not "31271 h 42 min".
+  if (ageMs >= 2 * DAY_MS) return `round ${Math.floor(ageMs / DAY_MS).toLocaleString("en-US")} days old`;
+  const age = shortAge(ageMs);
+  return age === "now" ? "round just now" : `round ${age} old`;
+}
+
+/**
+ * Why the costs are not in money, as a sentence: the service's priceProblem, with what is shown instead. Undefined
+ * when there is a price.
+ */
+export function noPriceWords(costs: Pick<Costs, "price" | "priceProblem" | "currency">): string | undefined {
+  if (costs.price !== null) return undefined;
+  const why = costs.priceProblem ?? "the service has no price for this chain's gas token";
+  return `No ${costs.currency} price: ${why}. Costs are shown in Gwei of the gas token, not in ${costs.currency}.`;
+}
+
+/** Whether the chain charges an L1 data fee (a rollup): some action's l1FeeWei is not "0" (null: charged, unread). */
+export function chargesL1Fee(costs: Pick<Costs, "actions">): boolean {
+  return costs.actions.some((action) => action.l1FeeWei !== "0");
+}
+
+/** The action's L1 data fee for reading, in money when the price is known: "$0.02", "12.5 Gwei", or "unknown". */
+export function l1FeeText(action: ActionCost, price: Price | null, currency: string): string {
+  if (action.l1FeeWei === null) return "unknown";
+  if (price === null) return `${weiAsGwei(action.l1FeeWei)} Gwei`;
+  return moneyText(fiatOfWei(BigInt(action.l1FeeWei), price.value), currency);
+}
+
+/** "21,000 gas": an action's gas, grouped. */
+export function gasText(gas: string): string {
+  return `${BigInt(gas).toLocaleString("en-US")} gas`;
+}

@@ -1,0 +1,88 @@
+// Costs in money as a newcomer meets them in the demo (`npm run serve -- --demo`, its dashboard in Debian's Chromium):
+// the "what it costs now" panel shows exactly what GET /networks/{chainId}/costs answers (each action at each tier,
+// in the currency with a price, in Gwei of the gas token without one, the reason said plainly), and the chain tile
+// shows a chosen action's cost instead of the base fee.
+import { expect, test } from "@playwright/test";
+import { moneyText } from "../../shared/core/text/money.ts";
+import type { Costs } from "../../shared/wire/costs.ts";
+import { costsSchema } from "../../shared/wire/costs.ts";
+import { demoServeFixture } from "./support/demoServe.ts";
+import { shootEverySize } from "./support/screenshots.ts";
+
+const DEMO_CHAIN_ID = 31337;
+const demo = demoServeFixture();
+
+test("the costs panel shows what /costs answers, and the tile shows a chosen action's cost", async ({ page }) => {
+  test.setTimeout(240_000);
+  const { dashboardUrl } = await demo.start();
+  const url = new URL(dashboardUrl);
+  const token = url.searchParams.get("token")!;
+  const costsNow = async (): Promise<Costs> => {
+    const response = await fetch(`${url.origin}/v3/${token}/networks/${DEMO_CHAIN_ID}/costs`);
+    expect(response.status).toBe(200);
+    return costsSchema.parse(await response.json());
+  };
+  await page.goto(dashboardUrl);
+  const panel = page.getByTestId("costs-panel");
+  await expect(panel.getByTestId("costs-table")).toBeVisible({ timeout: 60_000 });
+
+  // The panel at one block against the API at the same block: every action, every tier, to the wei.
+  let costs: Costs | undefined;
+  await expect
+    .poll(
+      async () => {
+        costs = await costsNow();
+        return (await panel.getByTestId("costs-basis").getAttribute("data-block")) === costs.basis.block;
+      },
+      { timeout: 30_000, message: "the panel and /costs at the same block" },
+    )
+    .toBe(true);
+  // The demo chain runs at one block per 2 s: read the page at once, before the next block changes it.
+  const shown = await panel.evaluate((element) =>
+    [...element.querySelectorAll("td[data-wei]")].map((cell) => ({
+      id: cell.getAttribute("data-testid"),
+      wei: cell.getAttribute("data-wei"),
+      text: cell.textContent,
+    })),
+  );
+  const block = await panel.getByTestId("costs-basis").getAttribute("data-block");
+  test.skip(block !== costs!.basis.block, "a new block arrived between reading the API and the page");
+  for (const action of costs!.actions) {
+    for (const tier of ["low", "medium", "high"] as const) {
+      const cell = shown.find((each) => each.id === `cost-${action.id}-${tier}`);
+      expect(cell?.wei, `${action.id} ${tier}`).toBe(action[tier].wei);
+      const fiat = action[tier].fiat;
+      if (fiat !== null) expect(cell?.text).toBe(moneyText(fiat, costs!.currency));
+      else expect(cell?.text).toMatch(/ Gwei$/);
+    }
+  }
+  const price = panel.getByTestId("costs-price");
+  if (costs!.price === null) {
+    // Never a money figure without a price: the reason, and Gwei instead.
+    await expect(price).toHaveAttribute("data-state", "none");
+    await expect(price).toContainText(costs!.priceProblem!);
+    await expect(panel.getByTestId("costs-table")).toHaveAttribute("data-currency", "gwei");
+  } else {
+    await expect(price).toHaveAttribute("data-state", "current");
+    await expect(price).toContainText(moneyText(costs!.price.value, costs!.currency));
+  }
+  await shootEverySize(page, "costs-demo");
+  await shootEverySize(page, "costs-panel", { target: panel });
+
+  // The tile: a chosen action's cost instead of the base fee, kept for the next visit; back to Gwei.
+  const picker = page.getByTestId("shown-action");
+  await picker.selectOption("swap");
+  const tile = page.getByTestId(`chain-${DEMO_CHAIN_ID}`);
+  if (costs!.price === null) {
+    await expect(tile.getByTestId(`chain-${DEMO_CHAIN_ID}-no-cost`)).toHaveText("(no price)");
+    await expect(tile.getByTestId(`chain-${DEMO_CHAIN_ID}-fee`)).toContainText("Gwei");
+  } else {
+    await expect(tile.getByTestId(`chain-${DEMO_CHAIN_ID}-cost`)).toContainText("swap");
+  }
+  await page.reload();
+  await expect(page.getByTestId("shown-action")).toHaveValue("swap");
+  await shootEverySize(page, "costs-tiles");
+  await page.getByTestId("shown-action").selectOption("");
+  await expect(tile.getByTestId(`chain-${DEMO_CHAIN_ID}-fee`)).toContainText("Gwei");
+  await expect(tile.getByTestId(`chain-${DEMO_CHAIN_ID}-no-cost`)).toHaveCount(0);
+});

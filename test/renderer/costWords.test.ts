@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ActionCost, Price } from "../../shared/wire/costs.ts";
+import {
+  chargesL1Fee,
+  gasText,
+  l1FeeText,
+  noPriceWords,
+  priceAgeText,
+  priceText,
+  shortAddress,
+  tierCostText,
+  weiAsGwei,
+} from "../../renderer/src/costWords.ts";
+
+const PRICE: Price = { value: "3120.45", token: "ETH", feed: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", feedChainId: 1, updatedAt: 1_767_225_600 };
+
+function action(l1FeeWei: string | null): ActionCost {
+  const tier = { wei: "317100000000000", fiat: "0.99" };
+  return { id: "transfer", name: "ETH transfer", gas: "21000", txBytes: 110, low: tier, medium: tier, high: tier, l1FeeWei };
+}
+
+test("a tier in money with a price, else in Gwei of the gas token (never a made-up money figure)", () => {
+  assert.equal(tierCostText({ wei: "317100000000000", fiat: "0.99" }, "USD"), "$0.99");
+  assert.equal(tierCostText({ wei: "317100000000000", fiat: null }, "USD"), "317,100 Gwei");
+  assert.equal(weiAsGwei("1"), "1e-9");
+  assert.equal(weiAsGwei("105000000000"), "105");
+});
+
+test("the price: token and value, its round's age, its feed short", () => {
+  assert.equal(priceText(PRICE, "USD"), "ETH $3,120.45");
+  assert.equal(priceAgeText(PRICE, PRICE.updatedAt * 1000 + 180_000), "round 3 min old");
+  assert.equal(priceAgeText(PRICE, PRICE.updatedAt * 1000 + 400), "round just now");
+  assert.equal(priceAgeText(PRICE, PRICE.updatedAt * 1000 + 47 * 3_600_000), "round 47 h old");
+  assert.equal(priceAgeText(PRICE, PRICE.updatedAt * 1000 + 1303.5 * 86_400_000), "round 1,303 days old");
+  assert.equal(shortAddress(PRICE.feed), "0x5f4e…8419");
+});
+
+test("no price: the service's reason, and what is shown instead", () => {
+  assert.equal(noPriceWords({ currency: "USD", price: PRICE, priceProblem: null }), undefined);
+  assert.equal(
+    noPriceWords({ currency: "USD", price: null, priceProblem: "the feed's round is 26 h old, its heartbeat allows 1 h" }),
+    "No USD price: the feed's round is 26 h old, its heartbeat allows 1 h. Costs are shown in Gwei of the gas token, not in USD.",
+  );
+  assert.match(noPriceWords({ currency: "EUR", price: null, priceProblem: null })!, /^No EUR price: the service has no price/);
+});
+
+test("the L1 data fee: shown apart on rollups, in money at the price, unknown when unread", () => {
+  assert.equal(chargesL1Fee({ actions: [action("0")] }), false);
+  assert.equal(chargesL1Fee({ actions: [action("0"), action("1200")] }), true);
+  assert.equal(chargesL1Fee({ actions: [action(null)] }), true);
+  // 2e13 wei at $3,120.45: 0.062409 -> $0.06
+  assert.equal(l1FeeText(action("20000000000000"), PRICE, "USD"), "$0.06");
+  assert.equal(l1FeeText(action("20000000000000"), null, "USD"), "20,000 Gwei");
+  assert.equal(l1FeeText(action(null), PRICE, "USD"), "unknown");
+  assert.equal(gasText("180000"), "180,000 gas");
+});
