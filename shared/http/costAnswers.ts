@@ -1,5 +1,5 @@
 // /costs' bodies, made once per publication (a new block, price or L1 fee makes a new one) and then only read.
-import { actionCost, type CostTier } from "../core/costs/actionCosts.ts";
+import { actionCost, blobCost, type CostTier } from "../core/costs/actionCosts.ts";
 import type { Action } from "../core/costs/defaultActions.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
 import { tierTipsOf } from "../core/fees/suggestionInput.ts";
@@ -43,12 +43,19 @@ export class CostAnswers {
 export function costsBody({ snapshot, money }: PublicationWithData, actions: readonly Action[]): Costs {
   const tips = tierTipsOf(snapshot);
   const price = money.price?.feedPrice;
+  // On chains with blob fees: the next block's blob base fee, and what one blob costs at it.
+  const nextBlobBaseFeeWei = snapshot.blob?.currentWei;
+  const blob = nextBlobBaseFeeWei === undefined ? undefined : blobCost(nextBlobBaseFeeWei, price);
   return {
     currency: money.currency,
     price: money.price?.shown ?? null,
     priceProblem: money.priceProblem,
     l1FeeProblem: money.l1FeeProblem,
-    basis: { block: snapshot.newestBlock.toString(), baseFee: toGweiString(snapshot.currentBaseFeeWei) },
+    basis: {
+      block: snapshot.newestBlock.toString(),
+      baseFee: toGweiString(snapshot.currentBaseFeeWei),
+      ...(nextBlobBaseFeeWei === undefined ? {} : { blobBaseFee: toGweiString(nextBlobBaseFeeWei) }),
+    },
     actions: actions.map((action) => {
       const cost = actionCost(action, snapshot.currentBaseFeeWei, tips, l1FeeOf(money, action.txBytes), price);
       const tier = (name: CostTier) => ({ wei: cost.tiers[name].wei.toString(), fiat: cost.tiers[name].fiat });
@@ -63,7 +70,7 @@ export function costsBody({ snapshot, money }: PublicationWithData, actions: rea
         l1FeeWei: cost.l1FeeWei === undefined ? null : cost.l1FeeWei.toString(),
       };
     }),
-    // Blob fees (issue 25): `basis.blobBaseFee` and `blob` (the cost of one blob, 131,072 blob gas) go here.
+    ...(blob === undefined ? {} : { blob: { blobGas: blob.blobGas.toString(), wei: blob.wei.toString(), fiat: blob.fiat } }),
   };
 }
 

@@ -72,12 +72,10 @@ export const costsSchema = z
       .strictObject({
         block: blockNumberSchema.describe("The newest block the costs are computed at."),
         baseFee: gweiStringSchema.describe("The next block's base fee, in Gwei."),
-        // Blob fees (issue 25) add the next block's blob base fee here, where the chain has one.
         blobBaseFee: gweiStringSchema.optional().describe("The next block's blob base fee, in Gwei, on chains with blob fees."),
       })
       .readonly(),
     actions: z.array(actionCostSchema).readonly(),
-    // Blob fees (issue 25) add the cost of one blob (131,072 blob gas) here.
     blob: z
       .strictObject({ blobGas: weiStringSchema, wei: weiStringSchema, fiat: fiatStringSchema.nullable() })
       .readonly()

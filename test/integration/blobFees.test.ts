@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { GAS_PER_BLOB } from "../../shared/core/fees/blobFeeRule.ts";
 import type { RunningService } from "../../shared/app/startService.ts";
+import type { Costs } from "../../shared/wire/costs.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { callApi } from "../support/apiClient.ts";
 import { expectedGwei, expectedPercentile } from "../support/independentFees.ts";
@@ -72,6 +73,12 @@ async function checkBlobAnswers(head: bigint): Promise<void> {
   const next = blobChain.blobBaseFeeOf(head + 1n);
   assert.equal(network.blobBaseFee, expectedGwei(next), "the next block's blob base fee, as the endpoint gave it");
   assert.equal(network.blobBusy, next > expectedPercentile(window, 90));
+  // /costs: one blob is 131,072 blob gas (EIP-4844's GAS_PER_BLOB) at the next block's blob base fee. No price feed
+  // answers on this server, so its money is null.
+  const costs = await callApi<Costs>(service.url, `/networks/${BLOB_CHAIN}/costs`, KEY);
+  assert.equal(costs.status, 200);
+  assert.equal(costs.body.basis.blobBaseFee, expectedGwei(next));
+  assert.deepEqual(costs.body.blob, { blobGas: "131072", wei: String(131_072n * next), fiat: null });
 }
 
 test("the blob base fee of every block, as EIP-4844 and EIP-7918 make it, through the three endpoints and /networks", async () => {
@@ -97,6 +104,10 @@ test("a chain whose endpoint gives no blob fields answers NO_BLOB_FEE on the blo
   const network = await networkOf(PLAIN_CHAIN);
   assert.equal(network.blobBaseFee, null);
   assert.equal(network.blobBusy, null);
+  const costs = await callApi<Costs>(service.url, `/networks/${PLAIN_CHAIN}/costs`, KEY);
+  assert.equal(costs.status, 200);
+  assert.equal(costs.body.blob, undefined, "no blob cost on a chain without blob fees");
+  assert.equal(costs.body.basis.blobBaseFee, undefined);
 });
 
 test("hostile blob fields (2^256, a short array, a number, a ratio above 1) are refused as a base fee's would be: nothing of the answer is kept", async () => {

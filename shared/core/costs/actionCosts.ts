@@ -1,4 +1,5 @@
 // What each action costs now: the one place /costs' tiers are computed (CONTRACT.md, "Costs in money").
+import { GAS_PER_BLOB } from "../fees/blobFeeRule.ts";
 import type { Action } from "./defaultActions.ts";
 import { fiatOf } from "./fiat.ts";
 import type { FeedPrice } from "./priceRound.ts";
@@ -36,4 +37,10 @@ export function actionCost(
     return { wei, fiat: price === undefined ? null : fiatOf(wei, price.answer, price.decimals) };
   };
   return { action, tiers: { low: tier("low"), medium: tier("medium"), high: tier("high") }, l1FeeWei };
+}
+
+/** What one blob (GAS_PER_BLOB, 131,072 blob gas) costs at the next block's blob base fee, in exact wei and in money at `price`. */
+export function blobCost(nextBlobBaseFeeWei: bigint, price: FeedPrice | undefined): TierCost & { readonly blobGas: bigint } {
+  const wei = GAS_PER_BLOB * nextBlobBaseFeeWei;
+  return { blobGas: GAS_PER_BLOB, wei, fiat: price === undefined ? null : fiatOf(wei, price.answer, price.decimals) };
 }
