@@ -543,7 +543,7 @@ test("a rule in money names an action and an amount; each mistake in them is ref
       rule.threshold.kind === "fiat" ? `${rule.threshold.fiat} ${rule.threshold.action.id} ${rule.threshold.action.gas}` : rule.threshold.kind,
     ]),
     [
-      ["cheap-swap", "1.50 swap 184000"],
+      ["cheap-swap", "1.50 swap 106467"],
       ["cheap-bridge", "3 bridge 120000"],
     ],
   );

@@ -89,7 +89,7 @@ test("the tile, the 24 h view and the cheapest hours show the chosen action's co
   const chart = page.getByTestId("stats-chart");
   await expect(chart).toHaveAttribute("data-state", "ready");
   await expect(chart).toHaveAttribute("data-unit", "USD");
-  await expect(page.getByTestId("stats-caption")).toContainText("What one Swap (184,000 gas) cost in USD");
+  await expect(page.getByTestId("stats-caption")).toContainText("What one Swap (106,467 gas) cost in USD");
   await expect(page.getByTestId("stats-caption")).toContainText("without the tip or a rollup's L1 fee");
   const buckets = await api<BaseFeeStatsBucket[]>(`/networks/${COSTS_CHAIN_ID}/baseFeeStats?window=24h&buckets=288`);
   const points = await api<PriceHistory>(`/networks/${COSTS_CHAIN_ID}/priceHistory?from=0`);

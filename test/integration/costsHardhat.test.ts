@@ -270,7 +270,7 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
     const tips = await tipsAt(before.basis.block);
     // cents / 100 in the currency, / (answer / 10^8) in ETH, x 10^18 in wei.
     const budgetWei = (amountCents * 10n ** 24n) / FIRST_ANSWER;
-    const thresholdWei = (budgetWei - (await oracleL1Fee(swap.txBytes))) / 184_000n - tips.medium;
+    const thresholdWei = (budgetWei - (await oracleL1Fee(swap.txBytes))) / BigInt(swap.gas) - tips.medium;
     assert.equal(armed.threshold, formatGwei(thresholdWei));
 
     const latest = await node.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);

@@ -12,12 +12,18 @@ export interface Action {
 export const DEFAULT_ACTIONS: readonly Action[] = Object.freeze([
   // A plain transfer costs exactly 21,000 gas (the intrinsic gas); signed as an EIP-1559 transaction it is 110 bytes.
   { id: "transfer", name: "ETH transfer", gas: 21_000n, txBytes: 110 },
-  // transfer(address,uint256) on a token such as USDC or USDT: 68 bytes of call data on the 110-byte envelope.
-  { id: "erc20-transfer", name: "ERC-20 transfer", gas: 65_000n, txBytes: 178 },
-  // A one-pool swap through the chain's main router (Uniswap's Universal Router on Ethereum and its rollups).
-  { id: "swap", name: "Swap", gas: 184_000n, txBytes: 900 },
-  // safeTransferFrom(address,address,uint256) of an ERC-721 token.
-  { id: "nft-transfer", name: "NFT transfer", gas: 85_000n, txBytes: 210 },
+  // A real mainnet USDT transfer(address,uint256) to an address already holding USDT: 41,309 gas, tx
+  // 0x9ace5449eb6e06869811160970ae80df6c78303996f37aaef7ed48bbf55d6b18 (quoted in ethereum.stackexchange.com/q/149423).
+  // 68 bytes of call data on the 110-byte envelope.
+  { id: "erc20-transfer", name: "ERC-20 transfer", gas: 41_309n, txBytes: 178 },
+  // Uniswap/universal-router gas snapshot recorded on a mainnet fork (block 15,360,000), "Trade on UniswapV3 with
+  // Universal Router. ERC20 --> ERC20 gas: exactIn, one trade, one hop" (DAI -> WETH, 0.3% pool): gasUsed 106,467,
+  // calldata 516 bytes (test/integration-tests/gas-tests/__snapshots__/Uniswap.gas.test.ts.snap @ 1aba8b9b).
+  { id: "swap", name: "Swap", gas: 106_467n, txBytes: 626 },
+  // Uniswap/v3-periphery gas snapshot "NonfungiblePositionManager #transferFrom gas" (an ERC-721, on a local Hardhat
+  // chain, not mainnet): 79,091 (test/__snapshots__/NonfungiblePositionManager.spec.ts.snap @ 10ece659). 100 bytes of
+  // call data, the same as safeTransferFrom(address,address,uint256).
+  { id: "nft-transfer", name: "NFT transfer", gas: 79_091n, txBytes: 210 },
 ]);
 
 /**
