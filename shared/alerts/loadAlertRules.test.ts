@@ -531,6 +531,7 @@ test("a rule in money names an action and an amount; each mistake in them is ref
       { id: "both", chainId: 1, when: "below", gwei: "8", fiat: "1.50", action: "swap" },
       { id: "zero", chainId: 1, when: "below", fiat: "0.00", action: "swap" },
       { id: "number", chainId: 1, when: "below", fiat: 1.5, action: "swap" },
+      { id: "blob-money", chainId: 1, when: "below", fiat: "1.50", action: "swap", fee: "blob" },
     ],
     chains,
     notifications,
@@ -554,4 +555,6 @@ test("a rule in money names an action and an amount; each mistake in them is ref
   assert.match(message("both", "fiat"), /^cannot be set together with gwei/);
   assert.match(message("zero", "fiat"), /^must be more than 0/);
   assert.match(message("number", "fiat"), /^must be an amount of money in quotes/);
+  // An action's cost is its gas at the base fee and tip: a blob base fee has no part in it.
+  assert.match(message("blob-money", "fee"), /^does not apply to a fiat rule/);
 });

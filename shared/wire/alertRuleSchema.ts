@@ -135,6 +135,14 @@ export const alertRuleSettingsSchema = z
       if (has("fiat") && !has("action")) {
         context.addIssue({ code: "custom", path: ["action"], message: 'is missing: a fiat rule names the action whose cost it compares, like "swap"' });
       }
+      if (has("fiat") && (rule as Record<string, unknown>)["fee"] === "blob") {
+        context.addIssue({
+          code: "custom",
+          path: ["fee"],
+          message:
+            'does not apply to a fiat rule: an action\'s cost is its gas at the base fee and tip; remove "fee", or compare the blob base fee with gwei or percentile',
+        });
+      }
       if (has("action") && !has("fiat")) {
         context.addIssue({ code: "custom", path: ["action"], message: "only applies to a fiat rule: remove it, or give fiat (an amount of money)" });
       }
