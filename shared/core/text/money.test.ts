@@ -26,6 +26,8 @@ test("readDecimal reads decimal strings exactly and refuses anything else", () =
 test("moneyText: the API's digits, grouped, with the currency's sign where en-US puts it", () => {
   assert.equal(moneyText("1234.50", "USD"), "$1,234.50");
   assert.equal(moneyText("0.0042", "USD"), "$0.0042");
+  // A feed's price as the API writes it exactly ("1878.5"): a lone tenth is shown to the cent, as money is.
+  assert.equal(moneyText("1878.5", "USD"), "$1,878.50");
   assert.equal(moneyText("0.99", "EUR"), "€0.99");
   assert.equal(moneyText("1234567.00", "USD"), "$1,234,567.00");
   assert.equal(moneyText("2.00", "CHF"), "CHF\u00a02.00"); // a no-break space, as Intl writes it

@@ -23,14 +23,16 @@ export function fiatOfWei(wei: bigint, price: string): string {
 const GROUPED = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 /**
- * A money string of the API (a decimal string, every digit kept) in its currency, the way en-US writes it: "$1,234.50",
- * "$0.0042", "€3.10", "CHF 2.00". A currency code Intl does not know is written after the amount ("2.00 XYZ").
+ * A money string of the API (a decimal string, every digit kept, a lone tenth shown to the cent) in its currency, the way
+ * en-US writes it: "$1,234.50", "$0.0042", "€3.10", "CHF 2.00", "$1,878.50" for "1878.5". A currency code Intl does not know is written after the amount ("2.00 XYZ").
  */
 export function moneyText(amount: string, currency: string): string {
   const decimal = /^([0-9]+)(?:\.([0-9]+))?$/.exec(amount);
   if (decimal === null) return `${amount} ${currency}`;
   const [, whole = "0", fraction = ""] = decimal;
-  const digits = `${GROUPED.format(BigInt(whole))}${fraction === "" ? "" : `.${fraction}`}`;
+  // Every digit the API wrote; a single one after the point (a feed's exact price, "1878.5") is shown to the cent. A
+  // whole amount stays whole (the chart's axis writes "$70").
+  const digits = `${GROUPED.format(BigInt(whole))}${fraction === "" ? "" : `.${fraction.padEnd(2, "0")}`}`;
   let parts: Intl.NumberFormatPart[];
   try {
     parts = new Intl.NumberFormat("en-US", { style: "currency", currency }).formatToParts(0);
