@@ -41,7 +41,8 @@ export const BlobView = memo(function BlobView({ status, points, range, stats, a
     () => points.flatMap((point): FloorPoint[] => (point.blobExact == null ? [] : [{ block: point.block, gwei: point.gwei / 16 }])),
     [points],
   );
-  const schedule = knownBlobSchedule(status.chainId);
+  // The fork's schedule as the service reports it (the endpoint's eth_config, else the chain's known one).
+  const schedule = status.blobSchedule ?? knownBlobSchedule(status.chainId);
   const use = useMemo(() => blobUseOf(points, schedule), [points, schedule]);
   if (blobBaseFee === null || blobBaseFeePercentile === null || blobBusyThreshold === null) return null;
   const state = offline ? "unknown" : status.blobBusy ? "busy" : "normal";

@@ -9,7 +9,10 @@ export interface BlobUse {
 }
 
 /** The blocks with a known blob gas used ratio, each as a share of the target; and the schedule's maximum as one. */
-export function blobUseOf(points: readonly FeePoint[], schedule: BlobSchedule): { readonly uses: readonly BlobUse[]; readonly maxOfTarget: number } {
+export function blobUseOf(
+  points: readonly FeePoint[],
+  schedule: Pick<BlobSchedule, "target" | "max">,
+): { readonly uses: readonly BlobUse[]; readonly maxOfTarget: number } {
   const maxOfTarget = schedule.max / schedule.target;
   const uses: BlobUse[] = [];
   for (const point of points) {

@@ -221,6 +221,7 @@ test("the blob fee endpoints: the base fee's answers for the blob base fee, in b
     chainId: number;
     blobBaseFee: string | null;
     blobBusy: boolean | null;
+    blobSchedule: { target: number; max: number; source: "eth_config" | "known" } | null;
   }[];
   const young = networks.find((network) => network.chainId === YOUNG)!;
   assert.equal(young.blobBaseFee, "0.000000009", "the next block's, as the endpoint gave it");
@@ -319,6 +320,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blobBaseFeePercentile: null,
       blobBusyThreshold: null,
       blobBusy: null,
+      blobSchedule: null,
       historyBlocks: 500,
       statsWindow: "1000 blocks",
       statsWindowBlocks: 1000,
@@ -346,6 +348,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blobBaseFeePercentile: "0.000000005",
       blobBusyThreshold: "1.000000001",
       blobBusy: 9n > nearestRank(YOUNG_BLOB_FEES, 90),
+      // No eth_config read by these tests' source: the schedule known for the chain (mainnet's BPO2 by default).
+      blobSchedule: { target: 14, max: 21, source: "known" },
       historyBlocks: 10,
       statsWindow: "500 blocks",
       statsWindowBlocks: 10,
@@ -368,6 +372,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blobBaseFeePercentile: null,
       blobBusyThreshold: null,
       blobBusy: null,
+      blobSchedule: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
       statsWindowBlocks: 0,
@@ -399,6 +404,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blobBaseFeePercentile: null,
       blobBusyThreshold: null,
       blobBusy: null,
+      blobSchedule: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
       statsWindowBlocks: 0,
@@ -430,6 +436,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       blobBaseFeePercentile: null,
       blobBusyThreshold: null,
       blobBusy: null,
+      blobSchedule: null,
       historyBlocks: 0,
       statsWindow: "500 blocks",
       statsWindowBlocks: 0,

@@ -1,5 +1,6 @@
 // A chain's money part: the price of its gas token and its rollup L1 fees as last read, carried by its publication.
 import type { FeedPrice } from "../core/costs/priceRound.ts";
+import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
 import type { L1FeeKind } from "../rpc/l1FeeReads.ts";
 import type { Price } from "../wire/costs.ts";
 
@@ -14,6 +15,11 @@ export interface ChainMoney {
   readonly l1Fees: ReadonlyMap<number, bigint> | undefined;
   /** Why l1Fees is missing; null otherwise. */
   readonly l1FeeProblem: string | null;
+  /**
+   * The blob schedule the chain's endpoint states (eth_config's current blobSchedule), read with the prices: a blob's
+   * target and maximum for the blob view's use. Undefined until read, or when the endpoint does not answer eth_config.
+   */
+  readonly blobSchedule?: BlobSchedule | undefined;
 }
 
 /** Before the first read: no price yet, said so. */

@@ -6,6 +6,7 @@ import { type Congestion, congestionOf } from "../wire/congestion.ts";
 import type { HistoryStatus, NetworkStatus } from "../wire/networkStatus.ts";
 import type { ChainMoney } from "./chainMoney.ts";
 import { type ChainPlan, statsWindowOf } from "./chainPlan.ts";
+import { knownBlobSchedule } from "../core/fees/blobFeeRule.ts";
 
 /**
  * Everything the service says about one chain at one moment, made once per change of its feed and then only read:
@@ -84,6 +85,7 @@ export function publish(
     blobBaseFeePercentile: gwei(snapshot?.blob?.percentileWei),
     blobBusyThreshold: gwei(snapshot?.blob?.busyThresholdWei),
     blobBusy: snapshot?.blob ? snapshot.blob.busy : null,
+    blobSchedule: snapshot?.blob ? blobScheduleShown(plan.chainId, money) : null,
     historyBlocks: snapshot ? snapshot.historyWei.length : 0,
     statsWindow: statsWindowOf(plan).text,
     statsWindowBlocks: snapshot?.statsBlocks ?? 0,
@@ -115,4 +117,12 @@ export function networkStatusAt(publication: ChainPublication, nowMs: number): N
   const { status, confirmedAt } = publication;
   if (status.dataAgeMs === null || confirmedAt === undefined) return status;
   return { ...status, dataAgeMs: Math.max(0, Math.round(nowMs - confirmedAt)) };
+}
+
+/** The blob schedule /networks shows: the endpoint's eth_config where it answered, else the one known for the chain. */
+function blobScheduleShown(chainId: number, money: ChainMoney): { target: number; max: number; source: "eth_config" | "known" } {
+  const stated = money.blobSchedule;
+  if (stated !== undefined) return Object.freeze({ target: stated.target, max: stated.max, source: "eth_config" });
+  const known = knownBlobSchedule(chainId);
+  return Object.freeze({ target: known.target, max: known.max, source: "known" });
 }

@@ -3,8 +3,10 @@
 import { formatUnits } from "viem";
 import { pricePlanOf, type PricePlan, type PriceFeedSpec } from "../config/priceFeeds.ts";
 import { judgeRound } from "../core/costs/priceRound.ts";
+import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
 import type { Logger } from "../log/logger.ts";
 import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
+import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { readL1Fees } from "../rpc/l1FeeReads.ts";
 import { descriptionMatches, readFeedSetup, readLatestRound, type FeedSetup } from "../rpc/priceFeedReads.ts";
 import type { ChainMoney } from "./chainMoney.ts";
@@ -13,6 +15,8 @@ import { PricePoints, type PricePointLog } from "./pricePoints.ts";
 
 /** Read each feed and oracle this often at most (CONTRACT.md: at most once a minute). */
 export const COST_READ_INTERVAL_MS = 60_000;
+/** A chain's blob schedule changes only at a fork: eth_config is asked at start, then this often at most. */
+export const BLOB_SCHEDULE_READ_INTERVAL_MS = 3_600_000;
 /** How often the timer looks for reads that are due (a chain that just answered for the first time is read then). */
 const TICK_MS = 1000;
 
@@ -134,6 +138,7 @@ export class CostReaders {
     await Promise.all([
       ...this.#feeds.filter((feed) => due(feedKey(feed.spec))).map((feed) => this.#readFeed(feed, nowS)),
       ...this.#options.plans.filter((plan) => due(`l1 ${plan.chainId}`)).map((plan) => this.#readL1(plan)),
+      ...this.#options.plans.filter((plan) => due(`config ${plan.chainId}`)).map((plan) => this.#readBlobSchedule(plan)),
     ]);
   }
 
@@ -143,7 +148,8 @@ export class CostReaders {
       const nowMs = this.#now();
       const isDue = (key: string) => {
         const last = this.#lastReadAtMs.get(key);
-        return last === undefined || nowMs - last >= this.#intervalMs;
+        const intervalMs = key.startsWith("config") ? Math.max(this.#intervalMs, BLOB_SCHEDULE_READ_INTERVAL_MS) : this.#intervalMs;
+        return last === undefined || nowMs - last >= intervalMs;
       };
       this.#running = this.#read(isDue)
         .catch((error: unknown) => this.#options.logger.error("reading prices and L1 fees failed", { error: String(error) }))
@@ -251,6 +257,19 @@ export class CostReaders {
     );
   }
 
+  /**
+   * The chain's blob schedule as its endpoint states it (eth_config). Not answered (most endpoints before Fusaka,
+   * Hardhat): the blob view keeps the chain's known schedule, said at debug level only, as it is no fault.
+   */
+  async #readBlobSchedule(plan: ChainPlan): Promise<void> {
+    if (!this.#answers(plan.chainId)) return;
+    this.#lastReadAtMs.set(`config ${plan.chainId}`, this.#now());
+    const answer = await readBlobSchedule(this.#client(plan.chainId)!);
+    if (answer.kind === "unavailable") this.#options.logger.debug("no blob schedule from eth_config", { chainId: plan.chainId, reason: answer.reason });
+    const schedule = answer.kind === "schedule" ? answer.schedule : undefined;
+    this.#update(plan.chainId, (money) => (sameSchedule(money.blobSchedule, schedule) ? money : { ...money, blobSchedule: schedule }));
+  }
+
   #answers(chainId: number): boolean {
     return this.#options.chainAnswers?.(chainId) ?? true;
   }
@@ -304,6 +323,11 @@ export class CostReaders {
 function samePrice(a: ChainMoney["price"], b: ChainMoney["price"]): boolean {
   if (a === undefined || b === undefined) return a === b;
   return a.shown.value === b.shown.value && a.shown.updatedAt === b.shown.updatedAt && a.shown.feed === b.shown.feed;
+}
+
+function sameSchedule(a: BlobSchedule | undefined, b: BlobSchedule | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.target === b.target && a.max === b.max && a.baseFeeUpdateFraction === b.baseFeeUpdateFraction;
 }
 
 function sameFees(a: ReadonlyMap<number, bigint> | undefined, b: ReadonlyMap<number, bigint> | undefined): boolean {

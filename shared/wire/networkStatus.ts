@@ -104,6 +104,17 @@ export const networkStatusSchema = z
       .boolean()
       .nullable()
       .describe("The current blob base fee is above the blob busy threshold (p90 of the window's blob base fees); null without blob fees."),
+    blobSchedule: z
+      .strictObject({
+        target: z.number().int().min(1).describe("Blobs per block the blob base fee aims at."),
+        max: z.number().int().min(1).describe("Blobs a block may carry."),
+        source: z
+          .enum(["eth_config", "known"])
+          .describe("Where it comes from: the endpoint's eth_config, or the schedule known for the chain when its endpoint does not answer eth_config."),
+      })
+      .readonly()
+      .nullable()
+      .describe("The blob schedule of the fork the chain is on (what the dashboard measures blob use against); null on a chain without blob fees."),
     historyBlocks: z.number().int().min(0),
     statsWindow: z.string().describe('The statistics window as configured: a duration ("24h") or a count of newest blocks ("500 blocks").'),
     statsWindowBlocks: z.number().int().min(0).describe("The blocks the statistics are computed over now (X-Stats-Blocks); 0 without data."),

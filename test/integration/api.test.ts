@@ -139,6 +139,7 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
       blobBaseFeePercentile: null,
       blobBusyThreshold: null,
       blobBusy: null,
+      blobSchedule: null,
       historyBlocks: 500,
       statsWindow: `${STATS_WINDOW_BLOCKS} blocks`,
       statsWindowBlocks: STATS_WINDOW_BLOCKS,

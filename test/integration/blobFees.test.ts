@@ -33,7 +33,19 @@ const networkOf = async (chainId: number) =>
   (await callApi<NetworkStatus[]>(service.url, "/networks", KEY)).body.find((network) => network.chainId === chainId)!;
 
 before(async () => {
-  blobChain = await startSyntheticChainServer({ chainId: BLOB_CHAIN, head: 700n, baseFeeOf, blobRule: { blobGasUsedOf } });
+  // Its endpoint states its blob schedule (eth_config, EIP-7910): one no fork has, so that the test tells it from the
+  // schedule known for chain 1.
+  blobChain = await startSyntheticChainServer({
+    chainId: BLOB_CHAIN,
+    head: 700n,
+    baseFeeOf,
+    blobRule: { blobGasUsedOf },
+    ethConfig: {
+      current: { activationTime: 0, chainId: "0x1", blobSchedule: { target: 9, max: 12, baseFeeUpdateFraction: 5_007_716 } },
+      next: null,
+      last: null,
+    },
+  });
   plainChain = await startSyntheticChainServer({ chainId: PLAIN_CHAIN, head: 50n, blobFees: false });
   const plan = { blockTimeMs: 12_000, statsWindowBlocks: WINDOW_BLOCKS, pollIntervalMs: 50, persistHistory: false };
   service = await startLocalService(
@@ -93,6 +105,12 @@ test("the blob base fee of every block, as EIP-4844 and EIP-7918 make it, throug
     await waitFor(`block ${head}`, async () => (await networkOf(BLOB_CHAIN)).newestBlock === String(head));
     await checkBlobAnswers(head);
   }
+});
+
+test("the blob schedule in /networks is the one the endpoint's eth_config states; a chain without blob fees has none", async () => {
+  await waitFor("eth_config read", async () => (await networkOf(BLOB_CHAIN)).blobSchedule?.source === "eth_config");
+  assert.deepEqual((await networkOf(BLOB_CHAIN)).blobSchedule, { target: 9, max: 12, source: "eth_config" });
+  assert.equal((await networkOf(PLAIN_CHAIN)).blobSchedule, null);
 });
 
 test("a chain whose endpoint gives no blob fields answers NO_BLOB_FEE on the blob endpoints, and null in /networks", async () => {

@@ -21,6 +21,7 @@ function status(chainId: number, newestBlock: string | null): NetworkStatus {
     blobBaseFeePercentile: null,
     blobBusyThreshold: null,
     blobBusy: null,
+    blobSchedule: null,
     historyBlocks: data ? 3 : 0,
     statsWindow: "500 blocks",
     statsWindowBlocks: 500,

@@ -69,6 +69,8 @@ export interface SyntheticChainOptions {
   readonly blobRule?: BlobFeeRule;
   readonly fault?: SyntheticFault;
   readonly retryAfterSeconds?: number;
+  /** eth_config's answer (EIP-7910), as given, hostile ones too; default: the method does not exist (as Hardhat). */
+  readonly ethConfig?: unknown;
 }
 
 export interface SyntheticChainServer {
@@ -189,6 +191,9 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
           },
         };
       }
+      case "eth_config":
+        if (options.ethConfig !== undefined) return { result: options.ethConfig };
+        return { error: { code: -32601, message: "the method eth_config does not exist" } };
       default:
         return { error: { code: -32601, message: `the method ${String(call.method)} does not exist` } };
     }
