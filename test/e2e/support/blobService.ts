@@ -5,8 +5,8 @@ import { silentLogger } from "../../../shared/log/logger.ts";
 import { BLOB_SCHEDULES, GAS_PER_BLOB } from "../../../shared/core/fees/blobFeeRule.ts";
 import { startService } from "../../../shared/app/startService.ts";
 import { startSyntheticChainServer } from "../../support/syntheticChainServer.ts";
-import type { StackMessage } from "./stackProcess.ts";
 import { BLOB_CHAIN_ID, BLOB_CHAIN_HEAD, E2E_KEY } from "./stackConstants.ts";
+import { answerStackCommands, runStackChild } from "./stackChild.ts";
 
 export type BlobCommand = { readonly id: number; readonly type: "mine"; readonly count: number } | { readonly id: number; readonly type: "stop" };
 
@@ -47,33 +47,18 @@ async function main(): Promise<void> {
     },
     silentLogger,
   );
-  const send = (message: StackMessage) => process.send!(message);
   const stop = async () => {
     await service.stop();
     await server.close();
   };
-  process.on("message", (command: BlobCommand) => {
-    const run = async (): Promise<bigint | undefined> => {
-      if (command.type === "mine") {
-        server.head += BigInt(command.count);
-        return server.head;
-      }
-      await stop();
-      return undefined;
-    };
-    run().then(
-      (newest) => {
-        send({ type: "done", id: command.id, ...(newest === undefined ? {} : { newestBlock: newest.toString() }) });
-        if (command.type === "stop") process.disconnect();
-      },
-      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
-    );
+  answerStackCommands<BlobCommand>({ url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken }, stop, async (command) => {
+    if (command.type === "mine") {
+      server.head += BigInt(command.count);
+      return server.head;
+    }
+    await stop();
+    return undefined;
   });
-  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
-  send({ type: "ready", url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken });
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`the blob e2e service failed to start: ${error.stack ?? error.message}\n`);
-  process.exit(1);
-});
+runStackChild("blob e2e service", main);

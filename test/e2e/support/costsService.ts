@@ -5,7 +5,6 @@
 // The feed's rounds are written at times of the replay, one every 2 hours, each read by the service before the next
 // (its clock for judging rounds follows them: the replay is of 2023), so that the price history covers the span and
 // the newest round is current. The parent sends commands over IPC and gets one answer per command.
-import type { StackMessage } from "./stackProcess.ts";
 import { parseWindowSpec } from "../../../shared/core/history/duration.ts";
 import { silentLogger } from "../../../shared/log/logger.ts";
 import { type RunningService, startService } from "../../../shared/app/startService.ts";
@@ -14,11 +13,9 @@ import type { PriceHistory } from "../../../shared/wire/costs.ts";
 import { loadTimedMainnetBlocks } from "../../../shared/demo/timedMainnetBlocks.ts";
 import { startTimedTestChain } from "../../support/timedTestChain.ts";
 import { COSTS_CHAIN_ID, COSTS_KEY, COSTS_REPLAYED_BLOCKS, FEED_DECIMALS, FEED_HEARTBEAT_S, PRICE_ROUNDS } from "./costsStackConstants.ts";
+import { answerStackCommands, runStackChild } from "./stackChild.ts";
 
 export type CostsCommand = { readonly id: number; readonly type: "stalePrice" } | { readonly id: number; readonly type: "stop" };
-
-/** What the child tells Playwright's side (stackProcess.ts). */
-export type CostsMessage = StackMessage;
 
 /** MockV3Aggregator answers its source path as its description. */
 const MOCK_DESCRIPTION = "v0.8/tests/MockV3Aggregator.sol";
@@ -112,32 +109,17 @@ async function main(): Promise<void> {
     await service.stop();
     await node.stop();
   };
-  const send = (message: CostsMessage) => process.send!(message);
-  process.on("message", (command: CostsCommand) => {
-    const run = async (): Promise<void> => {
-      switch (command.type) {
-        case "stalePrice":
-          // A round older than the heartbeat allows: the feed's oracles stopped. The service must stop using the price.
-          await writeAndWait(nextRound++, PRICE_ROUNDS[PRICE_ROUNDS.length - 1]!, newestTime - FEED_HEARTBEAT_S - 3600, false);
-          return;
-        case "stop":
-          await stop();
-          return;
-      }
-    };
-    run().then(
-      () => {
-        send({ type: "done", id: command.id });
-        if (command.type === "stop") process.disconnect();
-      },
-      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
-    );
+  answerStackCommands<CostsCommand>({ url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken }, stop, async (command) => {
+    switch (command.type) {
+      case "stalePrice":
+        // A round older than the heartbeat allows: the feed's oracles stopped. The service must stop using the price.
+        await writeAndWait(nextRound++, PRICE_ROUNDS[PRICE_ROUNDS.length - 1]!, newestTime - FEED_HEARTBEAT_S - 3600, false);
+        return;
+      case "stop":
+        await stop();
+        return;
+    }
   });
-  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
-  send({ type: "ready", url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken });
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`the costs e2e service failed to start: ${error.stack ?? error.message}\n`);
-  process.exit(1);
-});
+runStackChild("costs e2e service", main);

@@ -3,18 +3,15 @@
 // blocks with their real timestamps and base fees, and the real service following it from a first start, with its
 // statistics window of 24 hours and a history of 7 days, which it backfills (gently, as it would any chain). The
 // parent sends commands over IPC and gets one answer per command.
-import type { StackMessage } from "./stackProcess.ts";
 import { parseWindowSpec } from "../../../shared/core/history/duration.ts";
 import { silentLogger } from "../../../shared/log/logger.ts";
 import { type RunningService, startService } from "../../../shared/app/startService.ts";
 import { loadTimedMainnetBlocks } from "../../../shared/demo/timedMainnetBlocks.ts";
 import { startTimedTestChain } from "../../support/timedTestChain.ts";
 import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS } from "./historyStackConstants.ts";
+import { answerStackCommands, runStackChild } from "./stackChild.ts";
 
 export type HistoryCommand = { readonly id: number; readonly type: "mine"; readonly count: number } | { readonly id: number; readonly type: "stop" };
-
-/** What the child tells Playwright's side (stackProcess.ts). */
-export type HistoryMessage = StackMessage;
 
 async function main(): Promise<void> {
   const chain = await startTimedTestChain(REPLAYED_BLOCKS, { chainId: HISTORY_CHAIN_ID });
@@ -57,30 +54,15 @@ async function main(): Promise<void> {
     await service.stop();
     await chain.node.stop();
   };
-  const send = (message: HistoryMessage) => process.send!(message);
-  process.on("message", (command: HistoryCommand) => {
-    const run = async (): Promise<bigint | undefined> => {
-      switch (command.type) {
-        case "mine":
-          return mine(command.count);
-        case "stop":
-          await stop();
-          return undefined;
-      }
-    };
-    run().then(
-      (block) => {
-        send({ type: "done", id: command.id, ...(block === undefined ? {} : { newestBlock: block.toString() }) });
-        if (command.type === "stop") process.disconnect();
-      },
-      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
-    );
+  answerStackCommands<HistoryCommand>({ url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken }, stop, async (command) => {
+    switch (command.type) {
+      case "mine":
+        return mine(command.count);
+      case "stop":
+        await stop();
+        return undefined;
+    }
   });
-  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
-  send({ type: "ready", url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken });
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`the history e2e service failed to start: ${error.stack ?? error.message}\n`);
-  process.exit(1);
-});
+runStackChild("history e2e service", main);

@@ -3,13 +3,13 @@
 // fault proxy, a chain whose only RPC endpoint is down from the start, and the real service with its dashboard token.
 // The service can be stopped and started again on the same port with the same token, as a restart of `npm run serve`
 // does (the token is kept in the settings file). The parent sends commands over IPC and gets one answer per command.
-import type { StackMessage } from "./stackProcess.ts";
 import { silentLogger } from "../../../shared/log/logger.ts";
 import type { ChainPlan } from "../../../shared/service/chainPlan.ts";
 import { type RunningService, startService } from "../../../shared/app/startService.ts";
 import { startFaultProxy } from "../../support/faultProxy.ts";
 import { startTestChain } from "../../support/feedHarness.ts";
 import { DOWN_CHAIN_ID, E2E_KEY, LIVE_CHAIN_ID } from "./stackConstants.ts";
+import { answerStackCommands, runStackChild } from "./stackChild.ts";
 
 export type LiveCommand =
   | { readonly id: number; readonly type: "mine"; readonly count: number }
@@ -18,9 +18,6 @@ export type LiveCommand =
   | { readonly id: number; readonly type: "stopService" }
   | { readonly id: number; readonly type: "startService" }
   | { readonly id: number; readonly type: "stop" };
-
-/** What the child tells Playwright's side (stackProcess.ts). */
-export type LiveMessage = StackMessage;
 
 async function main(): Promise<void> {
   const chain = await startTestChain(520);
@@ -49,49 +46,34 @@ async function main(): Promise<void> {
     );
   const first = await startOn(0);
   let service: RunningService | undefined = first;
-  const send = (message: LiveMessage) => process.send!(message);
   const stop = async () => {
     await service?.stop();
     await proxy.close();
     await deadProxy.close();
     await chain.node.stop();
   };
-  process.on("message", (command: LiveCommand) => {
-    const run = async (): Promise<bigint | undefined> => {
-      switch (command.type) {
-        case "mine":
-          return chain.mine(command.count);
-        case "mineFee":
-          return chain.mineFee(BigInt(command.feeWei));
-        case "faults":
-          if (command.mode === "pass") proxy.reset();
-          else proxy.setFaults({ mode: command.mode });
-          return undefined;
-        case "stopService":
-          await service?.stop();
-          service = undefined;
-          return undefined;
-        case "startService":
-          if (service === undefined) service = await startOn(first.port, first.dashboardToken);
-          return undefined;
-        case "stop":
-          await stop();
-          return undefined;
-      }
-    };
-    run().then(
-      (newest) => {
-        send({ type: "done", id: command.id, ...(newest === undefined ? {} : { newestBlock: newest.toString() }) });
-        if (command.type === "stop") process.disconnect();
-      },
-      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
-    );
+  answerStackCommands<LiveCommand>({ url: first.url, dashboardUrl: first.dashboardUrl, token: first.dashboardToken }, stop, async (command) => {
+    switch (command.type) {
+      case "mine":
+        return chain.mine(command.count);
+      case "mineFee":
+        return chain.mineFee(BigInt(command.feeWei));
+      case "faults":
+        if (command.mode === "pass") proxy.reset();
+        else proxy.setFaults({ mode: command.mode });
+        return undefined;
+      case "stopService":
+        await service?.stop();
+        service = undefined;
+        return undefined;
+      case "startService":
+        if (service === undefined) service = await startOn(first.port, first.dashboardToken);
+        return undefined;
+      case "stop":
+        await stop();
+        return undefined;
+    }
   });
-  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
-  send({ type: "ready", url: first.url, dashboardUrl: first.dashboardUrl, token: first.dashboardToken });
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`the e2e service failed to start: ${error.stack ?? error.message}\n`);
-  process.exit(1);
-});
+runStackChild("e2e service", main);

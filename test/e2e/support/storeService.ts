@@ -5,12 +5,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { StackMessage } from "./stackProcess.ts";
 import { silentLogger } from "../../../shared/log/logger.ts";
 import { startService } from "../../../shared/app/startService.ts";
 import { startTestChain } from "../../support/feedHarness.ts";
 import { startWriter, type Writer } from "../../support/storeWriterProcess.ts";
 import { E2E_KEY, LIVE_CHAIN_ID } from "./stackConstants.ts";
+import { answerStackCommands, runStackChild } from "./stackChild.ts";
 
 export type StoreCommand =
   | { readonly id: number; readonly type: "mine"; readonly count: number }
@@ -41,38 +41,23 @@ async function main(): Promise<void> {
     await service.stop();
     await chain.node.stop();
   };
-  const send = (message: StackMessage) => process.send!(message);
-  process.on("message", (command: StoreCommand) => {
-    const run = async (): Promise<bigint | undefined> => {
-      switch (command.type) {
-        case "mine":
-          return chain.mine(command.count);
-        case "lock":
-          locker = startWriter(["lock", historyFile]);
-          await locker.nextLine((line) => line === "locked");
-          return undefined;
-        case "release":
-          locker!.child.stdin!.write("release\n");
-          await locker!.nextLine((line) => line === "released");
-          return undefined;
-        case "stop":
-          await stop();
-          return undefined;
-      }
-    };
-    run().then(
-      (block) => {
-        send({ type: "done", id: command.id, ...(block === undefined ? {} : { newestBlock: block.toString() }) });
-        if (command.type === "stop") process.disconnect();
-      },
-      (error: Error) => send({ type: "done", id: command.id, error: error.stack ?? error.message }),
-    );
+  answerStackCommands<StoreCommand>({ url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken }, stop, async (command) => {
+    switch (command.type) {
+      case "mine":
+        return chain.mine(command.count);
+      case "lock":
+        locker = startWriter(["lock", historyFile]);
+        await locker.nextLine((line) => line === "locked");
+        return undefined;
+      case "release":
+        locker!.child.stdin!.write("release\n");
+        await locker!.nextLine((line) => line === "released");
+        return undefined;
+      case "stop":
+        await stop();
+        return undefined;
+    }
   });
-  process.on("disconnect", () => void stop().finally(() => process.exit(0)));
-  send({ type: "ready", url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken });
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`the store e2e service failed to start: ${error.stack ?? error.message}\n`);
-  process.exit(1);
-});
+runStackChild("store e2e service", main);
