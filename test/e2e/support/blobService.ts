@@ -1,12 +1,11 @@
 // The blob view's stack, in a child process run with tsx (as liveService.ts): a local JSON-RPC server whose blob base
 // fees follow EIP-4844's rule and EIP-7918's floor from the blob gas it says each block used (Hardhat's EDR gives no
 // blob fields in eth_feeHistory), a week of 12 s blocks of it backfilled, and the real service with its dashboard.
-import { silentLogger } from "../../../shared/log/logger.ts";
 import { BLOB_SCHEDULES, GAS_PER_BLOB } from "../../../shared/core/fees/blobFeeRule.ts";
-import { startService } from "../../../shared/app/startService.ts";
 import { startSyntheticChainServer } from "../../support/syntheticChainServer.ts";
 import { BLOB_CHAIN_ID, BLOB_CHAIN_HEAD, E2E_KEY } from "./stackConstants.ts";
 import { answerStackCommands, runStackChild } from "./stackChild.ts";
+import { startLocalService } from "../../support/startLocalService.ts";
 
 export type BlobCommand = { readonly id: number; readonly type: "mine"; readonly count: number } | { readonly id: number; readonly type: "stop" };
 
@@ -34,18 +33,10 @@ async function main(): Promise<void> {
     baseFeeOf: (block) => 2_500_000_000n + ((block * 7_919_000n) % 1_000_000_000n),
     blobRule: { schedule: BLOB_SCHEDULES.bpo2, blobGasUsedOf: (block) => blobsOf(block) * GAS_PER_BLOB },
   });
-  const service = await startService(
-    {
-      host: "127.0.0.1",
-      port: 0,
-      allowedHosts: [],
-      corsOrigins: [],
-      rateLimit: { requestsPerSecond: 0, burst: 1 },
-      apiKeys: [{ key: E2E_KEY }],
-      chains: [{ chainId: BLOB_CHAIN_ID, name: "Blob chain", rpcUrls: [server.url], blockTimeMs: 12_000, pollIntervalMs: 150, persistHistory: false }],
-      backfill: { requestsPerSecond: 1_000 },
-    },
-    silentLogger,
+  const service = await startLocalService(
+    [{ chainId: BLOB_CHAIN_ID, name: "Blob chain", rpcUrls: [server.url], blockTimeMs: 12_000, pollIntervalMs: 150, persistHistory: false }],
+    [{ key: E2E_KEY }],
+    { backfill: { requestsPerSecond: 1_000 } },
   );
   const stop = async () => {
     await service.stop();

@@ -6,14 +6,14 @@
 // (its clock for judging rounds follows them: the replay is of 2023), so that the price history covers the span and
 // the newest round is current. The parent sends commands over IPC and gets one answer per command.
 import { parseWindowSpec } from "../../../shared/core/history/duration.ts";
-import { silentLogger } from "../../../shared/log/logger.ts";
-import { type RunningService, startService } from "../../../shared/app/startService.ts";
+import type { RunningService } from "../../../shared/app/startService.ts";
 import { deployPriceFeed, placeOpStackPredeploys, writeRound } from "../../../shared/demo/costContracts.ts";
 import type { PriceHistory } from "../../../shared/wire/costs.ts";
 import { loadTimedMainnetBlocks } from "../../../shared/demo/timedMainnetBlocks.ts";
 import { startTimedTestChain } from "../../support/timedTestChain.ts";
 import { COSTS_CHAIN_ID, COSTS_KEY, COSTS_REPLAYED_BLOCKS, FEED_DECIMALS, FEED_HEARTBEAT_S, PRICE_ROUNDS } from "./costsStackConstants.ts";
 import { answerStackCommands, runStackChild } from "./stackChild.ts";
+import { startLocalService } from "../../support/startLocalService.ts";
 
 export type CostsCommand = { readonly id: number; readonly type: "stalePrice" } | { readonly id: number; readonly type: "stop" };
 
@@ -45,30 +45,22 @@ async function main(): Promise<void> {
   // block's, running on from each setting as time passes (its readers read when a minute of it has passed).
   let clock = { atMs: (firstTime + 30) * 1000, setAt: Date.now() };
   const setClock = (atMs: number) => (clock = { atMs, setAt: Date.now() });
-  const service: RunningService = await startService(
-    {
-      host: "127.0.0.1",
-      port: 0,
-      allowedHosts: [],
-      corsOrigins: [],
-      rateLimit: { requestsPerSecond: 0, burst: 1 },
-      apiKeys: [{ key: COSTS_KEY }],
-      chains: [
-        {
-          chainId: COSTS_CHAIN_ID,
-          name: "Rollup replay (mainnet fees, May 2023)",
-          rpcUrls: [node.url],
-          blockTimeMs: 12_000,
-          statsWindow: parseWindowSpec("24h")!,
-          historyHorizon: "7d",
-          pollIntervalMs: 200,
-          l1FeeKind: "op-stack",
-          priceFeed: { address: feed, token: "ETH", description: MOCK_DESCRIPTION, heartbeatSeconds: FEED_HEARTBEAT_S },
-        },
-      ],
-      costReads: { intervalMs: 100, now: () => clock.atMs + (Date.now() - clock.setAt) },
-    },
-    silentLogger,
+  const service: RunningService = await startLocalService(
+    [
+      {
+        chainId: COSTS_CHAIN_ID,
+        name: "Rollup replay (mainnet fees, May 2023)",
+        rpcUrls: [node.url],
+        blockTimeMs: 12_000,
+        statsWindow: parseWindowSpec("24h")!,
+        historyHorizon: "7d",
+        pollIntervalMs: 200,
+        l1FeeKind: "op-stack",
+        priceFeed: { address: feed, token: "ETH", description: MOCK_DESCRIPTION, heartbeatSeconds: FEED_HEARTBEAT_S },
+      },
+    ],
+    [{ key: COSTS_KEY }],
+    { costReads: { intervalMs: 100, now: () => clock.atMs + (Date.now() - clock.setAt) } },
   );
   const pricePointsHeld = async (): Promise<PriceHistory> => {
     const response = await fetch(`${service.url}/networks/${COSTS_CHAIN_ID}/priceHistory?from=0`, {

@@ -4,12 +4,12 @@
 // statistics window of 24 hours and a history of 7 days, which it backfills (gently, as it would any chain). The
 // parent sends commands over IPC and gets one answer per command.
 import { parseWindowSpec } from "../../../shared/core/history/duration.ts";
-import { silentLogger } from "../../../shared/log/logger.ts";
-import { type RunningService, startService } from "../../../shared/app/startService.ts";
+import type { RunningService } from "../../../shared/app/startService.ts";
 import { loadTimedMainnetBlocks } from "../../../shared/demo/timedMainnetBlocks.ts";
 import { startTimedTestChain } from "../../support/timedTestChain.ts";
 import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS } from "./historyStackConstants.ts";
 import { answerStackCommands, runStackChild } from "./stackChild.ts";
+import { startLocalService } from "../../support/startLocalService.ts";
 
 export type HistoryCommand = { readonly id: number; readonly type: "mine"; readonly count: number } | { readonly id: number; readonly type: "stop" };
 
@@ -17,27 +17,19 @@ async function main(): Promise<void> {
   const chain = await startTimedTestChain(REPLAYED_BLOCKS, { chainId: HISTORY_CHAIN_ID });
   const rows = loadTimedMainnetBlocks();
   let newest = chain.newestBlock;
-  const service: RunningService = await startService(
-    {
-      host: "127.0.0.1",
-      port: 0,
-      allowedHosts: [],
-      corsOrigins: [],
-      rateLimit: { requestsPerSecond: 0, burst: 1 },
-      apiKeys: [{ key: HISTORY_KEY }],
-      chains: [
-        {
-          chainId: HISTORY_CHAIN_ID,
-          name: "Mainnet replay, 3-5 May 2023",
-          rpcUrls: [chain.node.url],
-          blockTimeMs: 12_000,
-          statsWindow: parseWindowSpec("24h")!,
-          historyHorizon: "7d",
-          pollIntervalMs: 200,
-        },
-      ],
-    },
-    silentLogger,
+  const service: RunningService = await startLocalService(
+    [
+      {
+        chainId: HISTORY_CHAIN_ID,
+        name: "Mainnet replay, 3-5 May 2023",
+        rpcUrls: [chain.node.url],
+        blockTimeMs: 12_000,
+        statsWindow: parseWindowSpec("24h")!,
+        historyHorizon: "7d",
+        pollIntervalMs: 200,
+      },
+    ],
+    [{ key: HISTORY_KEY }],
   );
   /** The next replayed rows, at their own timestamps: block n is row n - 1. */
   const mine = async (count: number): Promise<bigint> => {

@@ -5,12 +5,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger } from "../../../shared/log/logger.ts";
-import { startService } from "../../../shared/app/startService.ts";
 import { startTestChain } from "../../support/feedHarness.ts";
 import { startWriter, type Writer } from "../../support/storeWriterProcess.ts";
 import { E2E_KEY, LIVE_CHAIN_ID } from "./stackConstants.ts";
 import { answerStackCommands, runStackChild } from "./stackChild.ts";
+import { startLocalService } from "../../support/startLocalService.ts";
 
 export type StoreCommand =
   | { readonly id: number; readonly type: "mine"; readonly count: number }
@@ -21,19 +20,10 @@ export type StoreCommand =
 async function main(): Promise<void> {
   const chain = await startTestChain(520);
   const historyFile = join(mkdtempSync(join(tmpdir(), "gasfees-e2e-store-")), "history.sqlite");
-  const service = await startService(
-    {
-      host: "127.0.0.1",
-      port: 0,
-      allowedHosts: [],
-      corsOrigins: [],
-      rateLimit: { requestsPerSecond: 0, burst: 1 },
-      apiKeys: [{ key: E2E_KEY }],
-      chains: [{ chainId: LIVE_CHAIN_ID, name: "Mainnet replay", rpcUrls: [chain.node.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 150 }],
-      historyFile,
-      backfill: false,
-    },
-    silentLogger,
+  const service = await startLocalService(
+    [{ chainId: LIVE_CHAIN_ID, name: "Mainnet replay", rpcUrls: [chain.node.url], blockTimeMs: 1000, statsWindowBlocks: 500, pollIntervalMs: 150 }],
+    [{ key: E2E_KEY }],
+    { historyFile, backfill: false },
   );
   let locker: Writer | undefined;
   const stop = async () => {
