@@ -1,4 +1,5 @@
 import { congestionFromRanks } from "../fees/networkCongestion.ts";
+import type { FeeMultiset } from "../fees/feeMultiset.ts";
 import { nearestRankIndex } from "../fees/percentile.ts";
 import type { BlockAnchor } from "./blockAnchor.ts";
 import { BlockColumns, type FeeSeries, HISTORY_CHUNK_BLOCKS, UNKNOWN_BLOB_FEE, TIME_CLOCK, TIME_EXACT, TIME_INTERPOLATED } from "./blockColumns.ts";
@@ -6,6 +7,7 @@ import type { BlockRun } from "./blockRun.ts";
 import type { WindowSpec } from "./duration.ts";
 import type { HeldBlock, HistoryView, WindowPercentile } from "./historyView.ts";
 import { TrackedWindows } from "./trackedWindows.ts";
+import type { WindowTracker } from "./windowTracker.ts";
 
 export type { BlockAnchor } from "./blockAnchor.ts";
 
@@ -253,36 +255,23 @@ export class ChainHistory implements HistoryView {
   /** The statistics window's blocks and order statistics; undefined while nothing is held. */
   windowStats(): WindowStats | undefined {
     const window = this.#windows.statistics;
-    const fees = window.fees;
-    const n = fees.size;
-    if (n === 0) return undefined;
+    const stats = orderStatsOf(window);
+    if (stats === undefined) return undefined;
+    const { percentileWei, fees, ...shared } = stats;
+    const n = shared.blocks;
     return {
-      blocks: n,
-      fromBlock: BigInt(window.firstHeldBlock),
-      toBlock: BigInt(window.toBlock),
-      baseFeePercentileWei: fees.at(nearestRankIndex(n, 50)),
-      busyThresholdWei: fees.at(nearestRankIndex(n, 90)),
-      minWei: fees.min!,
-      maxWei: fees.max!,
+      ...shared,
+      baseFeePercentileWei: percentileWei,
       congestionOf: (baseFeeWei) => congestionFromRanks(fees.countBelow(baseFeeWei), fees.countAtMost(baseFeeWei), n),
     };
   }
 
   /** The statistics window's blob base fee statistics; undefined while no block of the window has a blob base fee. */
   blobWindowStats(): BlobWindowStats | undefined {
-    const window = this.#windows.statisticsBlob;
-    const fees = window.fees;
-    const n = fees.size;
-    if (n === 0) return undefined;
-    return {
-      blocks: n,
-      fromBlock: BigInt(window.firstHeldBlock),
-      toBlock: BigInt(window.toBlock),
-      percentileWei: fees.at(nearestRankIndex(n, 50)),
-      busyThresholdWei: fees.at(nearestRankIndex(n, 90)),
-      minWei: fees.min!,
-      maxWei: fees.max!,
-    };
+    const stats = orderStatsOf(this.#windows.statisticsBlob);
+    if (stats === undefined) return undefined;
+    const { fees: _fees, ...blobStats } = stats;
+    return blobStats;
   }
 
   percentileOver(window: WindowSpec, percentile: number, series: FeeSeries = "base"): WindowPercentile | undefined {
@@ -400,4 +389,24 @@ function checkExtras(write: HistoryWrite, count: number): void {
     }
   }
   if (write.blobGasUsedRatios !== undefined && write.blobBaseFeesWei === undefined) throw new RangeError("blob gas used ratios without blob base fees");
+}
+
+/**
+ * A tracked window's blocks and order statistics, whichever series it keeps: its p50 and p90 (the busy threshold),
+ * min and max, and its fees for further ranks; undefined while it holds no fee.
+ */
+function orderStatsOf(window: WindowTracker): (BlobWindowStats & { readonly fees: FeeMultiset }) | undefined {
+  const fees = window.fees;
+  const n = fees.size;
+  if (n === 0) return undefined;
+  return {
+    blocks: n,
+    fromBlock: BigInt(window.firstHeldBlock),
+    toBlock: BigInt(window.toBlock),
+    percentileWei: fees.at(nearestRankIndex(n, 50)),
+    busyThresholdWei: fees.at(nearestRankIndex(n, 90)),
+    minWei: fees.min!,
+    maxWei: fees.max!,
+    fees,
+  };
 }
