@@ -11,11 +11,11 @@ const temporaryFile = () => join(mkdtempSync(join(tmpdir(), "gasfees-prices-")),
 test("price points outlive a restart, per chain, led by the one in force at the range's start", () => {
   const file = temporaryFile();
   const store = HistoryStore.open(file);
-  store.pricePoints.append(1, { time: 100, value: "1893.51" });
-  store.pricePoints.append(1, { time: 200, value: "1900" });
-  store.pricePoints.append(1, { time: 300, value: "2840.265" });
-  store.pricePoints.append(1, { time: 300, value: "9999" }); // the same round again changes nothing
-  store.pricePoints.append(137, { time: 150, value: "0.71" });
+  store.pricePoints.append(1, [{ time: 100, value: "1893.51" }]);
+  store.pricePoints.append(1, [{ time: 200, value: "1900" }]);
+  store.pricePoints.append(1, [{ time: 300, value: "2840.265" }]);
+  store.pricePoints.append(1, [{ time: 300, value: "9999" }]); // the same round again changes nothing
+  store.pricePoints.append(137, [{ time: 150, value: "0.71" }]);
   store.close();
   const reopened = HistoryStore.open(file);
   assert.deepEqual(reopened.pricePoints.load(1, 250), [
@@ -42,5 +42,31 @@ test("a row no gasfees wrote is left out, and the others still load", () => {
     { time: 10, value: "1.5" },
     { time: 40, value: "2" },
   ]);
+  store.close();
+});
+
+test("points appended together are kept all or none", () => {
+  const file = temporaryFile();
+  const store = HistoryStore.open(file);
+  const db = new DatabaseSync(file);
+  db.exec("CREATE TRIGGER refuse_six AFTER INSERT ON price_points WHEN NEW.time = 6 BEGIN SELECT RAISE(ABORT, 'refused'); END");
+  db.close();
+  assert.throws(
+    () =>
+      store.pricePoints.append(1, [
+        { time: 5, value: "1" },
+        { time: 6, value: "2" },
+      ]),
+    /price point/,
+  );
+  assert.deepEqual(store.pricePoints.load(1, 0), [], "the first point went with the second");
+  store.pricePoints.append(1, [
+    { time: 7, value: "3" },
+    { time: 8, value: "4" },
+  ]);
+  assert.deepEqual(
+    store.pricePoints.load(1, 0).map((point) => point.time),
+    [7, 8],
+  );
   store.close();
 });

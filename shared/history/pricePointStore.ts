@@ -45,10 +45,19 @@ export class PricePointStore {
     return new PricePointStore(file, db);
   }
 
-  append(chainId: number, point: PricePoint): void {
-    if (!this.#db.isOpen) return;
+  /** All or none: in one savepoint (a transaction of its own, or a part of one already open on the file). */
+  append(chainId: number, points: readonly PricePoint[]): void {
+    if (!this.#db.isOpen || points.length === 0) return;
     try {
-      this.#insert.run(chainId, point.time, point.value);
+      this.#db.exec("SAVEPOINT price_points");
+      try {
+        for (const point of points) this.#insert.run(chainId, point.time, point.value);
+        this.#db.exec("RELEASE price_points");
+      } catch (error) {
+        this.#db.exec("ROLLBACK TO price_points");
+        this.#db.exec("RELEASE price_points");
+        throw error;
+      }
     } catch (error) {
       throw storeErrorFrom(this.#file, "keep a price point in", error);
     }

@@ -1,7 +1,8 @@
 // What is read of a Chainlink aggregator (AggregatorV3Interface), decoded by viem and checked with zod: anything else
 // an endpoint or a contract answers is refused with a reason, never taken as a price.
-import { parseAbi } from "viem";
+import { decodeFunctionResult, encodeFunctionData, parseAbi } from "viem";
 import { z } from "zod";
+import type { PastRoundAnswer } from "../core/costs/pastRound.ts";
 import type { FeedRound } from "../core/costs/priceRound.ts";
 import type { ContractClient } from "./contractClient.ts";
 
@@ -9,6 +10,7 @@ export const AGGREGATOR_V3_ABI = parseAbi([
   "function decimals() view returns (uint8)",
   "function description() view returns (string)",
   "function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)",
+  "function getRoundData(uint80 _roundId) view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)",
 ]);
 
 /** A feed's fixed facts, read when it is first used. */
@@ -38,6 +40,32 @@ export async function readLatestRound(client: ContractClient, address: `0x${stri
   const answer = await client.viem.readContract({ address, abi: AGGREGATOR_V3_ABI, functionName: "latestRoundData" });
   const [roundId, price, startedAt, updatedAt] = roundSchema.parse(answer);
   return { roundId, answer: price, startedAt, updatedAt };
+}
+
+/**
+ * getRoundData() of each round id, in one JSON-RPC batch (at most MAX_BATCH_CALLS ids). A call that reverts or answers
+ * what is not a round is said for its round; a batch no endpoint answers throws.
+ */
+export async function readPastRounds(client: ContractClient, address: `0x${string}`, roundIds: readonly bigint[]): Promise<PastRoundAnswer[]> {
+  const outcomes = await client.batch(
+    roundIds.map((roundId) => ({
+      method: "eth_call",
+      params: [{ to: address, data: encodeFunctionData({ abi: AGGREGATOR_V3_ABI, functionName: "getRoundData", args: [roundId] }) }, "latest"],
+    })),
+  );
+  return roundIds.map((_, index): PastRoundAnswer => {
+    const outcome = outcomes[index];
+    if (outcome === undefined) return { failed: "the endpoint left the call unanswered" };
+    if (!outcome.ok) return { failed: (outcome.error.message.split("\n")[0] ?? "").slice(0, 200) };
+    try {
+      if (typeof outcome.result !== "string" || !/^0x([0-9a-fA-F]{2})+$/.test(outcome.result)) throw new Error("the answer is not call data");
+      const decoded = decodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "getRoundData", data: outcome.result as `0x${string}` });
+      const [roundId, answer, startedAt, updatedAt] = roundSchema.parse(decoded);
+      return { round: { roundId, answer, startedAt, updatedAt } };
+    } catch (error) {
+      return { failed: `its answer is not a round (${((error as Error).message.split("\n")[0] ?? "").slice(0, 120)})` };
+    }
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 // Reads, at most once a minute and never while a request waits, what costs in money need besides the fees: each price
 // feed's newest round and each rollup's L1 fees, through the chains' own endpoints; hands each chain's ChainMoney on.
+import { setTimeout as delay } from "node:timers/promises";
 import { formatUnits } from "viem";
 import { pricePlanOf, type PricePlan, type PriceFeedSpec } from "../config/priceFeeds.ts";
 import { judgeRound } from "../core/costs/priceRound.ts";
@@ -8,10 +9,12 @@ import type { Logger } from "../log/logger.ts";
 import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { readL1Fees } from "../rpc/l1FeeReads.ts";
-import { descriptionMatches, readFeedSetup, readLatestRound, type FeedSetup } from "../rpc/priceFeedReads.ts";
+import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, type FeedSetup } from "../rpc/priceFeedReads.ts";
 import type { ChainMoney } from "./chainMoney.ts";
 import { historyHorizonOf, type ChainPlan } from "./chainPlan.ts";
+import { walkPastRounds } from "./pastPriceRounds.ts";
 import { PricePoints, type PricePointLog } from "./pricePoints.ts";
+import type { PricePoint } from "../wire/costs.ts";
 
 /** Read each feed and oracle this often at most (CONTRACT.md: at most once a minute). */
 export const COST_READ_INTERVAL_MS = 60_000;
@@ -48,6 +51,8 @@ interface FeedReader {
   readonly spec: PriceFeedSpec;
   readonly chainIds: number[];
   setup: FeedSetup | undefined;
+  /** Whether the rounds before the first one read have been read back (once per start, after that first good read). */
+  pastRead: "not yet" | "started";
 }
 
 /**
@@ -68,6 +73,9 @@ export class CostReaders {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
   #running: Promise<void> | undefined;
+  /** The walks back through feeds' past rounds under way; stop() ends them between batches and waits for them. */
+  readonly #pastWalks = new Set<Promise<void>>();
+  readonly #stopping = new AbortController();
 
   constructor(options: CostReadersOptions) {
     this.#options = options;
@@ -92,7 +100,7 @@ export class CostReaders {
       const shared = this.#feeds.find(
         (reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase(),
       );
-      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined });
+      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined, pastRead: "not yet" });
       else shared.chainIds.push(plan.chainId);
     }
   }
@@ -119,8 +127,10 @@ export class CostReaders {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopping.abort();
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     await this.#running;
+    await Promise.all(this.#pastWalks);
     for (const client of this.#clients.values()) client.close();
   }
 
@@ -209,6 +219,7 @@ export class CostReaders {
           problem: null,
         };
         this.#keepPoint(reader.chainIds, { time: verdict.price.updatedAt, value });
+        if (reader.pastRead === "not yet") this.#readPast(reader, reader.setup, { roundId: round.roundId, updatedAt: verdict.price.updatedAt }, nowS);
       } else {
         outcome = { price: undefined, problem: verdict.problem };
       }
@@ -230,6 +241,62 @@ export class CostReaders {
       try {
         this.#points.get(chainId)?.add(point);
         this.#logOnce(`points ${chainId}`, null, chainId);
+      } catch (error) {
+        this.#logOnce(`points ${chainId}`, `a price point could not be kept in the history file: ${describeError(error)}`, chainId);
+      }
+    }
+  }
+
+  /**
+   * Reads back, once per start, the feed's rounds from before its newest one (pastPriceRounds.ts), for every chain it
+   * prices: back to the widest of their horizons, or to the points they held from before. Runs beside the timer's reads,
+   * a batch a tick, and is said in the log when it ends.
+   */
+  #readPast(reader: FeedReader, setup: FeedSetup, latest: { roundId: bigint; updatedAt: number }, nowS: number): void {
+    reader.pastRead = "started";
+    const chains = reader.chainIds.flatMap((chainId) => {
+      const points = this.#points.get(chainId);
+      return points === undefined ? [] : [points.pastWanted(nowS)];
+    });
+    if (chains.length === 0) return;
+    const wanted = {
+      horizonStartS: Math.min(...chains.map((chain) => chain.horizonStartS)),
+      afterS: chains.every((chain) => chain.afterS !== undefined) ? Math.min(...chains.map((chain) => chain.afterS!)) : undefined,
+    };
+    const { spec } = reader;
+    const client = this.#client(spec.feedChainId)!;
+    const pauseMs = Math.min(TICK_MS, this.#intervalMs);
+    const walk = walkPastRounds({
+      latest,
+      decimals: setup.decimals,
+      wanted,
+      nowS,
+      readBatch: (roundIds) => readPastRounds(client, spec.address, roundIds),
+      keep: (points) => this.#keepPastPoints(reader.chainIds, points),
+      pause: () => delay(pauseMs, true, { signal: this.#stopping.signal }).catch(() => false),
+    })
+      .then((outcome) => {
+        const fields = {
+          feed: spec.address,
+          feedChainId: spec.feedChainId,
+          roundsRead: outcome.roundsRead,
+          pointsKept: outcome.pointsKept,
+          ...(outcome.oldestS === undefined ? {} : { oldest: new Date(outcome.oldestS * 1000).toISOString() }),
+        };
+        const message = `read back ${outcome.pointsKept} past price${outcome.pointsKept === 1 ? "" : "s"} of "${setup.description}": ${outcome.end}`;
+        if (outcome.expected) this.#options.logger.info(message, fields);
+        else this.#options.logger.warn(message, fields);
+      })
+      .finally(() => this.#pastWalks.delete(walk));
+    this.#pastWalks.add(walk);
+  }
+
+  /** Past rounds kept for each chain the feed prices; a store that cannot keep them is logged as #keepPoint logs it. */
+  #keepPastPoints(chainIds: readonly number[], points: readonly PricePoint[]): void {
+    if (this.#stopped) return;
+    for (const chainId of chainIds) {
+      try {
+        this.#points.get(chainId)?.addPast(points);
       } catch (error) {
         this.#logOnce(`points ${chainId}`, `a price point could not be kept in the history file: ${describeError(error)}`, chainId);
       }

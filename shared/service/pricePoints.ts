@@ -7,7 +7,8 @@ export const MAX_PRICE_POINTS = 7 * 24 * 60;
 
 /** Where the points outlive a restart (the history file's price_points table); in memory only without one. */
 export interface PricePointLog {
-  append(chainId: number, point: PricePoint): void;
+  /** Keeps `points` (all or none); a point whose time is already held is left as it is. */
+  append(chainId: number, points: readonly PricePoint[]): void;
   load(chainId: number, fromS: number): readonly PricePoint[];
 }
 
@@ -17,12 +18,25 @@ export class PricePoints {
   readonly #log: PricePointLog | undefined;
   readonly #horizonS: number;
   #points: PricePoint[];
+  /** The newest point the log held at start: the rounds up to it need not be read back (pastWanted). */
+  readonly #heldAtStartS: number | undefined;
 
   constructor(chainId: number, horizonS: number, nowS: number, log: PricePointLog | undefined) {
     this.#chainId = chainId;
     this.#log = log;
     this.#horizonS = horizonS;
     this.#points = log === undefined ? [] : [...log.load(chainId, nowS - horizonS)].slice(-MAX_PRICE_POINTS);
+    this.#heldAtStartS = this.#points.at(-1)?.time;
+  }
+
+  /**
+   * Which past rounds are worth reading back at `nowS`: those after `afterS` (the newest point held at start, when it
+   * is within the horizon), or back to the one in force at the horizon's start (`horizonStartS`).
+   */
+  pastWanted(nowS: number): { readonly horizonStartS: number; readonly afterS: number | undefined } {
+    const horizonStartS = nowS - this.#horizonS;
+    const held = this.#heldAtStartS;
+    return { horizonStartS, afterS: held !== undefined && held > horizonStartS ? held : undefined };
   }
 
   /** A round read: kept when it is newer than the newest point (the same round read again adds nothing). */
@@ -36,7 +50,25 @@ export class PricePoints {
     while (drop + 1 < this.#points.length && this.#points[drop + 1]!.time <= oldestKept) drop += 1;
     drop = Math.max(drop, this.#points.length - MAX_PRICE_POINTS);
     if (drop > 0) this.#points = this.#points.slice(drop);
-    this.#log?.append(this.#chainId, point);
+    this.#log?.append(this.#chainId, [point]);
+  }
+
+  /**
+   * Rounds read back (any order): each merged in at its time, a time already held left as it is, the horizon and the
+   * cap applied as `add` applies them (the oldest go first). Throws, keeping none of them, when the log cannot keep them.
+   */
+  addPast(points: readonly PricePoint[]): void {
+    const byTime = new Map(this.#points.map((point) => [point.time, point]));
+    const added = points.filter((point) => !byTime.has(point.time));
+    if (added.length === 0) return;
+    this.#log?.append(this.#chainId, added);
+    for (const point of added) byTime.set(point.time, point);
+    const merged = [...byTime.values()].sort((a, b) => a.time - b.time);
+    const oldestKept = merged.at(-1)!.time - this.#horizonS;
+    let drop = 0;
+    while (drop + 1 < merged.length && merged[drop + 1]!.time <= oldestKept) drop += 1;
+    drop = Math.max(drop, merged.length - MAX_PRICE_POINTS);
+    this.#points = merged.slice(drop);
   }
 
   /** The points of [fromS, toS], oldest first, led by the one in force at fromS (the newest at or before it). */

@@ -33,18 +33,29 @@ export function allowedRoundAgeS(heartbeatS: number, readIntervalS: number): num
 
 /** Judges a round read at `nowS` (unix seconds) from a feed of `decimals` whose heartbeat is `heartbeatS`. */
 export function judgeRound(round: FeedRound, decimals: number, heartbeatS: number, readIntervalS: number, nowS: number): RoundVerdict {
-  if (round.answer === 0n) return { ok: false, problem: "the price feed answered zero" };
-  if (round.answer < 0n) return { ok: false, problem: `the price feed answered a negative price (${round.answer})` };
-  if (round.answer > MAX_PRICE_UNITS * 10n ** BigInt(decimals)) return { ok: false, problem: "the price feed answered a price no gas token has" };
-  if (round.updatedAt === 0n) return { ok: false, problem: "the price feed's round is not complete (updatedAt 0)" };
+  const problem = roundProblem(round, decimals, nowS);
+  if (problem !== undefined) return { ok: false, problem };
   const updatedAt = Number(round.updatedAt);
-  if (!Number.isSafeInteger(updatedAt) || updatedAt > nowS + FUTURE_SLACK_S) return { ok: false, problem: "the price feed's round is dated in the future" };
   const ageS = nowS - updatedAt;
   const allowed = allowedRoundAgeS(heartbeatS, readIntervalS);
   if (ageS > allowed) {
     return { ok: false, problem: `the price is stale: the feed's newest round is ${describeAge(ageS)} old, its heartbeat allows ${describeAge(allowed)}` };
   }
   return { ok: true, price: { answer: round.answer, decimals, updatedAt } };
+}
+
+/**
+ * What makes any round unusable, latest or past: an answer that is no price (zero, negative, beyond any gas token's),
+ * a round not complete, or one dated in the future. Undefined for a round that may be a price.
+ */
+export function roundProblem(round: FeedRound, decimals: number, nowS: number): string | undefined {
+  if (round.answer === 0n) return "the price feed answered zero";
+  if (round.answer < 0n) return `the price feed answered a negative price (${round.answer})`;
+  if (round.answer > MAX_PRICE_UNITS * 10n ** BigInt(decimals)) return "the price feed answered a price no gas token has";
+  if (round.updatedAt === 0n) return "the price feed's round is not complete (updatedAt 0)";
+  const updatedAt = Number(round.updatedAt);
+  if (!Number.isSafeInteger(updatedAt) || updatedAt > nowS + FUTURE_SLACK_S) return "the price feed's round is dated in the future";
+  return undefined;
 }
 
 function describeAge(seconds: number): string {

@@ -1,0 +1,187 @@
+// Past ranges in money from the first start: the real service reads back, with getRoundData, the rounds a real Chainlink
+// aggregator (MockV3Aggregator, compiled from @chainlink/contracts) on a Hardhat chain wrote before the service first
+// read it, each round written by the contract's own updateRoundData; after a restart only the rounds since the points
+// it kept; and a round that is not believed ends the walk there.
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { formatUnits } from "viem";
+import { type RunningService, startService } from "../../shared/app/startService.ts";
+import { deployPriceFeed, writeRound } from "../../shared/demo/costContracts.ts";
+import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
+import { createLogger } from "../../shared/log/logger.ts";
+import type { ChainPlan } from "../../shared/service/chainPlan.ts";
+import { type PriceHistory, priceHistorySchema } from "../../shared/wire/costs.ts";
+import { callApi } from "../support/apiClient.ts";
+
+const KEY = "0123456789abcdef0123456789abcdef";
+const CHAIN_ID = 31337;
+const DECIMALS = 8;
+const GWEI = 1_000_000_000n;
+const HORIZON_S = 24 * 3600;
+
+interface Round {
+  readonly roundId: bigint;
+  readonly answer: bigint;
+  readonly updatedAt: number;
+}
+
+/** Rounds from firstId on, `spacingS` apart, the newest at `newestAt`; prices with cents and odd fractions of a cent. */
+function roundsEnding(newestAt: number, count: number, firstId = 1n, spacingS = 1800): Round[] {
+  return Array.from({ length: count }, (_, index) => ({
+    roundId: firstId + BigInt(index),
+    answer: 180_000_000_000n + (firstId + BigInt(index)) * 37_123_457n,
+    updatedAt: newestAt - (count - 1 - index) * spacingS,
+  }));
+}
+
+/** How long a test waits for a log line before it fails, saying what it saw. */
+const LOG_WAIT_MS = 20_000;
+
+/** The service over `node` with a capturing log; `logged(pattern)` resolves at the first line that matches. */
+async function serviceOver(node: EvmNode, feed: `0x${string}`, historyFile?: string) {
+  const lines: string[] = [];
+  const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  const logger = createLogger("info", (line) => {
+    lines.push(line);
+    for (const waiter of waiting.filter((candidate) => candidate.pattern.test(line))) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve(line);
+    }
+  });
+  const plan: ChainPlan = {
+    chainId: CHAIN_ID,
+    name: "feed test chain",
+    rpcUrls: [node.url],
+    blockTimeMs: 1000,
+    pollIntervalMs: 100,
+    historyHorizon: "24h",
+    priceFeed: { address: feed, token: "ETH", description: "v0.8/tests/MockV3Aggregator.sol", heartbeatSeconds: 3600 },
+  };
+  const service = await startService(
+    {
+      host: "127.0.0.1",
+      port: 0,
+      allowedHosts: [],
+      corsOrigins: [],
+      rateLimit: { requestsPerSecond: 0, burst: 1 },
+      apiKeys: [{ key: KEY }],
+      chains: [plan],
+      backfill: false,
+      costReads: { intervalMs: 150 },
+      ...(historyFile === undefined ? {} : { historyFile }),
+    },
+    logger,
+  );
+  const logged = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const seen = lines.find((line) => pattern.test(line));
+      if (seen !== undefined) return resolve(seen);
+      const timer = setTimeout(() => reject(new Error(`no log line matched ${pattern} in ${LOG_WAIT_MS} ms; the log:\n${lines.join("")}`)), LOG_WAIT_MS);
+      waiting.push({
+        pattern,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+    });
+  return { service, logged };
+}
+
+async function priceHistory(service: RunningService): Promise<PriceHistory> {
+  const answer = await callApi<PriceHistory>(service.url, `/networks/${CHAIN_ID}/priceHistory`, KEY);
+  assert.equal(answer.status, 200);
+  return priceHistorySchema.parse(answer.body);
+}
+
+const pointOf = (round: Round) => ({ time: round.updatedAt, value: formatUnits(round.answer, DECIMALS) });
+
+describe("a feed's rounds from before the first start are read back for past ranges in money", () => {
+  let node: EvmNode;
+  let feed: `0x${string}`;
+  const directory = mkdtempSync(join(tmpdir(), "gasfees-past-rounds-"));
+  const historyFile = join(directory, "history.sqlite");
+  let rounds: Round[];
+
+  before(async () => {
+    node = await startEvmNode({ chainId: CHAIN_ID });
+    await node.mineBlocks([20n, 21n].map((gwei) => gwei * GWEI));
+    const nowS = Math.floor(Date.now() / 1000);
+    feed = await deployPriceFeed(node, DECIMALS, 1n);
+    // 30 hours of rounds (61), the first overwriting the one the constructor wrote; the newest is 20 minutes old, within
+    // the heartbeat, which leaves room for the rounds the restart test writes after it.
+    rounds = roundsEnding(nowS - 1200, 61);
+    for (const round of rounds) await writeRound(node, feed, round);
+  });
+
+  after(async () => {
+    await node?.stop();
+  });
+
+  test("the first start reads back every round of the horizon, the one in force at its start first, each price exact", async () => {
+    const { service, logged } = await serviceOver(node, feed, historyFile);
+    try {
+      const line = await logged(/read back \d+ past prices/);
+      assert.match(line, /the history horizon's start was reached/);
+      const history = await priceHistory(service);
+      const horizonStartS = rounds.at(-1)!.updatedAt - HORIZON_S;
+      const inForce = rounds.findLastIndex((round) => round.updatedAt <= horizonStartS);
+      assert.ok(inForce > 0, "the feed wrote rounds from before the horizon: they are not read");
+      assert.deepEqual(history, rounds.slice(inForce).map(pointOf));
+      assert.match(line, new RegExp(`"roundsRead":${rounds.length - 1 - inForce},`), "no round older than needed was judged");
+    } finally {
+      await service.stop();
+    }
+  });
+
+  test("after a restart only the rounds written since the points kept are read back", async () => {
+    const newestAt = rounds.at(-1)!.updatedAt;
+    const later = roundsEnding(newestAt + 3 * 400, 3, rounds.at(-1)!.roundId + 1n, 400);
+    for (const round of later) await writeRound(node, feed, round);
+    const { service, logged } = await serviceOver(node, feed, historyFile);
+    try {
+      const line = await logged(/read back \d+ past prices?/);
+      assert.match(line, /the price points held from before were reached/);
+      assert.match(line, /"roundsRead":3,/, "two new rounds and the newest held, which ends the walk");
+      const history = await priceHistory(service);
+      assert.deepEqual(history.slice(-4), [rounds.at(-1)!, ...later].map(pointOf));
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
+describe("a past round that is not believed ends the walk back, and is said", () => {
+  let node: EvmNode;
+  let feed: `0x${string}`;
+  let rounds: Round[];
+
+  before(async () => {
+    node = await startEvmNode({ chainId: CHAIN_ID });
+    await node.mineBlocks([20n].map((gwei) => gwei * GWEI));
+    feed = await deployPriceFeed(node, DECIMALS, 1n);
+    rounds = roundsEnding(Math.floor(Date.now() / 1000), 20);
+    // Round 12 claims a time after round 13's: an endpoint or a feed that lies about the past.
+    rounds[11] = { ...rounds[11]!, updatedAt: rounds[12]!.updatedAt + 60 };
+    for (const round of rounds) await writeRound(node, feed, round);
+  });
+
+  after(async () => {
+    await node?.stop();
+  });
+
+  test("only the rounds after it are kept; the log says which round and why", async () => {
+    const { service, logged } = await serviceOver(node, feed);
+    try {
+      const line = await logged(/read back \d+ past prices/);
+      assert.match(line, / warn /);
+      assert.match(line, /round 12 is dated after the round that follows it/);
+      assert.deepEqual(await priceHistory(service), rounds.slice(12).map(pointOf));
+    } finally {
+      await service.stop();
+    }
+  });
+});
