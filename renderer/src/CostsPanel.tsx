@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { ActionCost, Costs } from "../../shared/wire/costs.ts";
-import { chargesL1Fee, gasText, l1FeeText, noPriceWords, priceAgeText, priceText, shortAddress, type Tier, tierCostText } from "./costWords.ts";
+import { blobRowWords, chargesL1Fee, gasText, l1FeeText, noPriceWords, priceAgeText, priceText, shortAddress, type Tier, tierCostText } from "./costWords.ts";
 import type { CostsEntry } from "./costsStore.ts";
 import { blockNumber, clockTime } from "./format.ts";
 import "./costs.css";
@@ -105,12 +105,16 @@ function CostsTable({ costs }: { costs: Costs }) {
           {costs.actions.map((action) => (
             <ActionRow key={action.id} action={action} costs={costs} rollup={rollup} />
           ))}
+          <BlobRow costs={costs} rollup={rollup} />
         </tbody>
       </table>
       <p className="costs-note">
         Each tier: gas × (next base fee + the tier&apos;s tip of suggestedGasFees)
         {rollup ? " + the L1 data fee of a transaction of the action's size (the rollup's charge for posting it to Ethereum)" : ""}
         {costs.price === null ? "." : `, at the price above, rounded to the cent (to two digits below one cent).`}
+        {costs.blob
+          ? " One blob: 131,072 blob gas × the next block's blob base fee, one figure for every tier (what a rollup pays per blob it posts, beside its transaction's gas)."
+          : ""}
         {costs.l1FeeProblem ? (
           <span data-testid="l1-fee-problem"> The L1 data fee could not be read ({costs.l1FeeProblem}): the tiers hold the L2 part only.</span>
         ) : null}
@@ -141,6 +145,45 @@ function ActionRow({ action, costs, rollup }: { action: ActionCost; costs: Costs
       {rollup ? (
         <td className="costs-num costs-l1" data-testid={`cost-${action.id}-l1`} data-wei={action.l1FeeWei ?? ""} title={`${action.l1FeeWei ?? "unknown"} wei`}>
           {l1FeeText(action, costs.price, costs.currency)}
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+/**
+ * The cost of one blob at the next block's blob base fee, on chains with blob fees: one figure across the three tier
+ * columns (a blob's fee has no tip, so no tiers), with the blob base fee it is computed from. No row without `blob`.
+ */
+function BlobRow({ costs, rollup }: { costs: Costs; rollup: boolean }) {
+  const words = blobRowWords(costs);
+  if (words === undefined || costs.blob === undefined) return null;
+  const { blob, basis } = costs;
+  return (
+    <tr className="costs-blob" data-testid="cost-blob">
+      <th scope="row">
+        One blob
+        <span className="costs-gas"> {words.blobGas}</span>
+      </th>
+      <td
+        colSpan={TIERS.length}
+        className="costs-num costs-blob-cost"
+        data-testid="cost-blob-cost"
+        data-wei={blob.wei}
+        data-fiat={blob.fiat ?? ""}
+        title={`${blob.wei} wei, the same at every tier`}
+      >
+        <span data-testid="cost-blob-figure">{words.cost}</span>
+        {words.basis === undefined ? null : (
+          <span className="costs-gas" data-testid="cost-blob-basis" title={`${basis.blobBaseFee} Gwei`}>
+            {" "}
+            at {words.basis}
+          </span>
+        )}
+      </td>
+      {rollup ? (
+        <td className="costs-num costs-l1" title="A blob is paid on this chain: it has no L1 data fee">
+          —
         </td>
       ) : null}
     </tr>

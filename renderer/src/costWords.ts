@@ -62,7 +62,31 @@ export function l1FeeText(action: ActionCost, price: Price | null, currency: str
   return moneyText(fiatOfWei(BigInt(action.l1FeeWei), price.value), currency);
 }
 
-/** "21,000 gas": an action's gas, grouped. */
-export function gasText(gas: string): string {
-  return `${BigInt(gas).toLocaleString("en-US")} gas`;
+/** "21,000 gas": an action's gas, grouped ("131,072 blob gas" with the unit "blob gas"). */
+export function gasText(gas: string, unit = "gas"): string {
+  return `${BigInt(gas).toLocaleString("en-US")} ${unit}`;
+}
+
+/** The "one blob" row of the costs panel, in words: what it is, its one figure, and the blob base fee it comes from. */
+export interface BlobRowWords {
+  /** "131,072 blob gas". */
+  readonly blobGas: string;
+  /** "$0.47" with a price; else in Gwei of the gas token, as the actions' tiers ("6,615,000 Gwei"). */
+  readonly cost: string;
+  /** "blob base fee 50.47 Gwei": the next block's, which the figure is computed from; undefined if not answered. */
+  readonly basis: string | undefined;
+}
+
+/**
+ * The panel's "one blob" row, on chains whose costs answer `blob` (chains with blob fees); undefined elsewhere, where
+ * the panel shows no row. The cost is written as each action's tier is, so a missing price reads the same (Gwei).
+ */
+export function blobRowWords(costs: Pick<Costs, "blob" | "basis" | "currency">): BlobRowWords | undefined {
+  const { blob, basis } = costs;
+  if (blob === undefined) return undefined;
+  return {
+    blobGas: gasText(blob.blobGas, "blob gas"),
+    cost: tierCostText(blob, costs.currency),
+    basis: basis.blobBaseFee === undefined ? undefined : `blob base fee ${shortGwei(basis.blobBaseFee)} Gwei`,
+  };
 }

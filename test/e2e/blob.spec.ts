@@ -5,6 +5,9 @@ import { fileURLToPath } from "node:url";
 import { expect } from "@playwright/test";
 import { test } from "./support/failOnPageProblems.ts";
 import { shootEverySize } from "./support/screenshots.ts";
+import { toGweiString } from "../../shared/core/fees/gwei.ts";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
+import { type Costs, costsSchema } from "../../shared/wire/costs.ts";
 import { startStackProcess, type StackProcess } from "./support/stackProcess.ts";
 import { BLOB_CHAIN_ID, E2E_KEY } from "./support/stackConstants.ts";
 import type { BlobCommand } from "./support/blobService.ts";
@@ -52,6 +55,22 @@ test("the blob view: its badge, cards and lines are the API's, the floor and the
   await expect(page.getByTestId("blob-use-target")).toHaveCount(1);
   await expect(page.getByTestId("blob-chart-legend")).toContainText("floor (base fee ÷ 16)");
   await shootEverySize(page, "blob-blocks", { target: view });
+
+  // The costs panel's one-blob row, as /costs answers it at the same block: this chain has no price (its feed is not
+  // there), so the blob is in Gwei of the gas token as every action is, no money figure, the reason said.
+  const costs = costsSchema.parse(await api<Costs>(`/networks/${BLOB_CHAIN_ID}/costs`));
+  const panel = page.getByTestId("costs-panel");
+  await expect(panel.getByTestId("costs-basis")).toHaveAttribute("data-block", costs.basis.block);
+  expect(costs.price).toBeNull();
+  expect(costs.blob?.fiat).toBeNull();
+  await expect(panel.getByTestId("costs-price")).toHaveAttribute("data-state", "none");
+  await expect(panel.getByTestId("costs-price")).toContainText(`No USD price: ${costs.priceProblem!}`);
+  const blobCost = panel.getByTestId("cost-blob-cost");
+  await expect(blobCost).toHaveAttribute("data-wei", costs.blob!.wei);
+  await expect(blobCost).toHaveText(`${shortGwei(toGweiString(BigInt(costs.blob!.wei)))} Gwei at blob base fee ${shortGwei(costs.basis.blobBaseFee!)} Gwei`);
+  await expect(blobCost).toHaveText(/^[0-9,.]+ Gwei at /);
+  await expect(panel.locator("td", { hasText: "$" })).toHaveCount(0);
+  await shootEverySize(page, "blob-costs-no-price", { target: panel });
 
   // A new block moves the view with it.
   const newest = BigInt((await stack.call({ type: "mine", count: 1 })).newestBlock!);

@@ -4,6 +4,7 @@
 // shows a chosen action's cost instead of the base fee.
 import { expect, test } from "@playwright/test";
 import { moneyText } from "../../shared/core/text/money.ts";
+import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { Costs } from "../../shared/wire/costs.ts";
 import { costsSchema } from "../../shared/wire/costs.ts";
 import { demoServeFixture } from "./support/demoServe.ts";
@@ -49,6 +50,7 @@ test("the costs panel shows what /costs answers, and the tile shows a chosen act
       text: cell.textContent,
     })),
   );
+  const blobBasisTitle = await panel.getByTestId("cost-blob-basis").getAttribute("title");
   const block = await panel.getByTestId("costs-basis").getAttribute("data-block");
   test.skip(block !== costs!.basis.block, "a new block arrived between reading the API and the page");
   for (const action of costs!.actions) {
@@ -60,6 +62,15 @@ test("the costs panel shows what /costs answers, and the tile shows a chosen act
       else expect(cell?.text).toMatch(/ Gwei$/);
     }
   }
+  // The demo's chain has blob fees: one blob's cost, one figure across the tiers, in money, with its blob base fee.
+  expect(costs!.blob, "the demo has blob fees").toBeDefined();
+  const blobCell = shown.find((each) => each.id === "cost-blob-cost");
+  expect(blobCell?.wei).toBe(costs!.blob!.wei);
+  expect(costs!.blob!.fiat, "the demo's blob in money").not.toBeNull();
+  expect(blobCell?.text).toBe(`${moneyText(costs!.blob!.fiat!, costs!.currency)} at blob base fee ${shortGwei(costs!.basis.blobBaseFee!)} Gwei`);
+  expect(blobBasisTitle).toBe(`${costs!.basis.blobBaseFee!} Gwei`);
+  await expect(panel.getByTestId("cost-blob").locator("th")).toHaveText("One blob 131,072 blob gas");
+  await expect(panel.getByTestId("cost-blob-cost")).toHaveAttribute("colspan", "3");
   // The demo's chain carries a Chainlink-style ETH / USD feed and the OP stack's fee oracle (docs/demo.md): a newcomer
   // sees money, with the L1 part apart.
   expect(costs!.price, "the demo has a price").not.toBeNull();

@@ -56,6 +56,11 @@ test("the panel shows every action's cost in money as /costs does, the L1 fee ap
   await expect(panel.getByTestId("costs-price")).toContainText(`ETH ${moneyText(costs.price!.value, "USD")}`);
   await expect(panel.getByTestId("costs-price")).toContainText(`${costs.price!.feed.slice(0, 6)}…${costs.price!.feed.slice(-4)}`);
   await expect(panel.getByTestId("costs-table")).toHaveAttribute("data-currency", "USD");
+  // A rollup without blob fees of its own (Hardhat's node gives none): /costs has no blob, and the panel no blob row.
+  expect(costs.blob).toBeUndefined();
+  expect(costs.basis.blobBaseFee).toBeUndefined();
+  await expect(panel.getByTestId("cost-transfer-low")).toBeVisible();
+  await expect(panel.getByTestId("cost-blob")).toHaveCount(0);
   for (const action of costs.actions) {
     expect(action.l1FeeWei, `${action.id}: an OP-stack chain charges an L1 fee`).not.toBe("0");
     for (const tier of ["low", "medium", "high"] as const) {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ActionCost, Price } from "../../shared/wire/costs.ts";
 import {
+  blobRowWords,
   chargesL1Fee,
   gasText,
   l1FeeText,
@@ -54,4 +55,26 @@ test("the L1 data fee: shown apart on rollups, in money at the price, unknown wh
   assert.equal(l1FeeText(action("20000000000000"), null, "USD"), "20,000 Gwei");
   assert.equal(l1FeeText(action(null), PRICE, "USD"), "unknown");
   assert.equal(gasText("180000"), "180,000 gas");
+});
+
+test("one blob: a row only where /costs answers `blob`, its one figure written as the tiers are, with its blob base fee", () => {
+  const basis = { block: "14669", baseFee: "123.653357841", blobBaseFee: "58.392936369" };
+  const blob = { blobGas: "131072", wei: "7653678955757568", fiat: "14.38" };
+  assert.deepEqual(blobRowWords({ currency: "USD", basis, blob }), {
+    blobGas: "131,072 blob gas",
+    cost: "$14.38",
+    basis: "blob base fee 58.39 Gwei",
+  });
+  // Without a price (the service's fiat is null): Gwei of the gas token, as every tier then, never a money figure.
+  assert.deepEqual(blobRowWords({ currency: "USD", basis, blob: { ...blob, fiat: null } }), {
+    blobGas: "131,072 blob gas",
+    cost: "7,654,000 Gwei",
+    basis: "blob base fee 58.39 Gwei",
+  });
+  assert.equal(blobRowWords({ currency: "EUR", basis, blob: { ...blob, fiat: "0.0042" } })?.cost, "€0.0042");
+  // A chain without blob fees: no row.
+  assert.equal(blobRowWords({ currency: "USD", basis: { block: "1", baseFee: "1" } }), undefined);
+  // A blob without its basis (not what the service answers, but the schema allows it): the figure, no made-up basis.
+  assert.equal(blobRowWords({ currency: "USD", basis: { block: "1", baseFee: "1" }, blob })?.basis, undefined);
+  assert.equal(gasText("131072", "blob gas"), "131,072 blob gas");
 });
