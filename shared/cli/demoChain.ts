@@ -12,6 +12,7 @@ import {
   placeDemoOpStackOracle,
   placeDemoPriceFeed,
   writeDemoRound,
+  type DemoRound,
 } from "../demo/demoCostContracts.ts";
 import type { Logger } from "../log/logger.ts";
 
@@ -46,6 +47,16 @@ export function demoChainPlan(rpcUrls: readonly string[]): ChainPlan {
   };
 }
 
+/** The feed's rounds from the history's first block to `nowS`, an hour apart (the newest at nowS), oldest first. */
+export function demoPastRounds(firstS: number, nowS: number): DemoRound[] {
+  const count = Math.floor((nowS - firstS) / DEMO_FEED_HEARTBEAT_S) + 1;
+  return Array.from({ length: count }, (_, index) => ({
+    roundId: BigInt(index + 1),
+    answer: DEMO_ETH_USD_ANSWER,
+    updatedAt: nowS - (count - 1 - index) * DEMO_FEED_HEARTBEAT_S,
+  }));
+}
+
 const grouped = (value: bigint | number) => value.toLocaleString("en-US");
 
 /**
@@ -76,16 +87,18 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
     await node.stop();
     throw error;
   }
-  // The feed writes a round at start and a heartbeat round every 20 minutes (of the 60 its heartbeat allows), as
-  // Chainlink's feed does when the price holds; written into storage, so that no block is mined besides the replay's.
-  let roundId = 1n;
+  // The feed holds a heartbeat round an hour over the whole history (the service reads them back for past ranges in
+  // money), writes one at start and a heartbeat round every 20 minutes (of the 60 its heartbeat allows), as Chainlink's
+  // feed does when the price holds; written into storage, so that no block is mined besides the replay's.
+  const pastRounds = demoPastRounds(history.timestamps[0]!, Math.floor(Date.now() / 1000));
+  let roundId = pastRounds.at(-1)!.roundId + 1n;
   const freshRound = async () => {
     const newest = await node.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
     await writeDemoRound(node, { roundId: roundId++, answer: DEMO_ETH_USD_ANSWER, updatedAt: Number(BigInt(newest.timestamp)) });
   };
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   try {
-    await placeDemoPriceFeed(node, { roundId: roundId++, answer: DEMO_ETH_USD_ANSWER, updatedAt: Math.floor(Date.now() / 1000) });
+    await placeDemoPriceFeed(node, pastRounds);
     await placeDemoOpStackOracle(node, DEMO_L1_VALUES);
     heartbeat = setInterval(() => {
       freshRound().catch((error: unknown) => logger.warn("the demo's price feed could not write its heartbeat round", { error: String(error) }));

@@ -36,25 +36,42 @@ async function setSlot(node: EvmNode, address: string, slot: bigint | `0x${strin
   await node.request("hardhat_setStorageAt", [address, typeof slot === "bigint" ? numberToHex(slot) : slot, word(value)]);
 }
 
-/** Places the feed (MockV3Aggregator's runtime code, from its creation code run by eth_call) with its first round. */
-export async function placeDemoPriceFeed(node: EvmNode, round: { roundId: bigint; answer: bigint; updatedAt: number }): Promise<void> {
+export interface DemoRound {
+  readonly roundId: bigint;
+  readonly answer: bigint;
+  readonly updatedAt: number;
+}
+
+/**
+ * Places the feed (MockV3Aggregator's runtime code, from its creation code run by eth_call) holding `rounds` (oldest
+ * first), the last of them its newest: what getRoundData and latestRoundData answer.
+ */
+export async function placeDemoPriceFeed(node: EvmNode, rounds: readonly DemoRound[]): Promise<void> {
   const artifact = MOCK_V3_AGGREGATOR;
-  const args = encodeAbiParameters([{ type: "uint8" }, { type: "int256" }], [DEMO_FEED_DECIMALS, round.answer]).slice(2);
+  const newest = rounds.at(-1);
+  if (newest === undefined) throw new Error("the demo's price feed needs a round");
+  const args = encodeAbiParameters([{ type: "uint8" }, { type: "int256" }], [DEMO_FEED_DECIMALS, newest.answer]).slice(2);
   const runtime = await node.request<string>("eth_call", [{ data: `${artifact.bytecode}${args}` }, "latest"]);
   await node.request("hardhat_setCode", [DEMO_PRICE_FEED, runtime]);
   await setSlot(node, DEMO_PRICE_FEED, 0n, BigInt(DEMO_FEED_DECIMALS)); // decimals
-  await writeDemoRound(node, round);
+  for (const round of rounds.slice(0, -1)) await writePastRound(node, round);
+  await writeDemoRound(node, newest);
 }
 
-/** A round as MockV3Aggregator.updateRoundData writes it: latestRound, latestAnswer, latestTimestamp and its mappings. */
-export async function writeDemoRound(node: EvmNode, round: { roundId: bigint; answer: bigint; updatedAt: number }): Promise<void> {
+/** A round as MockV3Aggregator.updateRoundData keeps it for getRoundData: its getAnswer, getTimestamp, getStartedAt. */
+async function writePastRound(node: EvmNode, round: DemoRound): Promise<void> {
   const at = BigInt(round.updatedAt);
-  await setSlot(node, DEMO_PRICE_FEED, 1n, round.answer); // latestAnswer
-  await setSlot(node, DEMO_PRICE_FEED, 2n, at); // latestTimestamp
-  await setSlot(node, DEMO_PRICE_FEED, 3n, round.roundId); // latestRound
   await setSlot(node, DEMO_PRICE_FEED, mappingSlot(round.roundId, 4n), round.answer); // getAnswer
   await setSlot(node, DEMO_PRICE_FEED, mappingSlot(round.roundId, 5n), at); // getTimestamp
   await setSlot(node, DEMO_PRICE_FEED, mappingSlot(round.roundId, 6n), at); // getStartedAt
+}
+
+/** A new newest round as MockV3Aggregator.updateRoundData writes it: latestRound, latestAnswer, latestTimestamp too. */
+export async function writeDemoRound(node: EvmNode, round: DemoRound): Promise<void> {
+  await writePastRound(node, round);
+  await setSlot(node, DEMO_PRICE_FEED, 1n, round.answer); // latestAnswer
+  await setSlot(node, DEMO_PRICE_FEED, 2n, BigInt(round.updatedAt)); // latestTimestamp
+  await setSlot(node, DEMO_PRICE_FEED, 3n, round.roundId); // latestRound
 }
 
 /**

@@ -9,7 +9,7 @@ import { DEMO_CHAIN_ID, DEMO_CHAIN_NAME, startDemoChain } from "../../shared/cli
 import { encodeFunctionData } from "viem";
 import { opStackStandInTx } from "../../shared/core/costs/l1FeeData.ts";
 import { GAS_PRICE_ORACLE_ABI, OP_GAS_PRICE_ORACLE } from "../../shared/rpc/l1FeeReads.ts";
-import type { Costs } from "../../shared/wire/costs.ts";
+import type { Costs, PriceHistory } from "../../shared/wire/costs.ts";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { DEMO_REPLAY, demoReplaySeries, replayedBaseFeeWei } from "../../shared/demo/demoReplayPlan.ts";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
@@ -207,6 +207,19 @@ test("--demo: two days of real blocks ending now, which the service backfills: t
     assert.equal(action.l1FeeWei, BigInt(fee!).toString(), `${action.id}: the demo oracle's own getL1Fee`);
     assert.ok(action.medium.fiat !== null && Number(action.medium.fiat) > 0, `${action.id} has a cost in USD`);
   }
+  // Past ranges in money too: the feed's hourly rounds since the history's first block, read back with getRoundData.
+  const prices = await waitFor("the demo feed's past rounds read back", async () => {
+    const answer = await callApi<PriceHistory>(service.url, `/networks/${DEMO_CHAIN_ID}/priceHistory`, KEY);
+    return answer.status === 200 && answer.body.length > 1 && answer.body[0]!.time <= chainTimes[0]! + 3600 ? answer.body : undefined;
+  });
+  assert.ok(
+    prices.every((point, index) => point.value === "1878.5" && (index === 0 || point.time > prices[index - 1]!.time)),
+    "one price, its points in time order",
+  );
+  assert.ok(
+    prices.slice(1).every((point, index) => point.time - prices[index]!.time <= 3600),
+    "a point an hour at least: every hour of the history has a price",
+  );
   const dayFull = await waitFor(
     "every hour of the 24 h view holding blocks",
     async () => {
