@@ -46,7 +46,8 @@ export function priceAgeText(price: Price, nowMs: number): string {
  */
 export function noPriceWords(costs: Pick<Costs, "price" | "priceProblem" | "currency">): string | undefined {
   if (costs.price !== null) return undefined;
-  const why = costs.priceProblem ?? "the service has no price for this chain's gas token";
+  // Some reasons end with a full stop of their own (an endpoint's error message): one is enough.
+  const why = (costs.priceProblem ?? "the service has no price for this chain's gas token").replace(/[.\s]+$/, "");
   return `No ${costs.currency} price: ${why}. Costs are shown in Gwei of the gas token, not in ${costs.currency}.`;
 }
 

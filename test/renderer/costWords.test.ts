@@ -44,6 +44,11 @@ test("no price: the service's reason, and what is shown instead", () => {
     "No USD price: the feed's round is 26 h old, its heartbeat allows 1 h. Costs are shown in Gwei of the gas token, not in USD.",
   );
   assert.match(noPriceWords({ currency: "EUR", price: null, priceProblem: null })!, /^No EUR price: the service has no price/);
+  // A reason that ends a sentence of its own (an endpoint's error message) is not given a second full stop.
+  assert.equal(
+    noPriceWords({ currency: "USD", price: null, priceProblem: "the price feed could not be read: An unknown RPC error occurred." }),
+    "No USD price: the price feed could not be read: An unknown RPC error occurred. Costs are shown in Gwei of the gas token, not in USD.",
+  );
 });
 
 test("the L1 data fee: shown apart on rollups, in money at the price, unknown when unread", () => {
