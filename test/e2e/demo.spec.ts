@@ -164,6 +164,25 @@ test("in demo mode the 24 h view and the cheapest hours hold two days of real bl
   // 49.4 hours of blocks fill at least 49 hours of the week.
   await expect.poll(() => heatmap.locator(".heat-cell:not(.heat-empty)").count(), { timeout: followsWithinMs }).toBeGreaterThanOrEqual(49);
 
+  // In money too, from the first minute: the feed's past rounds, read back, price every bucket of the day.
+  await page.getByTestId("shown-action").first().selectOption("erc20-transfer");
+  await expect(page.getByTestId("stats-caption")).toContainText("What one ERC-20 transfer");
+  await expect
+    .poll(
+      async () => {
+        const area = chart.getByTestId("chart-hover-area");
+        const plotLeft = Number(await area.getAttribute("x"));
+        const bucketWidth = Number(await area.getAttribute("width")) / Number(await chart.getAttribute("data-buckets"));
+        const median = (await chart.getByTestId("band-p50").getAttribute("d")) ?? "";
+        const xs = [...median.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((match) => Number(match[1]));
+        const unpriced = (await page.getByTestId("stats-caption").textContent())?.includes("before the oldest price held");
+        return median.split("M").filter((part) => part !== "").length === 1 && Math.min(...xs) <= plotLeft + bucketWidth && !unpriced;
+      },
+      { timeout: followsWithinMs, message: "one unbroken line of costs over the whole 24 h, no bucket before the oldest price" },
+    )
+    .toBe(true);
+  await page.getByTestId("shown-action").first().selectOption({ index: 0 });
+
   // A span is named by what is held of it: the whole day, two days of the week.
   await expect(page.getByTestId(`chain-${DEMO_CHAIN_ID}-versus`)).toContainText("vs 24 h median");
   await expect(page.getByTestId("stats-caption")).toContainText("over the last 24 h,");
