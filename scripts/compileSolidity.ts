@@ -63,3 +63,8 @@ export function compileSolidity(sourcePath: string, contractName: string): Compi
 export const AGGREGATOR_SOURCE = "node_modules/@chainlink/contracts/src/v0.8/tests/MockV3Aggregator.sol";
 /** A module (not a JSON file) so that the bundled serve command carries it: `npm run serve -- --demo` needs no compiler. */
 export const AGGREGATOR_ARTIFACT = "shared/demo/contracts/mockV3Aggregator.ts";
+
+/** The tests' NFT collection: OpenZeppelin's ERC721 with a public mint, measured for the default "nft-transfer" action. */
+export const DEMO_COLLECTION_SOURCE = "test/support/contracts/DemoCollection.sol";
+/** Tests only, so beside them (not in shared/: the demo does not use it). */
+export const DEMO_COLLECTION_ARTIFACT = "test/support/contracts/demoCollection.ts";
