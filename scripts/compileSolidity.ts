@@ -1,6 +1,6 @@
 // Compiles Solidity offline with solc-js (the npm package): the price feed of the demo and the tests (Chainlink's
 // MockV3Aggregator from @chainlink/contracts), and the tests' stand-in contracts. Imports resolve in node_modules.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,7 +59,21 @@ export function compileSolidity(sourcePath: string, contractName: string): Compi
   return { contractName, sourcePath, compiler: `solc-js ${solc.version()}`, abi: compiled.abi, bytecode: `0x${compiled.evm.bytecode.object}` };
 }
 
+/**
+ * Writes `compiled` as a TypeScript module exporting it as `exportName` (a module, not JSON: bundles carry it), headed
+ * by a line that says which script made it from what and which test checks it; says on stdout what it wrote.
+ */
+export function writeArtifactModule(artifactPath: string, exportName: string, compiled: CompiledContract, header: string): void {
+  writeFileSync(artifactPath, `// ${header}\nexport const ${exportName} = ${JSON.stringify(compiled, null, 2)} as const;\n`);
+  process.stdout.write(`wrote ${artifactPath} (${compiled.compiler}, ${(compiled.bytecode.length - 2) / 2} bytes of creation code)\n`);
+}
+
 /** The demo's and the tests' price feed: Chainlink's MockV3Aggregator, as @chainlink/contracts ships its source. */
 export const AGGREGATOR_SOURCE = "node_modules/@chainlink/contracts/src/v0.8/tests/MockV3Aggregator.sol";
 /** A module (not a JSON file) so that the bundled serve command carries it: `npm run serve -- --demo` needs no compiler. */
 export const AGGREGATOR_ARTIFACT = "shared/demo/contracts/mockV3Aggregator.ts";
+
+/** The tests' NFT collection: OpenZeppelin's ERC721 with a public mint, measured for the default "nft-transfer" action. */
+export const DEMO_COLLECTION_SOURCE = "test/support/contracts/DemoCollection.sol";
+/** Tests only, so beside them (not in shared/: the demo does not use it). */
+export const DEMO_COLLECTION_ARTIFACT = "test/support/contracts/demoCollection.ts";

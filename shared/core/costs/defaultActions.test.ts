@@ -10,6 +10,6 @@ test("the defaults first, the user's own after; one with a default's id takes it
   ]);
   assert.deepEqual(
     actions.map((action) => `${action.id} ${action.gas} ${action.txBytes}`),
-    ["transfer 21000 110", "erc20-transfer 41309 178", "swap 150000 700", "nft-transfer 79091 210", "bridge 120000 420"],
+    ["transfer 21000 110", "erc20-transfer 41309 178", "swap 150000 700", "nft-transfer 62938 211", "bridge 120000 420"],
   );
 });
