@@ -10,8 +10,9 @@ export interface Action {
 }
 
 export const DEFAULT_ACTIONS: readonly Action[] = Object.freeze([
-  // A plain transfer costs exactly 21,000 gas (the intrinsic gas); signed as an EIP-1559 transaction it is 110 bytes.
-  { id: "transfer", name: "ETH transfer", gas: 21_000n, txBytes: 110 },
+  // A plain transfer costs exactly 21,000 gas (the intrinsic gas); signed as an EIP-1559 transaction moving 0.1 ETH (a
+  // value of 0.0721 to 18.4 ETH takes 8 bytes) it is 118 bytes (defaultActions.test.ts signs one); 110 with no value.
+  { id: "transfer", name: "ETH transfer", gas: 21_000n, txBytes: 118 },
   // A real mainnet USDT transfer(address,uint256) to an address already holding USDT: 41,309 gas, tx
   // 0x9ace5449eb6e06869811160970ae80df6c78303996f37aaef7ed48bbf55d6b18 (quoted in ethereum.stackexchange.com/q/149423).
   // 68 bytes of call data on the 110-byte envelope.
