@@ -3,7 +3,7 @@
 // badge must show both Normal and Busy, on the default 24-hour statistics window: that is what the app is for; the
 // 24 h view and the cheapest hours must hold the demo's two days of real blocks, say how much of a span is held, and
 // name the blocks up to the newest. The README's screenshots of the demo's first minute are taken here.
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, test } from "@playwright/test";
 import { DEMO_CHAIN_NAME } from "../../shared/cli/demoChain.ts";
 import { DEMO_REPLAY } from "../../shared/demo/demoReplayPlan.ts";
 import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts";
@@ -30,6 +30,17 @@ declare global {
 }
 
 const demo = demoServeFixture();
+
+/** Whether the chart's median is drawn as one unbroken line starting in its first bucket. */
+async function wholeLineFromFirstBucket(chart: Locator): Promise<boolean> {
+  const area = chart.getByTestId("chart-hover-area");
+  const plotLeft = Number(await area.getAttribute("x"));
+  const bucketWidth = Number(await area.getAttribute("width")) / Number(await chart.getAttribute("data-buckets"));
+  const median = (await chart.getByTestId("band-p50").getAttribute("d")) ?? "";
+  const runs = median.split("M").filter((part) => part !== "");
+  const xs = [...median.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((match) => Number(match[1]));
+  return runs.length === 1 && Math.min(...xs) <= plotLeft + bucketWidth;
+}
 
 test("in demo mode the badge shows Normal and Busy within the demo's first minute, on live blocks", async ({ page }) => {
   // Starting may bundle the service first; the demo's minute is counted in its blocks, not in this test's time.
@@ -145,19 +156,10 @@ test("in demo mode the 24 h view and the cheapest hours hold two days of real bl
   const followsWithinMs = 40_000;
   // The median drawn as one unbroken line from the day's first bucket on: every bucket of the 24 h holds blocks.
   await expect
-    .poll(
-      async () => {
-        const area = chart.getByTestId("chart-hover-area");
-        const plotLeft = Number(await area.getAttribute("x"));
-        const bucketWidth = Number(await area.getAttribute("width")) / Number(await chart.getAttribute("data-buckets"));
-        const median = (await chart.getByTestId("band-p50").getAttribute("d")) ?? "";
-        const runs = median.split("M").filter((part) => part !== "");
-        const xs = [...median.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((match) => Number(match[1]));
-        const unheld = await chart.getByTestId("unheld-span").count();
-        return runs.length === 1 && Math.min(...xs) <= plotLeft + bucketWidth && unheld === 0;
-      },
-      { timeout: followsWithinMs, message: "one unbroken median line over the whole 24 h, no span left unheld" },
-    )
+    .poll(async () => (await wholeLineFromFirstBucket(chart)) && (await chart.getByTestId("unheld-span").count()) === 0, {
+      timeout: followsWithinMs,
+      message: "one unbroken median line over the whole 24 h, no span left unheld",
+    })
     .toBe(true);
   const heatmap = page.getByTestId("heatmap");
   await expect(heatmap).toHaveAttribute("data-state", "ready");
@@ -167,19 +169,12 @@ test("in demo mode the 24 h view and the cheapest hours hold two days of real bl
   // In money too, from the first minute: the feed's past rounds, read back, price every bucket of the day.
   await page.getByTestId("shown-action").first().selectOption("erc20-transfer");
   await expect(page.getByTestId("stats-caption")).toContainText("What one ERC-20 transfer");
+  const caption = page.getByTestId("stats-caption");
   await expect
-    .poll(
-      async () => {
-        const area = chart.getByTestId("chart-hover-area");
-        const plotLeft = Number(await area.getAttribute("x"));
-        const bucketWidth = Number(await area.getAttribute("width")) / Number(await chart.getAttribute("data-buckets"));
-        const median = (await chart.getByTestId("band-p50").getAttribute("d")) ?? "";
-        const xs = [...median.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((match) => Number(match[1]));
-        const unpriced = (await page.getByTestId("stats-caption").textContent())?.includes("before the oldest price held");
-        return median.split("M").filter((part) => part !== "").length === 1 && Math.min(...xs) <= plotLeft + bucketWidth && !unpriced;
-      },
-      { timeout: followsWithinMs, message: "one unbroken line of costs over the whole 24 h, no bucket before the oldest price" },
-    )
+    .poll(async () => (await wholeLineFromFirstBucket(chart)) && !(await caption.textContent())?.includes("before the oldest price held"), {
+      timeout: followsWithinMs,
+      message: "one unbroken line of costs over the whole 24 h, no bucket before the oldest price",
+    })
     .toBe(true);
   await page.getByTestId("shown-action").first().selectOption({ index: 0 });
 
@@ -192,7 +187,6 @@ test("in demo mode the 24 h view and the cheapest hours hold two days of real bl
 
   // The caption of the range on screen names its blocks up to the newest, block after block.
   await page.getByTestId("range-1h").click();
-  const caption = page.getByTestId("stats-caption");
   const newestShown = async () => BigInt((await page.getByTestId("newest-block").getAttribute("data-value")) ?? "0");
   for (let block = 0; block < 3; block++) {
     const newest = await newestShown();

@@ -8,13 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { formatUnits } from "viem";
-import { type RunningService, startService } from "../../shared/app/startService.ts";
+import type { RunningService } from "../../shared/app/startService.ts";
 import { deployPriceFeed, writeRound } from "../../shared/demo/costContracts.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
 import { createLogger } from "../../shared/log/logger.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { type PriceHistory, priceHistorySchema } from "../../shared/wire/costs.ts";
 import { callApi } from "../support/apiClient.ts";
+import { startLocalService } from "../support/startLocalService.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const CHAIN_ID = 31337;
@@ -60,19 +61,10 @@ async function serviceOver(node: EvmNode, feed: `0x${string}`, historyFile?: str
     historyHorizon: "24h",
     priceFeed: { address: feed, token: "ETH", description: "v0.8/tests/MockV3Aggregator.sol", heartbeatSeconds: 3600 },
   };
-  const service = await startService(
-    {
-      host: "127.0.0.1",
-      port: 0,
-      allowedHosts: [],
-      corsOrigins: [],
-      rateLimit: { requestsPerSecond: 0, burst: 1 },
-      apiKeys: [{ key: KEY }],
-      chains: [plan],
-      backfill: false,
-      costReads: { intervalMs: 150 },
-      ...(historyFile === undefined ? {} : { historyFile }),
-    },
+  const service = await startLocalService(
+    [plan],
+    [{ key: KEY }],
+    { backfill: false, costReads: { intervalMs: 150 }, ...(historyFile === undefined ? {} : { historyFile }) },
     logger,
   );
   const logged = (pattern: RegExp) =>
