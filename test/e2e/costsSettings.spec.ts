@@ -4,7 +4,7 @@
 // that /costs lists the new action; the tray's action is stored too.
 import { expect, type Locator, type Page } from "@playwright/test";
 import { test } from "./support/failOnPageProblems.ts";
-import { shootEverySize } from "./support/screenshots.ts";
+import { README_SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
 import type { SettingsView } from "../../electron/bridge/bridgeTypes.ts";
 import type { Costs } from "../../shared/wire/costs.ts";
 import { installDesktopBridge } from "./support/desktopBridgePage.ts";
@@ -64,7 +64,7 @@ test("an action of one's own: each field's problem beside it, then stored, and /
   await expect(form.getByTestId("action-error-txBytes")).toContainText("whole number of bytes");
   await expect(form.getByTestId("action-error-name")).toHaveCount(0);
   await expect(form.getByTestId("action-gas")).toHaveAttribute("aria-invalid", "true");
-  await shootEverySize(page, "settings-costs-invalid", { target: section });
+  await shootEverySize(page, "settings-costs-invalid", { target: section, into: README_SCREENSHOTS });
   expect((await stack.settingsFile()).actions ?? []).toEqual([]);
 
   await form.getByTestId("action-id").fill("bridge-base");
