@@ -24,7 +24,12 @@ const setupSchema = z.strictObject({
   decimals: z.number().int().min(0).max(36, "it has more decimals (over 36) than a price feed has"),
 });
 
-const roundSchema = z.tuple([z.bigint().min(0n), z.bigint(), z.bigint().min(0n), z.bigint().min(0n), z.bigint().min(0n)]);
+/** A uint80 (a round id): viem decodes the whole 32-byte word, so a wider value is refused here. */
+const uint80 = z
+  .bigint()
+  .min(0n)
+  .max((1n << 80n) - 1n, "a round id wider than a uint80");
+const roundSchema = z.tuple([uint80, z.bigint(), z.bigint().min(0n), z.bigint().min(0n), uint80]);
 
 /** description() and decimals(); throws on a call that fails or an answer that is not theirs. */
 export async function readFeedSetup(client: ContractClient, address: `0x${string}`): Promise<FeedSetup> {

@@ -71,6 +71,8 @@ export interface SyntheticChainOptions {
   readonly retryAfterSeconds?: number;
   /** eth_config's answer (EIP-7910), as given, hostile ones too; default: the method does not exist (as Hardhat). */
   readonly ethConfig?: unknown;
+  /** eth_call's answer to a call's data (its result, or a JSON-RPC error), hostile ones too; default: no contracts. */
+  readonly ethCall?: (data: string) => { result: unknown } | { error: { code: number; message: string } };
 }
 
 export interface SyntheticChainServer {
@@ -190,6 +192,11 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
             ...(blobFees ? { baseFeePerBlobGas: blobs, blobGasUsedRatio: blobRatios } : {}),
           },
         };
+      }
+      case "eth_call": {
+        const data = (params[0] as { data?: unknown } | undefined)?.data;
+        if (options.ethCall === undefined || typeof data !== "string") return { result: "0x" };
+        return options.ethCall(data);
       }
       case "eth_config":
         if (options.ethConfig !== undefined) return { result: options.ethConfig };
