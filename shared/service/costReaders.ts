@@ -20,6 +20,8 @@ import type { PricePoint } from "../wire/costs.ts";
 export const COST_READ_INTERVAL_MS = 60_000;
 /** A chain's blob schedule changes only at a fork: eth_config is asked at start, then this often at most. */
 export const BLOB_SCHEDULE_READ_INTERVAL_MS = 3_600_000;
+/** Walks back through a feed's past rounds per start: the first, and retries after an endpoint failed one. */
+const PAST_WALK_TRIES = 5;
 /** How often the timer looks for reads that are due (a chain that just answered for the first time is read then). */
 const TICK_MS = 1000;
 
@@ -51,8 +53,12 @@ interface FeedReader {
   readonly spec: PriceFeedSpec;
   readonly chainIds: number[];
   setup: FeedSetup | undefined;
-  /** Whether the rounds before the first one read have been read back (once per start, after that first good read). */
+  /**
+   * Whether the rounds before the first one read have been read back (once per start, after that first good read; again
+   * at a later good read when an endpoint failed the walk, PAST_WALK_TRIES times at most).
+   */
   pastRead: "not yet" | "started";
+  pastWalks: number;
 }
 
 /**
@@ -100,7 +106,7 @@ export class CostReaders {
       const shared = this.#feeds.find(
         (reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase(),
       );
-      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined, pastRead: "not yet" });
+      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined, pastRead: "not yet", pastWalks: 0 });
       else shared.chainIds.push(plan.chainId);
     }
   }
@@ -254,6 +260,7 @@ export class CostReaders {
    */
   #readPast(reader: FeedReader, setup: FeedSetup, latest: { roundId: bigint; updatedAt: number }, nowS: number): void {
     reader.pastRead = "started";
+    reader.pastWalks += 1;
     const chains = reader.chainIds.flatMap((chainId) => {
       const points = this.#points.get(chainId);
       return points === undefined ? [] : [points.pastWanted(nowS)];
@@ -284,9 +291,13 @@ export class CostReaders {
           ...(outcome.oldestS === undefined ? {} : { oldest: new Date(outcome.oldestS * 1000).toISOString() }),
         };
         const message = `read back ${outcome.pointsKept} past price${outcome.pointsKept === 1 ? "" : "s"} of "${setup.description}": ${outcome.end}`;
+        const retry = outcome.retry && reader.pastWalks < PAST_WALK_TRIES && !this.#stopped;
         if (outcome.expected) this.#options.logger.info(message, fields);
-        else this.#options.logger.warn(message, fields);
+        else this.#options.logger.warn(retry ? `${message}; tried again at the next read` : message, fields);
+        // Started again by the next good read of the newest round, a read interval from now.
+        if (retry) reader.pastRead = "not yet";
       })
+      .catch((error: unknown) => this.#options.logger.error("reading back past prices failed", { error: String(error) }))
       .finally(() => this.#pastWalks.delete(walk));
     this.#pastWalks.add(walk);
   }

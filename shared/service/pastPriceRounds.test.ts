@@ -64,7 +64,7 @@ test("rounds are read back in batches to the one in force at the horizon's start
   );
   assert.equal(source.batches[0]![0], PHASE + 199n);
   assert.equal(pauses, 3, "a pause between batches, none after the last");
-  assert.deepEqual({ ...outcome, end: "" }, { roundsRead: 101, pointsKept: 101, oldestS: source.timeOf(99), end: "", expected: true });
+  assert.deepEqual({ ...outcome, end: "" }, { roundsRead: 101, pointsKept: 101, oldestS: source.timeOf(99), end: "", expected: true, retry: false });
   assert.match(outcome.end, /horizon/);
 });
 
@@ -106,6 +106,7 @@ test("the first round not believed ends the walk, the newer ones of its batch ke
   assert.deepEqual(points.at(-1)!.value, "1061");
   assert.equal(points.length, 39);
   assert.equal(outcome.expected, false);
+  assert.equal(outcome.retry, false, "a round not believed is not read again");
   assert.match(outcome.end, /dated after the round that follows/);
 
   const failing = feed(100, 600, (round, answer) => (round === 90 ? { failed: "execution reverted: No data present" } : answer));
@@ -126,6 +127,7 @@ test("an endpoint that fails the batch ends the walk, and a stopping service end
     pause: () => Promise.resolve(true),
   });
   assert.equal(broken.expected, false);
+  assert.equal(broken.retry, true, "a batch the endpoint failed may be read later");
   assert.match(broken.end, /could not be read: connect ECONNREFUSED$/);
 
   const stopped = await walk(feed(100, 600), { horizonStartS: 0, afterS: undefined }, { pauses: [false] });

@@ -36,6 +36,8 @@ export interface PastRoundsOutcome {
   /** Why the walk ended, in words for the log; `expected` is false when it ended on a round not believed or a failure. */
   readonly end: string;
   readonly expected: boolean;
+  /** The endpoint failed a batch (not a round): the same walk may succeed later. */
+  readonly retry: boolean;
 }
 
 export async function walkPastRounds(walk: PastRoundsWalk): Promise<PastRoundsOutcome> {
@@ -46,7 +48,7 @@ export async function walkPastRounds(walk: PastRoundsWalk): Promise<PastRoundsOu
   let roundsRead = 0;
   let pointsKept = 0;
   let oldestS: number | undefined;
-  const outcome = (end: string, expected: boolean): PastRoundsOutcome => ({ roundsRead, pointsKept, oldestS, end, expected });
+  const outcome = (end: string, expected: boolean, retry = false): PastRoundsOutcome => ({ roundsRead, pointsKept, oldestS, end, expected, retry });
   for (;;) {
     if (next === undefined) return outcome("the feed's current phase begins there (earlier rounds are another aggregator's)", true);
     if (roundsRead >= maxRounds) return outcome(`${maxRounds} rounds were read back, the most read per start`, true);
@@ -58,7 +60,7 @@ export async function walkPastRounds(walk: PastRoundsWalk): Promise<PastRoundsOu
     try {
       answers = await walk.readBatch(ids);
     } catch (error) {
-      return outcome(`the feed's past rounds could not be read: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`, false);
+      return outcome(`the feed's past rounds could not be read: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`, false, true);
     }
     const kept: PricePoint[] = [];
     const keepBatch = () => {

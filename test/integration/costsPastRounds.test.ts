@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { formatUnits } from "viem";
+import { decodeFunctionData, encodeFunctionResult, formatUnits } from "viem";
 import type { RunningService } from "../../shared/app/startService.ts";
 import { deployPriceFeed, writeRound } from "../../shared/demo/costContracts.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
@@ -16,6 +16,8 @@ import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { type PriceHistory, priceHistorySchema } from "../../shared/wire/costs.ts";
 import { callApi } from "../support/apiClient.ts";
 import { startLocalService } from "../support/startLocalService.ts";
+import { startSyntheticChainServer } from "../support/syntheticChainServer.ts";
+import { AGGREGATOR_V3_ABI } from "../../shared/rpc/priceFeedReads.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const CHAIN_ID = 31337;
@@ -41,8 +43,8 @@ function roundsEnding(newestAt: number, count: number, firstId = 1n, spacingS = 
 /** How long a test waits for a log line before it fails, saying what it saw. */
 const LOG_WAIT_MS = 20_000;
 
-/** The service over `node` with a capturing log; `logged(pattern)` resolves at the first line that matches. */
-async function serviceOver(node: EvmNode, feed: `0x${string}`, historyFile?: string) {
+/** The service over the endpoint at `url` with a capturing log; `logged(pattern)` resolves at the first line that matches. */
+async function serviceOver(node: { readonly url: string }, feed: `0x${string}`, historyFile?: string) {
   const lines: string[] = [];
   const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   const logger = createLogger("info", (line) => {
@@ -174,6 +176,46 @@ describe("a past round that is not believed ends the walk back, and is said", ()
       assert.deepEqual(await priceHistory(service), rounds.slice(12).map(pointOf));
     } finally {
       await service.stop();
+    }
+  });
+});
+
+describe("an endpoint that fails the batches of past rounds: the walk back is tried again at the next read", () => {
+  // Our stand-in JSON-RPC server (test/support/syntheticChainServer.ts) answers the feed's calls from `rounds` and, with
+  // the call-batches-500 fault, refuses every batch of eth_call while answering single calls and the chain's own reads.
+  test("the failure is said, and once the endpoint answers every round is read back", async () => {
+    const rounds = roundsEnding(Math.floor(Date.now() / 1000) - 60, 10);
+    const latest = rounds.at(-1)!;
+    const feed = "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419";
+    const roundData = (round: Round) => [round.roundId, round.answer, BigInt(round.updatedAt), BigInt(round.updatedAt), round.roundId] as const;
+    const server = await startSyntheticChainServer({
+      chainId: CHAIN_ID,
+      head: 50n,
+      fault: "call-batches-500",
+      ethCall: (data) => {
+        const call = decodeFunctionData({ abi: AGGREGATOR_V3_ABI, data: data as `0x${string}` });
+        if (call.functionName === "description")
+          return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "description", result: "v0.8/tests/MockV3Aggregator.sol" }) };
+        if (call.functionName === "decimals") return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "decimals", result: DECIMALS }) };
+        if (call.functionName === "latestRoundData")
+          return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "latestRoundData", result: roundData(latest) }) };
+        const asked = rounds.find((round) => round.roundId === call.args[0]);
+        if (asked === undefined) return { error: { code: 3, message: "execution reverted: No data present" } };
+        return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "getRoundData", result: roundData(asked) }) };
+      },
+    });
+    const { service, logged } = await serviceOver(server, feed);
+    try {
+      const failed = await logged(/read back 0 past prices .*could not be read.*tried again at the next read/);
+      assert.match(failed, / warn /);
+      assert.deepEqual(await priceHistory(service), [pointOf(latest)], "nothing but the newest round while the endpoint fails");
+      server.setFault("none");
+      const line = await logged(/read back 9 past prices/);
+      assert.match(line, /the feed's current phase begins there/);
+      assert.deepEqual(await priceHistory(service), rounds.map(pointOf));
+    } finally {
+      await service.stop();
+      await server.close();
     }
   });
 });

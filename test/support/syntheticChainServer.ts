@@ -24,7 +24,8 @@ import { BLOB_SCHEDULES, type BlobSchedule, blobBaseFeeOf as blobFeeAtExcess, GA
  * - blob-fee-overflow: eth_feeHistory's newest blob base fee is 2^256 (more than any fee, or the store, can hold);
  * - blob-fee-short: baseFeePerBlobGas has one element fewer than the blocks;
  * - blob-fee-number: a blob base fee is a JSON number instead of a hex quantity;
- * - blob-ratio-above-one: a blob gas used ratio is 1.5 (a block cannot use more than its maximum).
+ * - blob-ratio-above-one: a blob gas used ratio is 1.5 (a block cannot use more than its maximum);
+ * - call-batches-500: a batch of eth_call (contract reads) gets HTTP 500; the chain's other requests are answered.
  */
 export type SyntheticFault =
   | "none"
@@ -42,7 +43,8 @@ export type SyntheticFault =
   | "blob-fee-overflow"
   | "blob-fee-short"
   | "blob-fee-number"
-  | "blob-ratio-above-one";
+  | "blob-ratio-above-one"
+  | "call-batches-500";
 
 /**
  * Blob fees as a real chain makes them: each block's blob base fee follows EIP-4844's update rule (excess blob gas,
@@ -225,6 +227,10 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
       }
       const calls = Array.isArray(parsed) ? parsed : [parsed];
       calls.forEach(count);
+      if (fault === "call-batches-500" && Array.isArray(parsed) && calls.some((call) => call?.method === "eth_call")) {
+        response.writeHead(500, { "content-type": "text/plain" }).end("Internal Server Error");
+        return;
+      }
       switch (fault) {
         case "http429":
           response.writeHead(429, { "content-type": "text/plain", "retry-after": String(retryAfterSeconds) }).end("Too Many Requests");
