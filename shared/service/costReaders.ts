@@ -58,7 +58,7 @@ interface FeedReader {
    * at a later good read when an endpoint failed the walk, PAST_WALK_TRIES times at most).
    */
   pastRead: "not yet" | "started";
-  pastWalks: number;
+  pastWalksStarted: number;
 }
 
 /**
@@ -106,7 +106,7 @@ export class CostReaders {
       const shared = this.#feeds.find(
         (reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase(),
       );
-      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined, pastRead: "not yet", pastWalks: 0 });
+      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined, pastRead: "not yet", pastWalksStarted: 0 });
       else shared.chainIds.push(plan.chainId);
     }
   }
@@ -260,7 +260,7 @@ export class CostReaders {
    */
   #readPast(reader: FeedReader, setup: FeedSetup, latest: { roundId: bigint; updatedAt: number }, nowS: number): void {
     reader.pastRead = "started";
-    reader.pastWalks += 1;
+    reader.pastWalksStarted += 1;
     const chains = reader.chainIds.flatMap((chainId) => {
       const points = this.#points.get(chainId);
       return points === undefined ? [] : [points.pastWanted(nowS)];
@@ -291,7 +291,7 @@ export class CostReaders {
           ...(outcome.oldestS === undefined ? {} : { oldest: new Date(outcome.oldestS * 1000).toISOString() }),
         };
         const message = `read back ${outcome.pointsKept} past price${outcome.pointsKept === 1 ? "" : "s"} of "${setup.description}": ${outcome.end}`;
-        const retry = outcome.retry && reader.pastWalks < PAST_WALK_TRIES && !this.#stopped;
+        const retry = outcome.retry && reader.pastWalksStarted < PAST_WALK_TRIES && !this.#stopped;
         if (outcome.expected) this.#options.logger.info(message, fields);
         else this.#options.logger.warn(retry ? `${message}; tried again at the next read` : message, fields);
         // Started again by the next good read of the newest round, a read interval from now.
