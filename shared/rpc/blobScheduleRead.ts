@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
 import type { ContractClient } from "./contractClient.ts";
+import { errorLine } from "./errorLine.ts";
 
 /** More blobs per block than any schedule gives (BPO2: 21), with room for forks to come; beyond it an answer is refused. */
 const MAX_BLOBS_PER_BLOCK = 4_096;
@@ -32,16 +33,12 @@ export async function readBlobSchedule(client: ContractClient): Promise<BlobSche
   try {
     [outcome] = await client.batch([{ method: "eth_config", params: [] }]);
   } catch (error) {
-    return { kind: "unavailable", reason: firstLine(error) };
+    return { kind: "unavailable", reason: errorLine(error) };
   }
-  if (outcome === undefined || !outcome.ok) return { kind: "unavailable", reason: outcome === undefined ? "no answer" : firstLine(outcome.error) };
+  if (outcome === undefined || !outcome.ok) return { kind: "unavailable", reason: outcome === undefined ? "no answer" : errorLine(outcome.error) };
   const parsed = ethConfigSchema.safeParse(outcome.result);
   if (!parsed.success) return { kind: "unavailable", reason: `eth_config's answer is not one: ${parsed.error.issues[0]?.message ?? "unreadable"}` };
   const schedule = parsed.data.current.blobSchedule;
   if (schedule === null || schedule === undefined) return { kind: "none" };
   return { kind: "schedule", schedule: { target: schedule.target, max: schedule.max, baseFeeUpdateFraction: BigInt(schedule.baseFeeUpdateFraction) } };
-}
-
-function firstLine(error: unknown): string {
-  return (String(error instanceof Error ? error.message : error).split("\n")[0] ?? "").slice(0, 200);
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { PastRoundAnswer } from "../core/costs/pastRound.ts";
 import type { FeedRound } from "../core/costs/priceRound.ts";
 import type { ContractClient } from "./contractClient.ts";
+import { errorLine } from "./errorLine.ts";
 
 export const AGGREGATOR_V3_ABI = parseAbi([
   "function decimals() view returns (uint8)",
@@ -61,14 +62,14 @@ export async function readPastRounds(client: ContractClient, address: `0x${strin
   return roundIds.map((_, index): PastRoundAnswer => {
     const outcome = outcomes[index];
     if (outcome === undefined) return { failed: "the endpoint left the call unanswered" };
-    if (!outcome.ok) return { failed: (outcome.error.message.split("\n")[0] ?? "").slice(0, 200) };
+    if (!outcome.ok) return { failed: errorLine(outcome.error) };
     try {
       if (typeof outcome.result !== "string" || !/^0x([0-9a-fA-F]{2})+$/.test(outcome.result)) throw new Error("the answer is not call data");
       const decoded = decodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "getRoundData", data: outcome.result as `0x${string}` });
       const [roundId, answer, startedAt, updatedAt] = roundSchema.parse(decoded);
       return { round: { roundId, answer, startedAt, updatedAt } };
     } catch (error) {
-      return { failed: `its answer is not a round (${((error as Error).message.split("\n")[0] ?? "").slice(0, 120)})` };
+      return { failed: `its answer is not a round (${errorLine(error, 120)})` };
     }
   });
 }

@@ -8,13 +8,13 @@ import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
 import type { Logger } from "../log/logger.ts";
 import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
+import { errorLine } from "../rpc/errorLine.ts";
 import { readL1Fees } from "../rpc/l1FeeReads.ts";
 import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, type FeedSetup } from "../rpc/priceFeedReads.ts";
 import type { ChainMoney } from "./chainMoney.ts";
 import { historyHorizonOf, type ChainPlan } from "./chainPlan.ts";
 import { walkPastRounds } from "./pastPriceRounds.ts";
 import { PricePoints, type PricePointLog } from "./pricePoints.ts";
-import type { PricePoint } from "../wire/costs.ts";
 
 /** Read each feed and oracle this often at most (CONTRACT.md: at most once a minute). */
 export const COST_READ_INTERVAL_MS = 60_000;
@@ -224,13 +224,13 @@ export class CostReaders {
           },
           problem: null,
         };
-        this.#keepPoint(reader.chainIds, { time: verdict.price.updatedAt, value });
+        this.#keepPoints(reader.chainIds, (points) => points.add({ time: verdict.price.updatedAt, value }));
         if (reader.pastRead === "not yet") this.#readPast(reader, reader.setup, { roundId: round.roundId, updatedAt: verdict.price.updatedAt }, nowS);
       } else {
         outcome = { price: undefined, problem: verdict.problem };
       }
     } catch (error) {
-      outcome = { price: undefined, problem: `the price feed could not be read: ${describeError(error)}` };
+      outcome = { price: undefined, problem: `the price feed could not be read: ${errorLine(error)}` };
     }
     for (const chainId of reader.chainIds) {
       this.#logOnce(`price ${chainId}`, outcome.problem, chainId);
@@ -241,14 +241,20 @@ export class CostReaders {
     }
   }
 
-  /** A price point kept for past ranges; a store that fails to keep it is logged (once per problem), never taken for a failing feed. */
-  #keepPoint(chainIds: readonly number[], point: { time: number; value: string }): void {
+  /**
+   * Price points kept for past ranges, for each chain the feed prices (`keep`: a round read, or rounds read back); a
+   * store that fails to keep them is logged (once per problem, and its end), never taken for a failing feed.
+   */
+  #keepPoints(chainIds: readonly number[], keep: (points: PricePoints) => void): void {
+    if (this.#stopped) return;
     for (const chainId of chainIds) {
+      const points = this.#points.get(chainId);
+      if (points === undefined) continue;
       try {
-        this.#points.get(chainId)?.add(point);
+        keep(points);
         this.#logOnce(`points ${chainId}`, null, chainId);
       } catch (error) {
-        this.#logOnce(`points ${chainId}`, `a price point could not be kept in the history file: ${describeError(error)}`, chainId);
+        this.#logOnce(`points ${chainId}`, `a price point could not be kept in the history file: ${errorLine(error)}`, chainId);
       }
     }
   }
@@ -279,7 +285,7 @@ export class CostReaders {
       wanted,
       nowS,
       readBatch: (roundIds) => readPastRounds(client, spec.address, roundIds),
-      keep: (points) => this.#keepPastPoints(reader.chainIds, points),
+      keep: (past) => this.#keepPoints(reader.chainIds, (points) => points.addPast(past)),
       pause: () => delay(pauseMs, true, { signal: this.#stopping.signal }).catch(() => false),
     })
       .then((outcome) => {
@@ -302,18 +308,6 @@ export class CostReaders {
     this.#pastWalks.add(walk);
   }
 
-  /** Past rounds kept for each chain the feed prices; a store that cannot keep them is logged as #keepPoint logs it. */
-  #keepPastPoints(chainIds: readonly number[], points: readonly PricePoint[]): void {
-    if (this.#stopped) return;
-    for (const chainId of chainIds) {
-      try {
-        this.#points.get(chainId)?.addPast(points);
-      } catch (error) {
-        this.#logOnce(`points ${chainId}`, `a price point could not be kept in the history file: ${describeError(error)}`, chainId);
-      }
-    }
-  }
-
   async #readL1(plan: ChainPlan): Promise<void> {
     const kind = plan.l1FeeKind ?? "none";
     if (kind === "none") return;
@@ -327,7 +321,7 @@ export class CostReaders {
     try {
       fees = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)]);
     } catch (error) {
-      problem = `the L1 fee could not be read from the chain's ${kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle"}: ${describeError(error)}`;
+      problem = `the L1 fee could not be read from the chain's ${kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle"}: ${errorLine(error)}`;
     }
     this.#logOnce(`l1 ${plan.chainId}`, problem, plan.chainId);
     this.#update(plan.chainId, (money) =>
@@ -411,10 +405,4 @@ function sameSchedule(a: BlobSchedule | undefined, b: BlobSchedule | undefined):
 function sameFees(a: ReadonlyMap<number, bigint> | undefined, b: ReadonlyMap<number, bigint> | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return a.size === b.size && [...a].every(([size, fee]) => b.get(size) === fee);
-}
-
-/** An error's first line, short: viem's messages run to many lines of details. */
-function describeError(error: unknown): string {
-  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
-  return (text.split("\n")[0] ?? "").slice(0, 200);
 }

@@ -4,6 +4,7 @@
 // points already held, the start of the feed's phase, the first round not believed, or the bound on rounds read.
 import { formatUnits } from "viem";
 import { judgePastRound, roundBefore, type PastRoundAnswer } from "../core/costs/pastRound.ts";
+import { errorLine } from "../rpc/errorLine.ts";
 import type { PricePoint } from "../wire/costs.ts";
 
 /** Rounds asked per JSON-RPC batch (rpcConnection's MAX_BATCH_CALLS). */
@@ -60,7 +61,7 @@ export async function walkPastRounds(walk: PastRoundsWalk): Promise<PastRoundsOu
     try {
       answers = await walk.readBatch(ids);
     } catch (error) {
-      return outcome(`the feed's past rounds could not be read: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`, false, true);
+      return outcome(`the feed's past rounds could not be read: ${errorLine(error)}`, false, true);
     }
     const kept: PricePoint[] = [];
     const keepBatch = () => {
