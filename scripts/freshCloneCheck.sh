@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README's first command on a fresh clone, as a new user runs it: a clone of this repository's HEAD in a temporary
 # folder, no environment variables of ours (only HOME, PATH and the machine's proxy settings), a home folder of its
-# own for serve (no settings yet), no network beyond the npm registry. It must show:
+# own for serve (no settings yet), no network beyond the npm registry. The folder is private (mode 0700), as root's
+# home and a mktemp -d are. It must show:
 #   npm ci exits 0;
+#   the tests that open files as another user (nobody, when this runs as root) pass from the private folder;
 #   npm run serve -- --demo --port 0 prints its listening line and a dashboard address that answers 200 with the page;
 #   the page in Chromium shows the chart with live blocks (scripts/checkDashboardLive.mjs).
 # Usage: scripts/freshCloneCheck.sh [chromium executable, default /usr/bin/chromium] [commit, default HEAD]
@@ -11,6 +13,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 chromium="${1:-/usr/bin/chromium}"
 ref="${2:-HEAD}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/gasfees-fresh-clone-XXXXXX")"
+chmod 0700 "$work"
 serve_pid=""
 
 cleanup() {
@@ -38,6 +41,19 @@ cd "$work/gasfees"
 started=$SECONDS
 "${clean_env[@]}" npm ci --no-fund --no-audit
 say "npm ci exited 0 in $((SECONDS - started)) s"
+
+# The tests that drop privileges, as the user this script runs as: a checkout other users may not enter must not
+# make them fail (their child runs from a folder every user may enter).
+privilege_tests=(historyStoreAccess)
+started=$SECONDS
+"${clean_env[@]}" npm exec -- node scripts/runTests.mjs "${privilege_tests[@]}" | tee "$work/privilege-tests.out"
+where="in a folder of mode $(stat -c %a "$work") as $(id -un) in $((SECONDS - started)) s"
+# A test skips, saying why, where this machine cannot start a process as nobody: said again here, not called a pass.
+if grep -q '^ℹ skipped 0$' "$work/privilege-tests.out"; then
+  say "${privilege_tests[*]} passed $where"
+else
+  say "${privilege_tests[*]} ran $where, but skipped tests (the reason is on each skipped line above)"
+fi
 
 # A new user's first run: a home folder with no gasfees settings in it.
 mkdir -p "$work/home"
