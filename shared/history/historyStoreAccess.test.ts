@@ -55,7 +55,7 @@ function whyNobodyCannotRun(node: string): string | undefined {
   const what = closed ? `nobody may not enter ${closed}` : (probe.error?.message ?? (probe.stderr.trim() || `exit status ${probe.status}`));
   return (
     `this test runs as root, so it opens the history as nobody (uid ${NOBODY}) for the file modes to count, ` +
-    `and nobody cannot run Node from ${scratch} (${what}); point TMPDIR at a folder every user may enter and run again`
+    `and nobody cannot run Node from ${scratch} (${what}); point TMPDIR at a folder every user may enter, on a file system not mounted noexec, and run again`
   );
 }
 
