@@ -46,7 +46,7 @@ interface Answer {
 }
 
 async function run(command: string, base: string): Promise<{ answer: Answer; url: string }> {
-  const vars = command.includes("$SECRET") ? { KEY: SECRET_KEY, SECRET, BASE: base } : { KEY, BASE: base };
+  const vars: Record<string, string> = command.includes("$SECRET") ? { KEY: SECRET_KEY, SECRET, BASE: base } : { KEY, BASE: base };
   const request = parseCurl(command, vars);
   const headers: Record<string, string> = {};
   if (request.user !== undefined) headers.authorization = `Basic ${Buffer.from(request.user).toString("base64")}`;
