@@ -2,7 +2,8 @@
 // three times (or --runs N), measuring from the command to the first 200 of /networks/31337/busyThreshold (polled
 // every 25 ms with the key from the log) and to the log's `history backfill done` line. `--fresh` removes dist/ first
 // at each run, so that serve builds the service and the dashboard as right after `npm ci`. `--write` puts the figures
-// in README.md's "How long it takes" table (the rows it measured, found by their first cell); without it they are printed.
+// in the "How long it takes" tables of README.md and docs/demo.md (the rows it measured, found by their first cell);
+// without it they are printed.
 //
 //   npm exec -- node scripts/demoTimings.mjs --fresh --write   # the first-run row (builds first)
 //   npm exec -- node scripts/demoTimings.mjs --write           # the built rows
@@ -97,13 +98,15 @@ console.log(`${machine}, ${runs} runs${fresh ? ", dist/ removed before each" : "
 for (const [what, figures] of rows) console.log(`  ${what}: ${figures}`);
 
 if (write) {
-  const readme = join(root, "README.md");
-  const lines = readFileSync(readme, "utf8").split("\n");
-  for (const [what, figures, how] of rows) {
-    const at = lines.findIndex((line) => line.startsWith(`| ${what} `));
-    if (at < 0) throw new Error(`README.md has no row "| ${what} |" to write`);
-    lines[at] = `| ${what} | ${figures} | ${how} |`;
+  for (const page of ["README.md", "docs/demo.md"]) {
+    const path = join(root, page);
+    const lines = readFileSync(path, "utf8").split("\n");
+    for (const [what, figures, how] of rows) {
+      const at = lines.findIndex((line) => line.startsWith(`| ${what} `));
+      if (at < 0) throw new Error(`${page} has no row "| ${what} |" to write`);
+      lines[at] = `| ${what} | ${figures} | ${how} |`;
+    }
+    writeFileSync(path, lines.join("\n"));
   }
-  writeFileSync(readme, lines.join("\n"));
-  console.log("written into README.md's table");
+  console.log("written into the tables of README.md and docs/demo.md");
 }
