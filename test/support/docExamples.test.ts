@@ -8,7 +8,7 @@ const page = [
   "curl $BASE/healthz                                       # liveness, no key",
   "```",
   "",
-  '`curl -u "$KEY:" $BASE/alerts` lists every rule; `curl -u KEY:` is not a request.',
+  '`curl -u "$KEY:" $BASE/alerts` lists every rule; `curl -u KEY:` and `curl … $BASE…` are not requests.',
   "",
   '<!-- example: answer to curl -u "$KEY:" $BASE/networks -->',
   "```json",

@@ -2,7 +2,7 @@
 // example added to a page is checked without editing a test (test/integration/docsExamples.test.ts runs them against
 // the demo). What counts as an example, and how a page marks one, is said in docs/testing.md ("The docs' examples"):
 //
-// - a request: a line of a fenced block that starts with `curl`, or an inline code span `curl … $BASE…`;
+// - a request: a line of a fenced block that starts with `curl`, or an inline code span `curl … $BASE/…`;
 // - its shown answer: JSON in the line's trailing `# comment` (`{…}` or `[…]`, `...` standing for what is left out),
 //   or a fenced block just after `<!-- example: answer to <curl command> -->`;
 // - `<!-- example: not-run because <reason> -->` just before a fenced block: its requests and answer are not run
@@ -139,8 +139,8 @@ export function readDocExamples(file: string, markdown: string): DocExamples {
       problems.push(`${where(pending.place)}: the example marker is not followed by a fenced block`);
       pending = undefined;
     }
-    // Inline code spans that are requests: `curl … $BASE…`.
-    for (const span of line.matchAll(/`(curl [^`]*\$BASE[^`]*)`/g)) requests.push({ place, command: span[1]!.trim() });
+    // Inline code spans that are requests: `curl … $BASE/…`.
+    for (const span of line.matchAll(/`(curl [^`]*\$BASE\/[^`]*)`/g)) requests.push({ place, command: span[1]!.trim() });
   }
   if (pending) problems.push(`${where(pending.place)}: the example marker is not followed by a fenced block`);
   return { requests, answers, skipped, problems };
