@@ -56,3 +56,9 @@ test("CSV shown: the header line as answered, each row's cells of the same kinds
   assert.deepEqual(compareCsv("a,b,c\n0,1.5,", "a,b,c\n0,2.25,7"), ["CSV row 1: shown 0,1.5, (number,number,empty), answered 0,2.25,7 (number,number,number)"]);
   assert.deepEqual(compareCsv("a,b\n0,1", "a,b,c\n0,1,2"), ['CSV header shown "a,b", answered "a,b,c"']);
 });
+
+test("an endpoint's state moves with the run (a failover on a loaded machine), other states stay fixed", () => {
+  const shown = parseShownJson('[{"endpoints":[{"state":"ok"},{"state":"unknown"}],"history":{"store":{"state":"off"}}}]');
+  const failedOver = [{ endpoints: [{ state: "failing" }, { state: "ok" }], history: { store: { state: "ok" } } }];
+  assert.deepEqual(compareJson(shown, failedOver), ['$[0].history.store.state: shown "off", answered "ok"']);
+});
