@@ -10,6 +10,12 @@ export interface ContractClient {
   readonly viem: PublicClient;
   /** Several calls in one request to the first endpoint that answers it. */
   batch(calls: readonly RpcCall[]): Promise<readonly RpcOutcome[]>;
+  /**
+   * Several calls in one request to the first endpoint not in `except` that answers it, and which endpoint that was (its
+   * URL as configured): what a reader needs to say where a value came from, or to have it confirmed elsewhere.
+   * Undefined when the chain has no endpoint beside those in `except`; throws when each of the others fails.
+   */
+  batchFrom(calls: readonly RpcCall[], except?: readonly string[]): Promise<{ readonly endpoint: string; readonly outcomes: readonly RpcOutcome[] } | undefined>;
   /** JSON-RPC calls sent so far (a batch counts each of its calls): for the benchmarks' call budget. */
   readonly callCount: number;
   close(): void;
@@ -20,11 +26,11 @@ export interface ContractClient {
  * passes the call to the next one, and the last one's error is thrown. Every request ends within `timeoutMs`.
  */
 export function createContractClient(chainId: number, urls: readonly string[], timeoutMs: number): ContractClient {
-  const connections = urls.map((url) => ({ connection: createRpcConnection(url, { timeoutMs }), checked: false }));
+  const connections = urls.map((url) => ({ url, connection: createRpcConnection(url, { timeoutMs }), checked: false }));
   let calls = 0;
-  const tryEach = async <T>(send: (connection: RpcConnection) => Promise<T>): Promise<T> => {
+  const tryEach = async <T>(send: (connection: RpcConnection) => Promise<T>, entries = connections): Promise<T> => {
     let lastError: unknown = new Error(`chain ${chainId} has no RPC endpoint`);
-    for (const entry of connections) {
+    for (const entry of entries) {
       try {
         if (!entry.checked) {
           calls += 1;
@@ -58,6 +64,20 @@ export function createContractClient(chainId: number, urls: readonly string[], t
         calls += batchCalls.length;
         return connection.requestBatch(batchCalls);
       }),
+    batchFrom: async (batchCalls, except = []) => {
+      const others = connections.filter((entry) => !except.includes(entry.url));
+      if (others.length === 0) return undefined;
+      let answered = "";
+      const outcomes = await tryEach(
+        (connection) => {
+          calls += batchCalls.length;
+          answered = others.find((entry) => entry.connection === connection)!.url;
+          return connection.requestBatch(batchCalls);
+        },
+        others,
+      );
+      return { endpoint: answered, outcomes };
+    },
     get callCount() {
       return calls;
     },

@@ -2,13 +2,22 @@
 // predeploy (getL1Fee), or Arbitrum's ArbGasInfo precompile (getPricesInWei: the L1 price of a byte).
 import { decodeFunctionResult, encodeFunctionData, parseAbi } from "viem";
 import { z } from "zod";
+import { opStackL1FeeProblem, type OpStackL1Inputs } from "../core/costs/l1FeeBound.ts";
 import { opStackStandInTx } from "../core/costs/l1FeeData.ts";
 import type { ContractClient } from "./contractClient.ts";
 
 export const OP_GAS_PRICE_ORACLE = "0x420000000000000000000000000000000000000F";
 export const ARB_GAS_INFO = "0x000000000000000000000000000000000000006C";
 
-export const GAS_PRICE_ORACLE_ABI = parseAbi(["function getL1Fee(bytes _data) view returns (uint256)"]);
+export const GAS_PRICE_ORACLE_ABI = parseAbi([
+  "function getL1Fee(bytes _data) view returns (uint256)",
+  "function l1BaseFee() view returns (uint256)",
+  "function blobBaseFee() view returns (uint256)",
+  "function baseFeeScalar() view returns (uint32)",
+  "function blobBaseFeeScalar() view returns (uint32)",
+]);
+/** The oracle's inputs (Ecotone on), read in the fees' batch to bound them (core/costs/l1FeeBound.ts). */
+const OP_INPUTS = ["l1BaseFee", "blobBaseFee", "baseFeeScalar", "blobBaseFeeScalar"] as const;
 export const ARB_GAS_INFO_ABI = parseAbi(["function getPricesInWei() view returns (uint256, uint256, uint256, uint256, uint256, uint256)"]);
 
 /** How a chain charges for L1 data: the OP stack's oracle, Arbitrum's, or not at all. */
@@ -20,7 +29,8 @@ const l1FeeSchema = z.bigint().min(0n).max(MAX_L1_FEE_WEI, "more than any transa
 
 /**
  * The L1 fee of a transaction of each size in `sizes`, in one JSON-RPC batch; throws (with the oracle's reason) when
- * a call fails or answers what is not a fee.
+ * a call fails or answers what is not a fee. On the OP stack the batch also reads the oracle's L1 base fee, blob base
+ * fee and scalars, and a fee they cannot explain (l1FeeBound.ts) is refused.
  */
 export async function readL1Fees(client: ContractClient, kind: Exclude<L1FeeKind, "none">, sizes: readonly number[]): Promise<ReadonlyMap<number, bigint>> {
   if (kind === "arbitrum") {
@@ -32,20 +42,32 @@ export async function readL1Fees(client: ContractClient, kind: Exclude<L1FeeKind
     const perByte = l1FeeSchema.parse(prices[1]);
     return new Map(sizes.map((size) => [size, l1FeeSchema.parse(perByte * BigInt(size))]));
   }
-  const outcomes = await client.batch(
-    sizes.map((size) => ({
+  const outcomes = await client.batch([
+    ...OP_INPUTS.map((functionName) => ({
+      method: "eth_call",
+      params: [{ to: OP_GAS_PRICE_ORACLE, data: encodeFunctionData({ abi: GAS_PRICE_ORACLE_ABI, functionName }) }, "latest"],
+    })),
+    ...sizes.map((size) => ({
       method: "eth_call",
       params: [
         { to: OP_GAS_PRICE_ORACLE, data: encodeFunctionData({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", args: [opStackStandInTx(size)] }) },
         "latest",
       ],
     })),
-  );
+  ]);
+  const [l1BaseFee, blobBaseFee, baseFeeScalar, blobBaseFeeScalar] = OP_INPUTS.map((functionName, index) =>
+    BigInt(decodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName, data: resultData(outcomes[index]) })),
+  ) as [bigint, bigint, bigint, bigint];
+  const inputs: OpStackL1Inputs = { l1BaseFee, blobBaseFee, baseFeeScalar, blobBaseFeeScalar };
   return new Map(
-    sizes.map((size, index) => [
-      size,
-      l1FeeSchema.parse(decodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", data: resultData(outcomes[index]) })),
-    ]),
+    sizes.map((size, index) => {
+      const fee = l1FeeSchema.parse(
+        decodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", data: resultData(outcomes[OP_INPUTS.length + index]) }),
+      );
+      const problem = opStackL1FeeProblem(size, fee, inputs);
+      if (problem !== undefined) throw new Error(problem);
+      return [size, fee];
+    }),
   );
 }
 

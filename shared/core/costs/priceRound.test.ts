@@ -30,3 +30,10 @@ test("zero, negative, absurd, incomplete and future rounds are refused, each say
   assert.match(problem(round(1n, 0)), /not complete/);
   assert.match(problem(round(1n, NOW + 3600)), /future/);
 });
+
+test("a round dated 290 s ahead is refused (it would be stored in the future); one a few seconds ahead is a price", () => {
+  const ahead = judgeRound(round(1n, NOW + 290), 8, 3600, 60, NOW);
+  assert.equal(ahead.ok, false);
+  assert.match(ahead.ok ? "" : ahead.problem, /dated in the future \(290 s ahead of this machine's clock\)/);
+  assert.equal(judgeRound(round(1n, NOW + 5), 8, 3600, 60, NOW).ok, true);
+});

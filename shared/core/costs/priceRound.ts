@@ -20,8 +20,11 @@ export type RoundVerdict = { readonly ok: true; readonly price: FeedPrice } | { 
 
 /** No gas token is worth more than this many units of any currency: an answer above it is garbage, not a price. */
 const MAX_PRICE_UNITS = 10n ** 12n;
-/** A round dated this far ahead of our clock is not believed. */
-const FUTURE_SLACK_S = 300;
+/**
+ * A round dated more than this ahead of our clock is not believed (nor stored: a point dated ahead would keep the next
+ * honest round out). Block times run a few seconds ahead of a synchronised clock at most.
+ */
+export const FUTURE_SLACK_S = 30;
 
 /**
  * The age a round may have: its feed's heartbeat, a tenth more for a heartbeat round written late, and the time
@@ -54,7 +57,11 @@ export function roundProblem(round: FeedRound, decimals: number, nowS: number): 
   if (round.answer > MAX_PRICE_UNITS * 10n ** BigInt(decimals)) return "the price feed answered a price no gas token has";
   if (round.updatedAt === 0n) return "the price feed's round is not complete (updatedAt 0)";
   const updatedAt = Number(round.updatedAt);
-  if (!Number.isSafeInteger(updatedAt) || updatedAt > nowS + FUTURE_SLACK_S) return "the price feed's round is dated in the future";
+  if (!Number.isSafeInteger(updatedAt) || updatedAt > nowS + FUTURE_SLACK_S) {
+    return Number.isSafeInteger(updatedAt)
+      ? `the price feed's round is dated in the future (${updatedAt - nowS} s ahead of this machine's clock)`
+      : "the price feed's round is dated in the future";
+  }
   return undefined;
 }
 
