@@ -2,6 +2,7 @@
 // (rpcConnection.ts: answers capped, secrets redacted, timeouts), trying the endpoints in order.
 import { createPublicClient, custom, type PublicClient } from "viem";
 import { checkChainId } from "./checkChainId.ts";
+import { RpcEndpointError } from "./errors.ts";
 import { createRpcConnection, type RpcCall, type RpcConnection, type RpcOutcome } from "./rpcConnection.ts";
 
 /** Contract reads on one chain: a viem client and one JSON-RPC batch, each call counted. */
@@ -72,7 +73,7 @@ export function createContractClient(chainId: number, urls: readonly string[], t
         (connection) => {
           calls += batchCalls.length;
           answered = others.find((entry) => entry.connection === connection)!.url;
-          return connection.requestBatch(batchCalls);
+          return batchCalls.length === 1 ? single(connection, batchCalls[0]!) : connection.requestBatch(batchCalls);
         },
         others,
       );
@@ -85,4 +86,18 @@ export function createContractClient(chainId: number, urls: readonly string[], t
       for (const { connection } of connections) connection.close();
     },
   };
+}
+
+/**
+ * One call sent alone (not as a batch of one, which some endpoints refuse): the endpoint's JSON-RPC error is its
+ * outcome, as in a batch; a failure of the endpoint itself throws.
+ */
+async function single(connection: RpcConnection, call: RpcCall): Promise<readonly RpcOutcome[]> {
+  try {
+    return [{ ok: true, result: await connection.request(call.method, [...call.params]) }];
+  } catch (error) {
+    // The endpoint's own JSON-RPC error (a revert): an answer, as a batch gives it; not a transport's or an HTTP error.
+    if (error instanceof RpcEndpointError && error.rpcCode !== undefined && error.httpStatus === undefined) return [{ ok: false, error }];
+    throw error;
+  }
 }

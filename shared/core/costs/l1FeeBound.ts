@@ -32,7 +32,7 @@ export function opStackL1FeeProblem(txBytes: number, fee: bigint, inputs: OpStac
   const bound = opStackL1FeeBound(txBytes, inputs);
   if (fee <= bound) return undefined;
   return (
-    `the oracle's L1 fee of ${fee} wei for ${txBytes} bytes is more than its own L1 base fee (${inputs.l1BaseFee} wei), ` +
-    `blob base fee (${inputs.blobBaseFee} wei) and scalars can explain (${bound} wei at most)`
+    `its L1 fee of ${fee} wei for ${txBytes} bytes is more than its L1 base fee (${inputs.l1BaseFee} wei), ` +
+    `blob base fee (${inputs.blobBaseFee} wei) and scalars explain (at most ${bound} wei)`
   );
 }
