@@ -16,7 +16,10 @@ export interface ContractClient {
    * URL as configured): what a reader needs to say where a value came from, or to have it confirmed elsewhere.
    * Undefined when the chain has no endpoint beside those in `except`; throws when each of the others fails.
    */
-  batchFrom(calls: readonly RpcCall[], except?: readonly string[]): Promise<{ readonly endpoint: string; readonly outcomes: readonly RpcOutcome[] } | undefined>;
+  batchFrom(
+    calls: readonly RpcCall[],
+    except?: readonly string[],
+  ): Promise<{ readonly endpoint: string; readonly outcomes: readonly RpcOutcome[] } | undefined>;
   /** JSON-RPC calls sent so far (a batch counts each of its calls): for the benchmarks' call budget. */
   readonly callCount: number;
   close(): void;
@@ -69,14 +72,11 @@ export function createContractClient(chainId: number, urls: readonly string[], t
       const others = connections.filter((entry) => !except.includes(entry.url));
       if (others.length === 0) return undefined;
       let answered = "";
-      const outcomes = await tryEach(
-        (connection) => {
-          calls += batchCalls.length;
-          answered = others.find((entry) => entry.connection === connection)!.url;
-          return batchCalls.length === 1 ? single(connection, batchCalls[0]!) : connection.requestBatch(batchCalls);
-        },
-        others,
-      );
+      const outcomes = await tryEach((connection) => {
+        calls += batchCalls.length;
+        answered = others.find((entry) => entry.connection === connection)!.url;
+        return batchCalls.length === 1 ? single(connection, batchCalls[0]!) : connection.requestBatch(batchCalls);
+      }, others);
       return { endpoint: answered, outcomes };
     },
     get callCount() {

@@ -5,12 +5,7 @@
 /** The error's first line (viem's shortMessage when it has one, zod's issues in words), at most `maxChars` long. */
 export function errorLine(error: unknown, maxChars = 200): string {
   const issues = zodIssues(error);
-  const text =
-    issues !== undefined
-      ? issues
-      : error instanceof Error
-        ? ((error as { shortMessage?: string }).shortMessage ?? error.message)
-        : String(error);
+  const text = issues !== undefined ? issues : error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
   // A first line that only introduces what follows ("...: [", "Details:") keeps its words, not the opening.
   const line = (text.split("\n")[0] ?? "").replace(/[\s:[{(]+$/, "").trim();
   if (line.length <= maxChars) return line;

@@ -114,8 +114,7 @@ export class CostReaders {
       );
       if (shared === undefined) {
         this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined, pastRead: "not yet", pastWalksStarted: 0, lastGood: undefined });
-      }
-      else shared.chainIds.push(plan.chainId);
+      } else shared.chainIds.push(plan.chainId);
     }
   }
 
@@ -232,7 +231,8 @@ export class CostReaders {
             feedPrice: verdict.price,
             shown: Object.freeze({ value, token: spec.token, feed: spec.address, feedChainId: spec.feedChainId, updatedAt: verdict.price.updatedAt }),
           };
-          if (suspicion !== undefined) this.#options.logger.info(`a suspect price was confirmed by another endpoint: ${suspicion}`, { feed: spec.address, value });
+          if (suspicion !== undefined)
+            this.#options.logger.info(`a suspect price was confirmed by another endpoint: ${suspicion}`, { feed: spec.address, value });
           outcome = { price, problem: null };
           reader.lastGood = { price, endpoint };
           this.#keepPoints(reader.chainIds, (points) => points.add({ time: verdict.price.updatedAt, value }, priceSourceOf(endpoint)));
@@ -268,7 +268,9 @@ export class CostReaders {
     }
     if (other === undefined) return `chain ${spec.feedChainId} has no other endpoint to confirm it`;
     const same = other.round.roundId === round.roundId && other.round.answer === round.answer && other.round.updatedAt === round.updatedAt;
-    return same ? undefined : `another endpoint of chain ${spec.feedChainId} reads round ${round.roundId} otherwise (${other.round.answer} at ${other.round.updatedAt})`;
+    return same
+      ? undefined
+      : `another endpoint of chain ${spec.feedChainId} reads round ${round.roundId} otherwise (${other.round.answer} at ${other.round.updatedAt})`;
   }
 
   /**

@@ -65,7 +65,10 @@ test("rounds are read back in batches to the one in force at the horizon's start
   );
   assert.equal(source.batches[0]![0], PHASE + 199n);
   assert.equal(pauses, 3, "a pause between batches, none after the last");
-  assert.deepEqual({ ...outcome, end: "" }, { roundsRead: 101, pointsKept: 101, pointsReplaced: 0, oldestS: source.timeOf(99), end: "", expected: true, retry: false });
+  assert.deepEqual(
+    { ...outcome, end: "" },
+    { roundsRead: 101, pointsKept: 101, pointsReplaced: 0, oldestS: source.timeOf(99), end: "", expected: true, retry: false },
+  );
   assert.match(outcome.end, /horizon/);
 });
 

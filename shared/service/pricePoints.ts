@@ -49,7 +49,11 @@ export class PricePoints {
     const loaded = log === undefined ? [] : log.load(chainId, nowS - horizonS);
     // A point dated ahead (kept by a gasfees that believed such rounds) would keep the next honest round out.
     const ahead = loaded.filter((point) => point.time > nowS + FUTURE_SLACK_S);
-    if (ahead.length > 0) log?.remove(chainId, ahead.map((point) => point.time));
+    if (ahead.length > 0)
+      log?.remove(
+        chainId,
+        ahead.map((point) => point.time),
+      );
     this.#points = loaded.filter((point) => point.time <= nowS + FUTURE_SLACK_S).slice(-MAX_PRICE_POINTS);
     this.#checkedUpToS = this.#points.at(-1)?.time;
   }

@@ -37,7 +37,8 @@ interface FeedState {
   factor: bigint;
 }
 
-const roundData = (round: Round, factor: bigint) => [round.roundId, round.answer * factor, BigInt(round.updatedAt), BigInt(round.updatedAt), round.roundId] as const;
+const roundData = (round: Round, factor: bigint) =>
+  [round.roundId, round.answer * factor, BigInt(round.updatedAt), BigInt(round.updatedAt), round.roundId] as const;
 
 /** A stand-in endpoint of the chain whose eth_call answers the feed from `state` (and, with `l1Fee`, the oracle). */
 function standIn(state: FeedState, l1Fee?: () => bigint): Promise<SyntheticChainServer> {
@@ -49,17 +50,22 @@ function standIn(state: FeedState, l1Fee?: () => bigint): Promise<SyntheticChain
         try {
           const call = decodeFunctionData({ abi: GAS_PRICE_ORACLE_ABI, data: data as `0x${string}` });
           const values = { l1BaseFee: 31_000_000_000n, blobBaseFee: 1n, baseFeeScalar: 1368, blobBaseFeeScalar: 810_949 };
-          if (call.functionName === "getL1Fee") return { result: encodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", result: l1Fee() }) };
+          if (call.functionName === "getL1Fee")
+            return { result: encodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", result: l1Fee() }) };
           return { result: encodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: call.functionName, result: values[call.functionName] }) };
         } catch {
           // Not the oracle's: the feed's.
         }
       }
       const call = decodeFunctionData({ abi: AGGREGATOR_V3_ABI, data: data as `0x${string}` });
-      if (call.functionName === "description") return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "description", result: MOCK_DESCRIPTION }) };
-      if (call.functionName === "decimals") return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "decimals", result: state.decimals }) };
+      if (call.functionName === "description")
+        return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "description", result: MOCK_DESCRIPTION }) };
+      if (call.functionName === "decimals")
+        return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "decimals", result: state.decimals }) };
       if (call.functionName === "latestRoundData") {
-        return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "latestRoundData", result: roundData(state.rounds.at(-1)!, state.factor) }) };
+        return {
+          result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "latestRoundData", result: roundData(state.rounds.at(-1)!, state.factor) }),
+        };
       }
       const asked = state.rounds.find((round) => round.roundId === call.args[0]);
       if (asked === undefined) return { error: { code: 3, message: "execution reverted: No data present" } };
@@ -265,7 +271,10 @@ describe("a lie outlives its liar no more", () => {
     const lied = await serviceOver([liar.url], { historyFile });
     try {
       await lied.logged(/read back 19 past prices/);
-      assert.deepEqual(await priceHistory(lied.service), rounds.map((round) => pointOf(round, 10n)));
+      assert.deepEqual(
+        await priceHistory(lied.service),
+        rounds.map((round) => pointOf(round, 10n)),
+      );
     } finally {
       await lied.service.stop();
       await liar.close();
@@ -274,8 +283,12 @@ describe("a lie outlives its liar no more", () => {
     const restarted = await serviceOver([honest.url], { historyFile });
     try {
       const line = await restarted.logged(/read back \d+ past prices?/);
+      assert.deepEqual(
+        await priceHistory(restarted.service),
+        rounds.map((round) => pointOf(round)),
+        "every point as the honest endpoint reads it",
+      );
       assert.match(line, /"pointsReplaced":19,/);
-      assert.deepEqual(await priceHistory(restarted.service), rounds.map((round) => pointOf(round)), "every point as the honest endpoint reads it");
       assert.equal((await network(restarted.service)).price?.value, valueOf(rounds.at(-1)!));
     } finally {
       await restarted.service.stop();
@@ -291,7 +304,10 @@ describe("a lie outlives its liar no more", () => {
     const { service, logged } = await serviceOver([liar.url, honest.url], { historyFile });
     try {
       await logged(/read back 11 past prices/);
-      assert.deepEqual(await priceHistory(service), rounds.map((round) => pointOf(round, 10n)));
+      assert.deepEqual(
+        await priceHistory(service),
+        rounds.map((round) => pointOf(round, 10n)),
+      );
       // The liar stops answering (as an endpoint set aside is no longer asked); the layer says why.
       await liar.close();
       assert.equal(service.costReaders.forgetFrom(liar.url), 12);

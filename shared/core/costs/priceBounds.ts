@@ -69,6 +69,10 @@ export function moveProblem(previous: FeedPrice, next: FeedPrice, deviation: num
 }
 
 /** Why a price that may be used as a round is suspect (a clause), or undefined: outside its range, or moved too far. */
-export function suspectPrice(next: FeedPrice, previous: FeedPrice | undefined, pair: { token: string; currency: string; deviation: number }): string | undefined {
+export function suspectPrice(
+  next: FeedPrice,
+  previous: FeedPrice | undefined,
+  pair: { token: string; currency: string; deviation: number },
+): string | undefined {
   return rangeProblem(next, pair.token, pair.currency) ?? (previous === undefined ? undefined : moveProblem(previous, next, pair.deviation));
 }
