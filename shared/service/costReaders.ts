@@ -3,6 +3,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { formatUnits } from "viem";
 import { pricePlanOf, type PricePlan, type PriceFeedSpec } from "../config/priceFeeds.ts";
+import type { OpStackL1Inputs } from "../core/costs/l1FeeBound.ts";
 import { suspectPrice } from "../core/costs/priceBounds.ts";
 import { allowedRoundAgeS, judgeRound, type FeedRound } from "../core/costs/priceRound.ts";
 import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
@@ -21,6 +22,11 @@ import { priceSourceOf, PricePoints, type PricePointLog } from "./pricePoints.ts
 export const COST_READ_INTERVAL_MS = 60_000;
 /** A chain's blob schedule changes only at a fork: eth_config is asked at start, then this often at most. */
 export const BLOB_SCHEDULE_READ_INTERVAL_MS = 3_600_000;
+/**
+ * An OP-stack oracle's inputs (L1 base fee, blob base fee, scalars) judge its fees this long after they were read; then,
+ * or when a fee is more than they explain, they are read again (four calls) with the fees.
+ */
+export const L1_INPUTS_MAX_AGE_MS = 600_000;
 /** Walks back through a feed's past rounds per start: the first, and retries after an endpoint failed one. */
 const PAST_WALK_TRIES = 5;
 /** How often the timer looks for reads that are due (a chain that just answered for the first time is read then). */
@@ -80,6 +86,8 @@ export class CostReaders {
   readonly #money = new Map<number, ChainMoney>();
   readonly #points = new Map<number, PricePoints>();
   readonly #loggedProblems = new Map<string, string>();
+  /** Each OP-stack chain's oracle inputs its fees were last judged by, and when they were read. */
+  readonly #l1Inputs = new Map<number, { readonly inputs: OpStackL1Inputs; readonly readAtMs: number }>();
   /** When each feed (feedKey) and each chain's L1 oracle (`l1 <chainId>`) was last read. */
   readonly #lastReadAtMs = new Map<string, number>();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -414,8 +422,13 @@ export class CostReaders {
     let fees: ReadonlyMap<number, bigint> | undefined;
     let problem: string | null = null;
     try {
-      fees = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)]);
+      const held = this.#l1Inputs.get(plan.chainId);
+      const known = held !== undefined && this.#now() - held.readAtMs < L1_INPUTS_MAX_AGE_MS ? held.inputs : undefined;
+      const read = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)], known);
+      fees = read.fees;
+      if (read.opInputs !== undefined && read.opInputs !== known) this.#l1Inputs.set(plan.chainId, { inputs: read.opInputs, readAtMs: this.#now() });
     } catch (error) {
+      this.#l1Inputs.delete(plan.chainId);
       problem = `the L1 fee could not be read from the chain's ${kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle"}: ${errorLine(error)}`;
     }
     this.#logOnce(`l1 ${plan.chainId}`, problem, plan.chainId);
