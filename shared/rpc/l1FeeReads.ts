@@ -28,6 +28,11 @@ export type L1FeeKind = "op-stack" | "arbitrum" | "none";
 const MAX_L1_FEE_WEI = 10n ** 21n;
 const l1FeeSchema = z.bigint().min(0n).max(MAX_L1_FEE_WEI, "more than any transaction's L1 fee");
 
+/** An oracle's fee its own inputs cannot explain (l1FeeBound.ts): refused, not a failed call. */
+export class L1FeeRefusedError extends Error {
+  override name = "L1FeeRefusedError";
+}
+
 /** L1 fees read, and on the OP stack the oracle inputs they were judged by (a later read may use them again). */
 export interface L1FeeRead {
   readonly fees: ReadonlyMap<number, bigint>;
@@ -82,7 +87,7 @@ export async function readL1Fees(
   const problem = fees.map(({ size, fee }) => opStackL1FeeProblem(size, fee, inputs)).find((found) => found !== undefined);
   if (problem !== undefined) {
     if (known !== undefined) return readL1Fees(client, kind, sizes);
-    throw new Error(problem);
+    throw new L1FeeRefusedError(problem);
   }
   return { fees: new Map(fees.map(({ size, fee }) => [size, fee])), opInputs: inputs };
 }

@@ -11,7 +11,7 @@ import type { Logger } from "../log/logger.ts";
 import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { errorLine } from "../rpc/errorLine.ts";
-import { readL1Fees } from "../rpc/l1FeeReads.ts";
+import { L1FeeRefusedError, readL1Fees } from "../rpc/l1FeeReads.ts";
 import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, readRoundElsewhere, type FeedSetup } from "../rpc/priceFeedReads.ts";
 import type { ChainMoney } from "./chainMoney.ts";
 import { historyHorizonOf, type ChainPlan } from "./chainPlan.ts";
@@ -429,7 +429,11 @@ export class CostReaders {
       if (read.opInputs !== undefined && read.opInputs !== known) this.#l1Inputs.set(plan.chainId, { inputs: read.opInputs, readAtMs: this.#now() });
     } catch (error) {
       this.#l1Inputs.delete(plan.chainId);
-      problem = `the L1 fee could not be read from the chain's ${kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle"}: ${errorLine(error)}`;
+      const oracle = kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle";
+      problem =
+        error instanceof L1FeeRefusedError
+          ? `the L1 fee from the chain's ${oracle} is refused: ${error.message}`
+          : `the L1 fee could not be read from the chain's ${oracle}: ${errorLine(error)}`;
     }
     this.#logOnce(`l1 ${plan.chainId}`, problem, plan.chainId);
     this.#update(plan.chainId, (money) =>

@@ -154,7 +154,8 @@ test("points held that their rounds read otherwise are replaced, and the walk go
   assert.match(outcome.end, /agree with the feed again/);
   assert.equal(outcome.roundsRead, 20, "round 180, which agrees, ends it");
 
-  const agreeing = new Map([...held].map(([time]) => [time, String(1000 + (NOW - time) / -600 + 200)]));
+  const roundAt = (time: number) => 200 - (NOW - time) / 600;
+  const agreeing = new Map([...held].map(([time]) => [time, String(1000 + roundAt(time))]));
   const quiet = await walk(feed(200, 600), { horizonStartS: 0, afterS: source.timeOf(190) }, { held: agreeing });
   assert.equal(quiet.points.length, 9, "points held that agree end the walk where they begin");
   assert.equal(quiet.outcome.pointsReplaced, 0);

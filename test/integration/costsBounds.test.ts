@@ -235,7 +235,7 @@ test("an L1 fee of 1,000 ETH, more than the oracle's own base fees explain, is r
     assert.ok(refused.actions.every((action) => action.l1FeeWei === null));
     assert.match(
       refused.l1FeeProblem!,
-      /^the L1 fee could not be read from the chain's GasPriceOracle: its L1 fee of 1000000000000000000000 wei for \d+ bytes is more than its L1 base fee \(31000000000 wei\), blob base fee \(1 wei\) and scalars explain \(at most \d+ wei\)$/,
+      /^the L1 fee from the chain's GasPriceOracle is refused: its L1 fee of 1000000000000000000000 wei for \d+ bytes is more than its L1 base fee \(31000000000 wei\), blob base fee \(1 wei\) and scalars explain \(at most \d+ wei\)$/,
     );
   } finally {
     await service.stop();
