@@ -20,6 +20,8 @@ export type RoundVerdict = { readonly ok: true; readonly price: FeedPrice } | { 
 
 /** No gas token is worth more than this many units of any currency: an answer above it is garbage, not a price. */
 const MAX_PRICE_UNITS = 10n ** 12n;
+/** No gas token is worth less than 10^-12 units of any currency: an answer below it is a wrong scale, not a price. */
+const MIN_PRICE_FRACTION = 10n ** 12n;
 /**
  * A round dated more than this ahead of our clock is not believed (nor stored: a point dated ahead would keep the next
  * honest round out). Block times run a few seconds ahead of a synchronised clock at most.
@@ -55,6 +57,7 @@ export function roundProblem(round: FeedRound, decimals: number, nowS: number): 
   if (round.answer === 0n) return "the price feed answered zero";
   if (round.answer < 0n) return `the price feed answered a negative price (${round.answer})`;
   if (round.answer > MAX_PRICE_UNITS * 10n ** BigInt(decimals)) return "the price feed answered a price no gas token has";
+  if (round.answer * MIN_PRICE_FRACTION < 10n ** BigInt(decimals)) return "the price feed answered a price too small for any gas token";
   if (round.updatedAt === 0n) return "the price feed's round is not complete (updatedAt 0)";
   const updatedAt = Number(round.updatedAt);
   if (!Number.isSafeInteger(updatedAt) || updatedAt > nowS + FUTURE_SLACK_S) {
