@@ -2,6 +2,7 @@
 // feed directory (docs.chain.link/data-feeds/price-feeds/addresses, "Standard" feeds: address and heartbeat), or the
 // one a chain's settings name. docs/configuration.md#prices lists them.
 import { knownChain } from "../core/chains/defaultChains.ts";
+import { DEFAULT_DEVIATION } from "../core/costs/priceBounds.ts";
 import type { PriceFeedSettings } from "./settings.ts";
 
 /** A feed to read: where, what it prices, and how old its newest round may be. */
@@ -17,6 +18,11 @@ export interface PriceFeedSpec {
   /** The feed writes a round at least this often (Chainlink's heartbeat). */
   readonly heartbeatS: number;
   /**
+   * The move (a fraction) that makes the feed write a round (Chainlink's deviation threshold): how far its price may
+   * move between two reads follows from it (core/costs/priceBounds.ts). DEFAULT_DEVIATION where it is not known.
+   */
+  readonly deviation: number;
+  /**
    * What its description() must be: "pair" for "<token> / <currency>" (the default feeds), a text the user gave, or
    * "any" (a user's feed named without one).
    */
@@ -30,18 +36,18 @@ const ETHEREUM = 1;
 
 /** Each default chain's own USD feed of its gas token, as Chainlink's directory lists it. */
 const DEFAULT_USD_FEEDS: Readonly<Record<number, Omit<PriceFeedSpec, "feedChainId" | "currency" | "description">>> = {
-  // Ethereum: ETH / USD, heartbeat 1 h.
-  1: { address: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", token: "ETH", tokenAliases: [], heartbeatS: 3600 },
-  // Base: ETH / USD, heartbeat 20 min.
-  8453: { address: "0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70", token: "ETH", tokenAliases: [], heartbeatS: 1200 },
-  // Arbitrum One: ETH / USD, heartbeat 24 h.
-  42161: { address: "0x639Fe6ab55C921f74e7fac1ee960C0B6293ba612", token: "ETH", tokenAliases: [], heartbeatS: 86_400 },
-  // OP Mainnet: ETH / USD, heartbeat 20 min.
-  10: { address: "0x13e3Ee699D1909E989722E753853AE30b17e08c5", token: "ETH", tokenAliases: [], heartbeatS: 1200 },
-  // Polygon PoS: POL / USD (formerly MATIC / USD), heartbeat 27 s.
-  137: { address: "0xAB594600376Ec9fD91F8e885dADF0CE036862dE0", token: "POL", tokenAliases: ["MATIC"], heartbeatS: 27 },
-  // Linea: ETH / USD, heartbeat 24 h.
-  59144: { address: "0x3c6Cd9Cc7c7a4c2Cf5a82734CD249D7D593354dA", token: "ETH", tokenAliases: [], heartbeatS: 86_400 },
+  // Ethereum: ETH / USD, heartbeat 1 h, deviation 0.5%.
+  1: { address: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", token: "ETH", tokenAliases: [], heartbeatS: 3600, deviation: 0.005 },
+  // Base: ETH / USD, heartbeat 20 min, deviation 0.15%.
+  8453: { address: "0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70", token: "ETH", tokenAliases: [], heartbeatS: 1200, deviation: 0.0015 },
+  // Arbitrum One: ETH / USD, heartbeat 24 h, deviation 0.05%.
+  42161: { address: "0x639Fe6ab55C921f74e7fac1ee960C0B6293ba612", token: "ETH", tokenAliases: [], heartbeatS: 86_400, deviation: 0.0005 },
+  // OP Mainnet: ETH / USD, heartbeat 20 min, deviation 0.15%.
+  10: { address: "0x13e3Ee699D1909E989722E753853AE30b17e08c5", token: "ETH", tokenAliases: [], heartbeatS: 1200, deviation: 0.0015 },
+  // Polygon PoS: POL / USD (formerly MATIC / USD), heartbeat 27 s; its deviation is not listed here: the default.
+  137: { address: "0xAB594600376Ec9fD91F8e885dADF0CE036862dE0", token: "POL", tokenAliases: ["MATIC"], heartbeatS: 27, deviation: DEFAULT_DEVIATION },
+  // Linea: ETH / USD, heartbeat 24 h; its deviation is not listed here: the default.
+  59144: { address: "0x3c6Cd9Cc7c7a4c2Cf5a82734CD249D7D593354dA", token: "ETH", tokenAliases: [], heartbeatS: 86_400, deviation: DEFAULT_DEVIATION },
 };
 
 /** A user's feed without a heartbeat is allowed rounds up to a day old (the longest heartbeat Chainlink's feeds have). */
@@ -76,6 +82,7 @@ export function pricePlanOf(
         tokenAliases: [],
         currency,
         heartbeatS: override.heartbeatSeconds ?? DEFAULT_USER_FEED_HEARTBEAT_S,
+        deviation: DEFAULT_DEVIATION,
         description: override.description === undefined ? "any" : { exactly: override.description },
       },
     };

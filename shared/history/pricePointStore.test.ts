@@ -14,7 +14,7 @@ test("price points outlive a restart, per chain, led by the one in force at the 
   store.pricePoints.append(1, [{ time: 100, value: "1893.51" }]);
   store.pricePoints.append(1, [{ time: 200, value: "1900" }]);
   store.pricePoints.append(1, [{ time: 300, value: "2840.265" }]);
-  store.pricePoints.append(1, [{ time: 300, value: "9999" }]); // the same round again changes nothing
+  store.pricePoints.append(1, [{ time: 300, value: "2840.265" }]); // the same round again changes nothing
   store.pricePoints.append(137, [{ time: 150, value: "0.71" }]);
   store.close();
   const reopened = HistoryStore.open(file);
@@ -68,5 +68,51 @@ test("points appended together are kept all or none", () => {
     store.pricePoints.load(1, 0).map((point) => point.time),
     [7, 8],
   );
+  store.close();
+});
+
+test("a point read again with another value replaces its row, and an endpoint's points are removed, after a restart too", () => {
+  const file = temporaryFile();
+  const store = HistoryStore.open(file);
+  store.pricePoints.append(1, [
+    { time: 100, value: "18935.1", source: "liar" },
+    { time: 200, value: "19000", source: "liar" },
+    { time: 300, value: "1905", source: "honest" },
+  ]);
+  store.pricePoints.append(1, [{ time: 100, value: "1893.51", source: "honest" }]);
+  store.pricePoints.append(137, [{ time: 100, value: "7.1", source: "liar" }]);
+  store.close();
+  const reopened = HistoryStore.open(file);
+  assert.deepEqual(reopened.pricePoints.load(1, 0), [
+    { time: 100, value: "1893.51", source: "honest" },
+    { time: 200, value: "19000", source: "liar" },
+    { time: 300, value: "1905", source: "honest" },
+  ]);
+  assert.equal(reopened.pricePoints.removeFrom(1, "liar"), 1);
+  assert.deepEqual(
+    reopened.pricePoints.load(1, 0).map((point) => point.time),
+    [100, 300],
+  );
+  assert.equal(reopened.pricePoints.load(137, 0).length, 1, "another chain's points stay");
+  reopened.pricePoints.remove(1, [300]);
+  assert.deepEqual(
+    reopened.pricePoints.load(1, 0).map((point) => point.time),
+    [100],
+  );
+  reopened.close();
+});
+
+test("a file whose price_points were made before sources were gets the column, its rows kept without one", () => {
+  const file = temporaryFile();
+  HistoryStore.open(file).close();
+  const db = new DatabaseSync(file);
+  db.exec("DROP TABLE price_points");
+  db.exec("CREATE TABLE price_points (chain_id INTEGER NOT NULL, time INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (chain_id, time)) WITHOUT ROWID");
+  db.exec("INSERT INTO price_points (chain_id, time, value) VALUES (1, 10, '1.5')");
+  db.close();
+  const store = HistoryStore.open(file);
+  assert.deepEqual(store.pricePoints.load(1, 0), [{ time: 10, value: "1.5" }]);
+  store.pricePoints.append(1, [{ time: 10, value: "1.6", source: "honest" }]);
+  assert.deepEqual(store.pricePoints.load(1, 0), [{ time: 10, value: "1.6", source: "honest" }]);
   store.close();
 });

@@ -2,13 +2,23 @@
 // predeploy (getL1Fee), or Arbitrum's ArbGasInfo precompile (getPricesInWei: the L1 price of a byte).
 import { decodeFunctionResult, encodeFunctionData, parseAbi } from "viem";
 import { z } from "zod";
+import { opStackL1FeeProblem, type OpStackL1Inputs } from "../core/costs/l1FeeBound.ts";
 import { opStackStandInTx } from "../core/costs/l1FeeData.ts";
 import type { ContractClient } from "./contractClient.ts";
+import type { RpcOutcome } from "./rpcConnection.ts";
 
 export const OP_GAS_PRICE_ORACLE = "0x420000000000000000000000000000000000000F";
 export const ARB_GAS_INFO = "0x000000000000000000000000000000000000006C";
 
-export const GAS_PRICE_ORACLE_ABI = parseAbi(["function getL1Fee(bytes _data) view returns (uint256)"]);
+export const GAS_PRICE_ORACLE_ABI = parseAbi([
+  "function getL1Fee(bytes _data) view returns (uint256)",
+  "function l1BaseFee() view returns (uint256)",
+  "function blobBaseFee() view returns (uint256)",
+  "function baseFeeScalar() view returns (uint32)",
+  "function blobBaseFeeScalar() view returns (uint32)",
+]);
+/** The oracle's inputs (Ecotone on), read in the fees' batch to bound them (core/costs/l1FeeBound.ts). */
+const OP_INPUTS = ["l1BaseFee", "blobBaseFee", "baseFeeScalar", "blobBaseFeeScalar"] as const;
 export const ARB_GAS_INFO_ABI = parseAbi(["function getPricesInWei() view returns (uint256, uint256, uint256, uint256, uint256, uint256)"]);
 
 /** How a chain charges for L1 data: the OP stack's oracle, Arbitrum's, or not at all. */
@@ -18,11 +28,29 @@ export type L1FeeKind = "op-stack" | "arbitrum" | "none";
 const MAX_L1_FEE_WEI = 10n ** 21n;
 const l1FeeSchema = z.bigint().min(0n).max(MAX_L1_FEE_WEI, "more than any transaction's L1 fee");
 
+/** An oracle's fee its own inputs cannot explain (l1FeeBound.ts): refused, not a failed call. */
+export class L1FeeRefusedError extends Error {
+  override name = "L1FeeRefusedError";
+}
+
+/** L1 fees read, and on the OP stack the oracle inputs they were judged by (a later read may use them again). */
+export interface L1FeeRead {
+  readonly fees: ReadonlyMap<number, bigint>;
+  readonly opInputs?: OpStackL1Inputs | undefined;
+}
+
 /**
  * The L1 fee of a transaction of each size in `sizes`, in one JSON-RPC batch; throws (with the oracle's reason) when
- * a call fails or answers what is not a fee.
+ * a call fails or answers what is not a fee. On the OP stack each fee is judged by the oracle's L1 base fee, blob base
+ * fee and scalars (l1FeeBound.ts): `known` ones from an earlier read when given, else read in the same batch; a fee the
+ * known inputs cannot explain is read again with fresh inputs, and refused when those cannot explain it either.
  */
-export async function readL1Fees(client: ContractClient, kind: Exclude<L1FeeKind, "none">, sizes: readonly number[]): Promise<ReadonlyMap<number, bigint>> {
+export async function readL1Fees(
+  client: ContractClient,
+  kind: Exclude<L1FeeKind, "none">,
+  sizes: readonly number[],
+  known?: OpStackL1Inputs,
+): Promise<L1FeeRead> {
   if (kind === "arbitrum") {
     const [outcome] = await client.batch([
       { method: "eth_call", params: [{ to: ARB_GAS_INFO, data: encodeFunctionData({ abi: ARB_GAS_INFO_ABI, functionName: "getPricesInWei" }) }, "latest"] },
@@ -30,23 +58,45 @@ export async function readL1Fees(client: ContractClient, kind: Exclude<L1FeeKind
     const prices = decodeFunctionResult({ abi: ARB_GAS_INFO_ABI, functionName: "getPricesInWei", data: resultData(outcome) });
     // The second value is the price of one byte of L1 call data, in wei.
     const perByte = l1FeeSchema.parse(prices[1]);
-    return new Map(sizes.map((size) => [size, l1FeeSchema.parse(perByte * BigInt(size))]));
+    return { fees: new Map(sizes.map((size) => [size, l1FeeSchema.parse(perByte * BigInt(size))])) };
   }
-  const outcomes = await client.batch(
-    sizes.map((size) => ({
+  const inputCalls =
+    known !== undefined
+      ? []
+      : OP_INPUTS.map((functionName) => ({
+          method: "eth_call",
+          params: [{ to: OP_GAS_PRICE_ORACLE, data: encodeFunctionData({ abi: GAS_PRICE_ORACLE_ABI, functionName }) }, "latest"],
+        }));
+  const outcomes = await client.batch([
+    ...inputCalls,
+    ...sizes.map((size) => ({
       method: "eth_call",
       params: [
         { to: OP_GAS_PRICE_ORACLE, data: encodeFunctionData({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", args: [opStackStandInTx(size)] }) },
         "latest",
       ],
     })),
-  );
-  return new Map(
-    sizes.map((size, index) => [
-      size,
-      l1FeeSchema.parse(decodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", data: resultData(outcomes[index]) })),
-    ]),
-  );
+  ]);
+  const inputs = known ?? decodeInputs(outcomes);
+  const fees = sizes.map((size, index) => ({
+    size,
+    fee: l1FeeSchema.parse(
+      decodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", data: resultData(outcomes[inputCalls.length + index]) }),
+    ),
+  }));
+  const problem = fees.map(({ size, fee }) => opStackL1FeeProblem(size, fee, inputs)).find((found) => found !== undefined);
+  if (problem !== undefined) {
+    if (known !== undefined) return readL1Fees(client, kind, sizes);
+    throw new L1FeeRefusedError(problem);
+  }
+  return { fees: new Map(fees.map(({ size, fee }) => [size, fee])), opInputs: inputs };
+}
+
+function decodeInputs(outcomes: readonly RpcOutcome[]): OpStackL1Inputs {
+  const [l1BaseFee, blobBaseFee, baseFeeScalar, blobBaseFeeScalar] = OP_INPUTS.map((functionName, index) =>
+    BigInt(decodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName, data: resultData(outcomes[index]) })),
+  ) as [bigint, bigint, bigint, bigint];
+  return { l1BaseFee, blobBaseFee, baseFeeScalar, blobBaseFeeScalar };
 }
 
 function resultData(outcome: { ok: true; result: unknown } | { ok: false; error: Error } | undefined): `0x${string}` {

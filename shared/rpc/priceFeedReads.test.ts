@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { decodeFunctionData, encodeFunctionResult } from "viem";
 import { startSyntheticChainServer } from "../../test/support/syntheticChainServer.ts";
 import { createContractClient } from "./contractClient.ts";
-import { AGGREGATOR_V3_ABI, readPastRounds } from "./priceFeedReads.ts";
+import { AGGREGATOR_V3_ABI, readLatestRound, readPastRounds, readRoundElsewhere } from "./priceFeedReads.ts";
 
 const FEED = "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419";
 const round = (id: bigint, answer: bigint, at: bigint) =>
@@ -32,7 +32,8 @@ test("each round's answer is decoded, and each hostile one is said for its own r
   });
   const client = createContractClient(1, [server.url], 2_000);
   try {
-    const answers = await readPastRounds(client, FEED, [10n, 9n, 8n, 7n, 6n, 5n, 4n]);
+    const { answers, endpoint } = await readPastRounds(client, FEED, [10n, 9n, 8n, 7n, 6n, 5n, 4n]);
+    assert.equal(endpoint, server.url, "said with the endpoint that answered");
     assert.deepEqual(answers[0], { round: { roundId: 10n, answer: 187_850_000_000n, startedAt: 1_700_000_000n, updatedAt: 1_700_000_000n } });
     assert.match("failed" in answers[1]! ? answers[1].failed : "", /No data present/);
     for (const index of [2, 3, 4]) assert.match("failed" in answers[index]! ? answers[index].failed : "", /not a round|not call data/, `round ${10 - index}`);
@@ -46,5 +47,36 @@ test("each round's answer is decoded, and each hostile one is said for its own r
   } finally {
     client.close();
     await server.close();
+  }
+});
+
+test("a round is read again from another endpoint of the chain, or not at all when it has none", async () => {
+  const serve = (answer: bigint) =>
+    startSyntheticChainServer({
+      chainId: 1,
+      head: 10n,
+      ethCall: (data) => {
+        const call = decodeFunctionData({ abi: AGGREGATOR_V3_ABI, data: data as `0x${string}` });
+        const result = [7n, answer, 1_700_000_000n, 1_700_000_000n, 7n] as const;
+        return call.functionName === "latestRoundData"
+          ? { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "latestRoundData", result }) }
+          : { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "getRoundData", result }) };
+      },
+    });
+  const [first, second] = await Promise.all([serve(3_000_000_000_000n), serve(300_000_000_000n)]);
+  const both = createContractClient(1, [first.url, second.url], 2_000);
+  const alone = createContractClient(1, [first.url], 2_000);
+  try {
+    const latest = await readLatestRound(both, FEED);
+    assert.equal(latest.endpoint, first.url);
+    assert.equal(latest.round.answer, 3_000_000_000_000n);
+    const elsewhere = await readRoundElsewhere(both, FEED, 7n, latest.endpoint);
+    assert.equal(elsewhere?.endpoint, second.url);
+    assert.equal(elsewhere?.round.answer, 300_000_000_000n);
+    assert.equal(await readRoundElsewhere(alone, FEED, 7n, first.url), undefined);
+  } finally {
+    both.close();
+    alone.close();
+    await Promise.all([first.close(), second.close()]);
   }
 });

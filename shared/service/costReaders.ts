@@ -3,23 +3,30 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { formatUnits } from "viem";
 import { pricePlanOf, type PricePlan, type PriceFeedSpec } from "../config/priceFeeds.ts";
-import { judgeRound } from "../core/costs/priceRound.ts";
+import type { OpStackL1Inputs } from "../core/costs/l1FeeBound.ts";
+import { suspectPrice } from "../core/costs/priceBounds.ts";
+import { allowedRoundAgeS, judgeRound, type FeedRound } from "../core/costs/priceRound.ts";
 import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
 import type { Logger } from "../log/logger.ts";
 import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { errorLine } from "../rpc/errorLine.ts";
-import { readL1Fees } from "../rpc/l1FeeReads.ts";
-import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, type FeedSetup } from "../rpc/priceFeedReads.ts";
+import { L1FeeRefusedError, readL1Fees } from "../rpc/l1FeeReads.ts";
+import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, readRoundElsewhere, type FeedSetup } from "../rpc/priceFeedReads.ts";
 import type { ChainMoney } from "./chainMoney.ts";
 import { historyHorizonOf, type ChainPlan } from "./chainPlan.ts";
 import { walkPastRounds } from "./pastPriceRounds.ts";
-import { PricePoints, type PricePointLog } from "./pricePoints.ts";
+import { priceSourceOf, PricePoints, type PricePointLog } from "./pricePoints.ts";
 
 /** Read each feed and oracle this often at most (CONTRACT.md: at most once a minute). */
 export const COST_READ_INTERVAL_MS = 60_000;
 /** A chain's blob schedule changes only at a fork: eth_config is asked at start, then this often at most. */
 export const BLOB_SCHEDULE_READ_INTERVAL_MS = 3_600_000;
+/**
+ * An OP-stack oracle's inputs (L1 base fee, blob base fee, scalars) judge its fees this long after they were read; then,
+ * or when a fee is more than they explain, they are read again (four calls) with the fees.
+ */
+export const L1_INPUTS_MAX_AGE_MS = 600_000;
 /** Walks back through a feed's past rounds per start: the first, and retries after an endpoint failed one. */
 const PAST_WALK_TRIES = 5;
 /** How often the timer looks for reads that are due (a chain that just answered for the first time is read then). */
@@ -59,6 +66,11 @@ interface FeedReader {
    */
   pastRead: "not yet" | "started";
   pastWalksStarted: number;
+  /**
+   * The last price used and the endpoint (its URL) it was read from: a new round is judged against it (priceBounds.ts),
+   * and it is held while a suspect round waits for another endpoint's confirmation.
+   */
+  lastGood: { readonly price: NonNullable<ChainMoney["price"]>; readonly endpoint: string } | undefined;
 }
 
 /**
@@ -74,6 +86,8 @@ export class CostReaders {
   readonly #money = new Map<number, ChainMoney>();
   readonly #points = new Map<number, PricePoints>();
   readonly #loggedProblems = new Map<string, string>();
+  /** Each OP-stack chain's oracle inputs its fees were last judged by, and when they were read. */
+  readonly #l1Inputs = new Map<number, { readonly inputs: OpStackL1Inputs; readonly readAtMs: number }>();
   /** When each feed (feedKey) and each chain's L1 oracle (`l1 <chainId>`) was last read. */
   readonly #lastReadAtMs = new Map<string, number>();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -106,8 +120,9 @@ export class CostReaders {
       const shared = this.#feeds.find(
         (reader) => reader.spec.feedChainId === feed.feedChainId && reader.spec.address.toLowerCase() === feed.address.toLowerCase(),
       );
-      if (shared === undefined) this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined, pastRead: "not yet", pastWalksStarted: 0 });
-      else shared.chainIds.push(plan.chainId);
+      if (shared === undefined) {
+        this.#feeds.push({ spec: feed, chainIds: [plan.chainId], setup: undefined, pastRead: "not yet", pastWalksStarted: 0, lastGood: undefined });
+      } else shared.chainIds.push(plan.chainId);
     }
   }
 
@@ -213,19 +228,26 @@ export class CostReaders {
         });
         reader.setup = setup;
       }
-      const round = await readLatestRound(client, spec.address);
+      const { round, endpoint } = await readLatestRound(client, spec.address);
       const verdict = judgeRound(round, reader.setup.decimals, spec.heartbeatS, Math.ceil(this.#intervalMs / 1000), nowS);
       if (verdict.ok) {
         const value = formatUnits(verdict.price.answer, verdict.price.decimals);
-        outcome = {
-          price: {
+        const suspicion = suspectPrice(verdict.price, reader.lastGood?.price.feedPrice, spec);
+        const unconfirmed = suspicion === undefined ? undefined : await this.#confirm(client, spec, round, endpoint);
+        if (suspicion === undefined || unconfirmed === undefined) {
+          const price = {
             feedPrice: verdict.price,
             shown: Object.freeze({ value, token: spec.token, feed: spec.address, feedChainId: spec.feedChainId, updatedAt: verdict.price.updatedAt }),
-          },
-          problem: null,
-        };
-        this.#keepPoints(reader.chainIds, (points) => points.add({ time: verdict.price.updatedAt, value }));
-        if (reader.pastRead === "not yet") this.#readPast(reader, reader.setup, { roundId: round.roundId, updatedAt: verdict.price.updatedAt }, nowS);
+          };
+          if (suspicion !== undefined)
+            this.#options.logger.info(`a suspect price was confirmed by another endpoint: ${suspicion}`, { feed: spec.address, value });
+          outcome = { price, problem: null };
+          reader.lastGood = { price, endpoint };
+          this.#keepPoints(reader.chainIds, (points) => points.add({ time: verdict.price.updatedAt, value }, priceSourceOf(endpoint)));
+          if (reader.pastRead === "not yet") this.#readPast(reader, reader.setup, { roundId: round.roundId, updatedAt: verdict.price.updatedAt }, nowS);
+        } else {
+          outcome = this.#held(reader, `the price feed's newest round (${value} ${spec.currency}) is not used: ${suspicion}, and ${unconfirmed}`, nowS);
+        }
       } else {
         outcome = { price: undefined, problem: verdict.problem };
       }
@@ -239,6 +261,73 @@ export class CostReaders {
         return same ? money : { ...money, price: outcome.price, priceProblem: outcome.problem };
       });
     }
+  }
+
+  /**
+   * Whether another endpoint of the feed's chain reads the suspect `round` alike (getRoundData of the same round):
+   * undefined when it does, else why it is not confirmed (a clause).
+   */
+  async #confirm(client: ContractClient, spec: PriceFeedSpec, round: FeedRound, endpoint: string): Promise<string | undefined> {
+    let other;
+    try {
+      other = await readRoundElsewhere(client, spec.address, round.roundId, endpoint);
+    } catch (error) {
+      return `no other endpoint of chain ${spec.feedChainId} could confirm it (${errorLine(error)})`;
+    }
+    if (other === undefined) return `chain ${spec.feedChainId} has no other endpoint to confirm it`;
+    const same = other.round.roundId === round.roundId && other.round.answer === round.answer && other.round.updatedAt === round.updatedAt;
+    return same
+      ? undefined
+      : `another endpoint of chain ${spec.feedChainId} reads round ${round.roundId} otherwise (${other.round.answer} at ${other.round.updatedAt})`;
+  }
+
+  /**
+   * A suspect round not confirmed: the last good price is kept while its round is as fresh as the feed's heartbeat
+   * allows, and the problem says why the newer one is not used; past that, no price.
+   */
+  #held(reader: FeedReader, why: string, nowS: number): { price: ChainMoney["price"]; problem: string } {
+    const last = reader.lastGood?.price;
+    const fresh = last !== undefined && nowS - last.feedPrice.updatedAt <= allowedRoundAgeS(reader.spec.heartbeatS, Math.ceil(this.#intervalMs / 1000));
+    return fresh
+      ? { price: last, problem: `${why}; the last good price (${last.shown.value}) is kept` }
+      : { price: undefined, problem: last === undefined ? why : `${why}; the last good price is too old to keep` };
+  }
+
+  /**
+   * What the endpoint layer calls when it sets `endpoint` (a URL as configured) aside for lying: the price points read
+   * from it are removed (memory and history file) and read back again from the endpoints left, and a price it gave is
+   * taken down and read again at the next tick. Returns how many points were removed.
+   */
+  forgetFrom(endpoint: string): number {
+    const source = priceSourceOf(endpoint);
+    let removed = 0;
+    for (const reader of this.#feeds) {
+      let fromIt = 0;
+      for (const chainId of reader.chainIds) {
+        try {
+          fromIt += this.#points.get(chainId)?.forgetFrom(source) ?? 0;
+        } catch (error) {
+          this.#logOnce(`points ${chainId}`, `price points could not be removed from the history file: ${errorLine(error)}`, chainId);
+        }
+      }
+      const priceFromIt = reader.lastGood?.endpoint === endpoint;
+      if (fromIt === 0 && !priceFromIt) continue;
+      removed += fromIt;
+      this.#options.logger.warn(`forgetting ${fromIt} price point${fromIt === 1 ? "" : "s"} from an endpoint set aside for lying; they are read again`, {
+        feed: reader.spec.address,
+        feedChainId: reader.spec.feedChainId,
+      });
+      // Read again at the next tick, the rounds of the points removed too.
+      this.#lastReadAtMs.delete(feedKey(reader.spec));
+      reader.pastRead = "not yet";
+      reader.pastWalksStarted = 0;
+      if (priceFromIt) {
+        reader.lastGood = undefined;
+        const problem = "the price was read from an endpoint set aside for lying: it is read again";
+        for (const chainId of reader.chainIds) this.#update(chainId, (money) => ({ ...money, price: undefined, priceProblem: problem }));
+      }
+    }
+    return removed;
   }
 
   /**
@@ -279,13 +368,26 @@ export class CostReaders {
     const { spec } = reader;
     const client = this.#client(spec.feedChainId)!;
     const pauseMs = Math.min(TICK_MS, this.#intervalMs);
+    // The endpoint that answered the batch being judged: its points are kept as its.
+    let batchFrom: string | undefined;
     const walk = walkPastRounds({
       latest,
       decimals: setup.decimals,
       wanted,
       nowS,
-      readBatch: (roundIds) => readPastRounds(client, spec.address, roundIds),
-      keep: (past) => this.#keepPoints(reader.chainIds, (points) => points.addPast(past)),
+      readBatch: async (roundIds) => {
+        const { answers, endpoint } = await readPastRounds(client, spec.address, roundIds);
+        batchFrom = endpoint;
+        return answers;
+      },
+      keep: (past) => this.#keepPoints(reader.chainIds, (points) => points.addPast(past, batchFrom === undefined ? undefined : priceSourceOf(batchFrom))),
+      heldAt: (timeS) => {
+        for (const chainId of reader.chainIds) {
+          const value = this.#points.get(chainId)?.valueAt(timeS);
+          if (value !== undefined) return value;
+        }
+        return undefined;
+      },
       pause: () => delay(pauseMs, true, { signal: this.#stopping.signal }).catch(() => false),
     })
       .then((outcome) => {
@@ -294,6 +396,7 @@ export class CostReaders {
           feedChainId: spec.feedChainId,
           roundsRead: outcome.roundsRead,
           pointsKept: outcome.pointsKept,
+          pointsReplaced: outcome.pointsReplaced,
           ...(outcome.oldestS === undefined ? {} : { oldest: new Date(outcome.oldestS * 1000).toISOString() }),
         };
         const message = `read back ${outcome.pointsKept} past price${outcome.pointsKept === 1 ? "" : "s"} of "${setup.description}": ${outcome.end}`;
@@ -319,9 +422,18 @@ export class CostReaders {
     let fees: ReadonlyMap<number, bigint> | undefined;
     let problem: string | null = null;
     try {
-      fees = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)]);
+      const held = this.#l1Inputs.get(plan.chainId);
+      const known = held !== undefined && this.#now() - held.readAtMs < L1_INPUTS_MAX_AGE_MS ? held.inputs : undefined;
+      const read = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)], known);
+      fees = read.fees;
+      if (read.opInputs !== undefined && read.opInputs !== known) this.#l1Inputs.set(plan.chainId, { inputs: read.opInputs, readAtMs: this.#now() });
     } catch (error) {
-      problem = `the L1 fee could not be read from the chain's ${kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle"}: ${errorLine(error)}`;
+      this.#l1Inputs.delete(plan.chainId);
+      const oracle = kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle";
+      problem =
+        error instanceof L1FeeRefusedError
+          ? `the L1 fee from the chain's ${oracle} is refused: ${error.message}`
+          : `the L1 fee could not be read from the chain's ${oracle}: ${errorLine(error)}`;
     }
     this.#logOnce(`l1 ${plan.chainId}`, problem, plan.chainId);
     this.#update(plan.chainId, (money) =>

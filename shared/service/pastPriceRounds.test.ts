@@ -29,7 +29,7 @@ function feed(latest: number, spacingS: number, change: (round: number, answer: 
 async function walk(
   source: ReturnType<typeof feed>,
   wanted: PastRoundsWalk["wanted"],
-  options: { pauses?: boolean[]; maxRounds?: number } = {},
+  options: { pauses?: boolean[]; maxRounds?: number; held?: ReadonlyMap<number, string> } = {},
 ): Promise<{ points: PricePoint[]; outcome: Awaited<ReturnType<typeof walkPastRounds>>; pauses: number }> {
   const points: PricePoint[] = [];
   let pauses = 0;
@@ -41,6 +41,7 @@ async function walk(
     ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
     readBatch: source.readBatch,
     keep: (kept) => points.push(...kept),
+    ...(options.held === undefined ? {} : { heldAt: (timeS: number) => options.held!.get(timeS) }),
     pause: () => {
       const goOn = options.pauses?.[pauses] ?? true;
       pauses += 1;
@@ -64,7 +65,10 @@ test("rounds are read back in batches to the one in force at the horizon's start
   );
   assert.equal(source.batches[0]![0], PHASE + 199n);
   assert.equal(pauses, 3, "a pause between batches, none after the last");
-  assert.deepEqual({ ...outcome, end: "" }, { roundsRead: 101, pointsKept: 101, oldestS: source.timeOf(99), end: "", expected: true, retry: false });
+  assert.deepEqual(
+    { ...outcome, end: "" },
+    { roundsRead: 101, pointsKept: 101, pointsReplaced: 0, oldestS: source.timeOf(99), end: "", expected: true, retry: false },
+  );
   assert.match(outcome.end, /horizon/);
 });
 
@@ -133,4 +137,26 @@ test("an endpoint that fails the batch ends the walk, and a stopping service end
   const stopped = await walk(feed(100, 600), { horizonStartS: 0, afterS: undefined }, { pauses: [false] });
   assert.equal(stopped.points.length, PAST_ROUNDS_PER_BATCH);
   assert.match(stopped.outcome.end, /stopped/);
+});
+
+test("points held that their rounds read otherwise are replaced, and the walk goes on past them until one agrees", async () => {
+  const source = feed(200, 600);
+  // Rounds 181..190 were kept at ten times their price (a liar's), round 180 and older as the feed has them.
+  const held = new Map<number, string>();
+  for (let round = 170; round <= 190; round += 1) held.set(source.timeOf(round), String((1000 + round) * (round > 180 ? 10 : 1)));
+  const { points, outcome } = await walk(source, { horizonStartS: 0, afterS: source.timeOf(190) }, { held });
+  assert.deepEqual(
+    points.map((point) => point.value),
+    Array.from({ length: 19 }, (_, index) => String(1199 - index)),
+    "rounds 199..191 new, 190..181 replaced",
+  );
+  assert.equal(outcome.pointsReplaced, 10);
+  assert.match(outcome.end, /agree with the feed again/);
+  assert.equal(outcome.roundsRead, 20, "round 180, which agrees, ends it");
+
+  const roundAt = (time: number) => 200 - (NOW - time) / 600;
+  const agreeing = new Map([...held].map(([time]) => [time, String(1000 + roundAt(time))]));
+  const quiet = await walk(feed(200, 600), { horizonStartS: 0, afterS: source.timeOf(190) }, { held: agreeing });
+  assert.equal(quiet.points.length, 9, "points held that agree end the walk where they begin");
+  assert.equal(quiet.outcome.pointsReplaced, 0);
 });

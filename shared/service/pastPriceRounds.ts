@@ -1,7 +1,8 @@
 // The rounds a price feed wrote before the service first read it, read back with getRoundData so that past ranges can
 // be shown in money from the first start on: walking back from the newest round, a batch of rounds at a time off the
 // request path, each judged against the round after it (core/costs/pastRound.ts), until the history horizon, the
-// points already held, the start of the feed's phase, the first round not believed, or the bound on rounds read.
+// points already held, the start of the feed's phase, the first round not believed, or the bound on rounds read. A
+// point held whose round reads otherwise is replaced, and then the walk goes on past the points held until one agrees.
 import { formatUnits } from "viem";
 import { judgePastRound, roundBefore, type PastRoundAnswer } from "../core/costs/pastRound.ts";
 import { errorLine } from "../rpc/errorLine.ts";
@@ -25,6 +26,8 @@ export interface PastRoundsWalk {
   readBatch(roundIds: readonly bigint[]): Promise<readonly PastRoundAnswer[]>;
   /** Each batch's rounds kept, newest first, their values written as /costs writes a price. */
   keep(points: readonly PricePoint[]): void;
+  /** The value of the point held at exactly this time, if any: a round read back that differs replaces it. */
+  heldAt?(timeS: number): string | undefined;
   /** Resolves true when the next batch may be read, false when the walk is to stop (the service stops). */
   pause(): Promise<boolean>;
 }
@@ -32,6 +35,8 @@ export interface PastRoundsWalk {
 export interface PastRoundsOutcome {
   readonly roundsRead: number;
   readonly pointsKept: number;
+  /** Of them, the points held that their rounds read otherwise (replaced). */
+  readonly pointsReplaced: number;
   /** The oldest round kept (unix s), when one was. */
   readonly oldestS: number | undefined;
   /** Why the walk ended, in words for the log; `expected` is false when it ended on a round not believed or a failure. */
@@ -48,8 +53,19 @@ export async function walkPastRounds(walk: PastRoundsWalk): Promise<PastRoundsOu
   let lastKeptAt = walk.latest.updatedAt;
   let roundsRead = 0;
   let pointsKept = 0;
+  let pointsReplaced = 0;
+  /** A point held read otherwise: the points held are not believed until one agrees with its round again. */
+  let contradicted = false;
   let oldestS: number | undefined;
-  const outcome = (end: string, expected: boolean, retry = false): PastRoundsOutcome => ({ roundsRead, pointsKept, oldestS, end, expected, retry });
+  const outcome = (end: string, expected: boolean, retry = false): PastRoundsOutcome => ({
+    roundsRead,
+    pointsKept,
+    pointsReplaced,
+    oldestS,
+    end,
+    expected,
+    retry,
+  });
   for (;;) {
     if (next === undefined) return outcome("the feed's current phase begins there (earlier rounds are another aggregator's)", true);
     if (roundsRead >= maxRounds) return outcome(`${maxRounds} rounds were read back, the most read per start`, true);
@@ -78,16 +94,26 @@ export async function walkPastRounds(walk: PastRoundsWalk): Promise<PastRoundsOu
         return outcome(verdict.reason, false);
       }
       newerAt = verdict.updatedAt;
+      const value = formatUnits(verdict.answer, walk.decimals);
+      const held = walk.heldAt?.(verdict.updatedAt);
+      const differs = held !== undefined && held !== value;
+      if (differs) contradicted = true;
       const reachedHeld = walk.wanted.afterS !== undefined && verdict.updatedAt <= walk.wanted.afterS;
-      if (reachedHeld) {
+      if (reachedHeld && !contradicted) {
         keepBatch();
         return outcome("the price points held from before were reached", true);
       }
+      if (reachedHeld && held === value) {
+        keepBatch();
+        return outcome("the price points held from before were reached where they agree with the feed again", true);
+      }
       const reachedHorizon = verdict.updatedAt <= walk.wanted.horizonStartS;
-      // The round in force at the horizon's start is kept whatever its spacing: the range's first price.
-      if (reachedHorizon || lastKeptAt - verdict.updatedAt >= MIN_POINT_SPACING_S) {
-        kept.push({ time: verdict.updatedAt, value: formatUnits(verdict.answer, walk.decimals) });
+      // The round in force at the horizon's start is kept whatever its spacing: the range's first price; a point held
+      // that its round reads otherwise is replaced whatever its spacing.
+      if (differs || reachedHorizon || lastKeptAt - verdict.updatedAt >= MIN_POINT_SPACING_S) {
+        kept.push({ time: verdict.updatedAt, value });
         lastKeptAt = verdict.updatedAt;
+        if (differs) pointsReplaced += 1;
       }
       if (reachedHorizon) {
         keepBatch();

@@ -66,7 +66,9 @@ export const costsSchema = z
     priceProblem: z
       .string()
       .nullable()
-      .describe("Why there is no price (no feed for this chain, stale round, zero answer, failing call, testnet); null with a price."),
+      .describe(
+        "Why there is no price (no feed for this chain, stale round, zero answer, failing call, testnet); with a price, why the feed's newer round is not used (suspect, and no other endpoint confirms it: the last good price is held); null otherwise.",
+      ),
     l1FeeProblem: z.string().nullable().describe("Why l1FeeWei is null (the oracle's call failed); null otherwise."),
     basis: z
       .strictObject({

@@ -125,7 +125,10 @@ export const networkStatusSchema = z
     dataAgeMs: z.number().int().min(0).nullable().describe("Milliseconds since an RPC endpoint last confirmed the data; null without data."),
     endpoints: z.array(endpointStatusSchema).readonly(),
     price: priceSchema.nullable().describe("The gas token's price in the currency (as in /costs); null while there is none."),
-    priceProblem: z.string().nullable().describe("Why price is null (no feed, stale, zero, failing, testnet); null with a price."),
+    priceProblem: z
+      .string()
+      .nullable()
+      .describe("Why price is null (no feed, stale, zero, failing, testnet), or why a held price's newer round is not used (as in /costs); null otherwise."),
   })
   .readonly();
 

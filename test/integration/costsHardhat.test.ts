@@ -172,17 +172,37 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
     );
   });
 
-  test("a price moving 50% in one block is shown at once, exactly, and the past keeps both points", async () => {
+  test("a price moving 15% in one block (within what the feed allows) is shown at once, exactly, and the past keeps both points", async () => {
     const latest = await node.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
-    const moved = (FIRST_ANSWER * 3n) / 2n;
+    const moved = (FIRST_ANSWER * 115n) / 100n;
     await writeRound(node, feed, { roundId: 2n, answer: moved, updatedAt: Number(BigInt(latest.timestamp)) + 1 });
-    const costs = await costsWhen("the moved price", (body) => body.price?.value === "2840.265");
+    const costs = await costsWhen("the moved price", (body) => body.price?.value === "2177.5365");
     await assertCostsExact(costs, moved, "oracle");
     const points = priceHistorySchema.parse(await get<PriceHistory>(`/networks/${CHAIN_ID}/priceHistory`));
     assert.deepEqual(
       points.slice(-2).map((point) => point.value),
-      ["1893.51", "2840.265"],
+      ["1893.51", "2177.5365"],
     );
+  });
+
+  test("a price 10x in one round from the only endpoint is not published nor stored: the last good one is kept, and said", async () => {
+    const latest = await node.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+    const jumpAt = Number(BigInt(latest.timestamp)) + 1;
+    await writeRound(node, feed, { roundId: 3n, answer: ((FIRST_ANSWER * 115n) / 100n) * 10n, updatedAt: jumpAt });
+    const costs = await costsWhen("the jump held", (body) => /is not used/.test(body.priceProblem ?? ""));
+    assert.equal(costs.price?.value, "2177.5365", "the last good price is kept");
+    assert.match(
+      costs.priceProblem!,
+      /^the price feed's newest round \(21775\.365 USD\) is not used: it moved 10\.0 times from the last price used, more than the feed moves in that time \(20% at most\), and chain 31337 has no other endpoint to confirm it; the last good price \(2177\.5365\) is kept$/,
+    );
+    await assertCostsExact(costs, (FIRST_ANSWER * 115n) / 100n, "oracle");
+    const networks = await get<NetworkStatus[]>("/networks");
+    assert.equal(networks[0]!.price?.value, "2177.5365");
+    const points = priceHistorySchema.parse(await get<PriceHistory>(`/networks/${CHAIN_ID}/priceHistory`));
+    assert.ok(!points.some((point) => point.time === jumpAt), "the jump is not kept as a past price");
+    // A round back near the last good price is used again.
+    await writeRound(node, feed, { roundId: 4n, answer: FIRST_ANSWER, updatedAt: jumpAt + 1 });
+    await costsWhen("the price back", (body) => body.price?.value === "1893.51" && body.priceProblem === null);
   });
 
   const badRounds: { name: string; round: (nowS: number) => { answer: bigint; updatedAt: number }; problem: RegExp }[] = [
@@ -248,9 +268,10 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
   test("a rule in money fires when the action's medium cost falls to its amount, and is paused without a price", async () => {
     const before = await costsWhen("a price", (body) => body.price?.value === "1893.51");
     const swap = before.actions.find((action) => action.id === "swap")!;
-    // 80% of the swap's medium cost now: not yet true; halving the price makes it true.
+    // 90% of the swap's medium cost now: not yet true; the price falling 15% (as far as the feed may move in a read)
+    // makes it true.
     const mediumWei = BigInt(swap.medium.wei);
-    const amountCents = (mediumWei * FIRST_ANSWER * 80n) / 10n ** 26n;
+    const amountCents = (mediumWei * FIRST_ANSWER * 90n) / 10n ** 26n;
     const fiat = `${amountCents / 100n}.${(amountCents % 100n).toString().padStart(2, "0")}`;
     service.configureAlerts({
       rules: [{ id: "cheap-swap", chainId: CHAIN_ID, when: "below", fiat, action: "swap", cooldownMinutes: 0 }],
@@ -274,8 +295,8 @@ describe("GET /networks/{chainId}/costs over a Hardhat chain with a Chainlink fe
     assert.equal(armed.threshold, formatGwei(thresholdWei));
 
     const latest = await node.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
-    await writeRound(node, feed, { roundId: 90n, answer: FIRST_ANSWER / 2n, updatedAt: Number(BigInt(latest.timestamp)) + 1 });
-    await costsWhen("the halved price", (body) => body.price?.value === "946.755");
+    await writeRound(node, feed, { roundId: 90n, answer: (FIRST_ANSWER * 85n) / 100n, updatedAt: Number(BigInt(latest.timestamp)) + 1 });
+    await costsWhen("the fallen price", (body) => body.price?.value === "1609.4835");
     // A rule counts new blocks: the round's own block may have been seen before the new price was read, so one more
     // block is mined, which the rule sees at the new price.
     await node.mineBlocks([(await nodeBasis()).nextBaseFeeWei]);

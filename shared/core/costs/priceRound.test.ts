@@ -18,6 +18,8 @@ test("a round older than the heartbeat allows is stale, one just within is not",
   assert.match(stale.ok ? "" : stale.problem, /stale/);
 });
 
+const verdictOf = (verdict: ReturnType<typeof judgeRound>) => (verdict.ok ? "" : verdict.problem);
+
 test("zero, negative, absurd, incomplete and future rounds are refused, each saying why", () => {
   const problem = (r: FeedRound) => {
     const verdict = judgeRound(r, 8, 3600, 60, NOW);
@@ -27,6 +29,15 @@ test("zero, negative, absurd, incomplete and future rounds are refused, each say
   assert.match(problem(round(0n)), /zero/);
   assert.match(problem(round(-5n)), /negative/);
   assert.match(problem(round(10n ** 21n)), /no gas token/);
+  assert.match(verdictOf(judgeRound(round(312_045_000_000n), 36, 3600, 60, NOW)), /too small for any gas token/, "ETH at 3e-25 USD");
+  assert.equal(judgeRound(round(1_000_000n), 18, 3600, 60, NOW).ok, true, "10^-12 of a currency is the least a price may be");
   assert.match(problem(round(1n, 0)), /not complete/);
   assert.match(problem(round(1n, NOW + 3600)), /future/);
+});
+
+test("a round dated 290 s ahead is refused (it would be stored in the future); one a few seconds ahead is a price", () => {
+  const ahead = judgeRound(round(1n, NOW + 290), 8, 3600, 60, NOW);
+  assert.equal(ahead.ok, false);
+  assert.match(ahead.ok ? "" : ahead.problem, /dated in the future \(290 s ahead of this machine's clock\)/);
+  assert.equal(judgeRound(round(1n, NOW + 5), 8, 3600, 60, NOW).ok, true);
 });

@@ -20,8 +20,13 @@ export type RoundVerdict = { readonly ok: true; readonly price: FeedPrice } | { 
 
 /** No gas token is worth more than this many units of any currency: an answer above it is garbage, not a price. */
 const MAX_PRICE_UNITS = 10n ** 12n;
-/** A round dated this far ahead of our clock is not believed. */
-const FUTURE_SLACK_S = 300;
+/** No gas token is worth less than 10^-12 units of any currency: an answer below it is a wrong scale, not a price. */
+const MIN_PRICE_FRACTION = 10n ** 12n;
+/**
+ * A round dated more than this ahead of our clock is not believed (nor stored: a point dated ahead would keep the next
+ * honest round out). Block times run a few seconds ahead of a synchronised clock at most.
+ */
+export const FUTURE_SLACK_S = 30;
 
 /**
  * The age a round may have: its feed's heartbeat, a tenth more for a heartbeat round written late, and the time
@@ -52,9 +57,14 @@ export function roundProblem(round: FeedRound, decimals: number, nowS: number): 
   if (round.answer === 0n) return "the price feed answered zero";
   if (round.answer < 0n) return `the price feed answered a negative price (${round.answer})`;
   if (round.answer > MAX_PRICE_UNITS * 10n ** BigInt(decimals)) return "the price feed answered a price no gas token has";
+  if (round.answer * MIN_PRICE_FRACTION < 10n ** BigInt(decimals)) return "the price feed answered a price too small for any gas token";
   if (round.updatedAt === 0n) return "the price feed's round is not complete (updatedAt 0)";
   const updatedAt = Number(round.updatedAt);
-  if (!Number.isSafeInteger(updatedAt) || updatedAt > nowS + FUTURE_SLACK_S) return "the price feed's round is dated in the future";
+  if (!Number.isSafeInteger(updatedAt) || updatedAt > nowS + FUTURE_SLACK_S) {
+    return Number.isSafeInteger(updatedAt)
+      ? `the price feed's round is dated in the future (${updatedAt - nowS} s ahead of this machine's clock)`
+      : "the price feed's round is dated in the future";
+  }
   return undefined;
 }
 
