@@ -42,7 +42,7 @@ const WORDS = "feed|freshness|dashboard|server|wrk|ten|history|store|lock|stats|
 
 const USAGE = `Usage: npm run bench -- [${WORDS} ...]
 
-Runs the benchmarks (about 9 minutes), or only those named, and prints one Markdown table: each measurement beside a
+Runs the benchmarks (about 11 minutes), or only those named, and prints one Markdown table: each measurement beside a
 baseline measured in the same run, with their ratio and the goal.
 
   feed       the chain feed: RPC requests and time to first data, requests per new block
