@@ -16,12 +16,14 @@ import { runBackfillStoredBench } from "./backfillStoredBench.ts";
 import { runTenChainsBench } from "./tenChainsBench.ts";
 import { runPressureBench } from "./pressureBench.ts";
 import { runCostsBench } from "./costsBench.ts";
+import { runServedBench } from "./servedBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: "chain feed", run: () => runFeedBench() },
   { name: "freshness", run: () => runFreshnessBench() },
   { name: "dashboard", run: () => runDashboardBench() },
   { name: "server", run: () => runServerBench() },
+  { name: "served by wrk", run: () => runServedBench() },
   { name: "ten chains", run: () => runTenChainsBench() },
   { name: "history", run: () => runHistoryBench() },
   { name: "store", run: () => runHistoryStoreBench() },
@@ -36,17 +38,18 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
 ];
 
 /** The word that selects each bench on the command line (a word selects every bench whose name holds it). */
-const WORDS = "feed|freshness|dashboard|server|ten|history|store|lock|stats|pressure|backfill|kept|costs|soak";
+const WORDS = "feed|freshness|dashboard|server|wrk|ten|history|store|lock|stats|pressure|backfill|kept|costs|soak";
 
 const USAGE = `Usage: npm run bench -- [${WORDS} ...]
 
-Runs the benchmarks (about 9 minutes), or only those named, and prints one Markdown table: each measurement beside a
+Runs the benchmarks (about 11 minutes), or only those named, and prints one Markdown table: each measurement beside a
 baseline measured in the same run, with their ratio and the goal.
 
   feed       the chain feed: RPC requests and time to first data, requests per new block
   freshness  lag from a block at the RPC to its /events event, over http (fixed and jittered slots) and ws (under 2 min)
   dashboard  the dashboard in Chromium: first chart, scripting and main-thread time per live block
   server     the API against a bare node:http server: requests per second, p99 latency, CPU per request
+  wrk        busyThreshold of npm run serve --demo against a bare node:http server, load from wrk (needs wrk)
   ten        ten chains followed by one serve process: requests per block, resident memory
   history    a new block with a week of Arbitrum in the window; memory of 7 chains' full 7-day histories
   store      the history's SQLite store beside a row per block: pages, weeks, bytes per block, loading (under a minute)

@@ -203,7 +203,8 @@ export class BackfillRunner {
       throw this.#pageFailure.error;
     }
     const plan = schedule.plan();
-    logger.info(
+    // A stop is said by whoever stopped it (serve's "SIGINT: stopping"): how far the backfill got is a detail.
+    logger[outcome.stopped ? "debug" : "info"](
       outcome.stopped
         ? `chain ${chainId}: history backfill stopped after ${outcome.blocksFetched} blocks (${outcome.requests} requests, ${seconds} s); about ${plan.blocksToGo} blocks to go`
         : `chain ${chainId}: history backfill done: ${outcome.blocksFetched} blocks in ${outcome.pagesFetched} pages (${outcome.requests} requests, ${seconds} s); the history reaches back to block ${plan.floorBlock}`,

@@ -13,6 +13,7 @@ import { checkPortFree, PortInUseError } from "./checkPortFree.ts";
 import { NO_CHAIN_ANSWERS_HINT, watchForNoChainReachable } from "./noChainReachable.ts";
 import { npmSwallowedOptions } from "./npmSwallowedOptions.ts";
 import { parseServeOptions, serveUsage, UsageError } from "./serveOptions.ts";
+import { watchParent } from "./watchParent.ts";
 import { resolveDashboardToken, resolveServeKeys } from "./serveKeys.ts";
 
 const STOP_DEADLINE_MS = 1000;
@@ -77,16 +78,27 @@ async function serve(argv: readonly string[]): Promise<void> {
     logger.warn("the dashboard is not built, so / answers 404: start serve with `npm run serve`, which builds it, or run `npm run build:renderer` once");
   }
 
-  const shutdown = (signal: string) => {
-    logger.info(`${signal}: stopping`);
+  let stopping = false;
+  const shutdown = (why: string) => {
+    // A second signal (Ctrl-C pressed again, or the group's and npm's copy of one) changes nothing: the stop is under way.
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${why}: stopping`);
     setTimeout(() => process.exit(0), STOP_DEADLINE_MS).unref();
-    Promise.all(cleanups.map((cleanup) => cleanup())).then(
-      () => process.exit(0),
-      () => process.exit(0),
-    );
+    // In order: the watchers and the service (feeds, server, readers) first, then the demo's node, so that no feed
+    // sees its chain go away and warns of it.
+    cleanups
+      .reduce((done, cleanup) => done.then(cleanup, cleanup), Promise.resolve())
+      .then(
+        () => process.exit(0),
+        () => process.exit(0),
+      );
   };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+  // Whoever started the service is gone (a supervisor killed npm): nobody is left to stop it, so it stops itself.
+  const stopWatchingParent = watchParent(() => shutdown("the process that started serve is gone"));
+  cleanups.unshift(() => Promise.resolve(stopWatchingParent()));
 }
 
 serve(process.argv.slice(2)).catch((error: unknown) => {

@@ -89,8 +89,14 @@ async function main(): Promise<void> {
   });
   // The parent died or closed the channel: a node nobody controls must not linger.
   process.on("disconnect", () => void stop());
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
+  // A signal to the whole process group (Ctrl-C in a terminal, a supervisor's stop) reaches this node as it reaches the
+  // service: the service stops its feeds first and then this node ("stop" above), so that no feed sees its chain go
+  // and warns of it. Without a parent to say so, a signal stops it at once.
+  const onSignal = () => {
+    if (!process.connected) void stop();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
 
   send({ type: "ready", port, chainId: Number(process.env[ENV_CHAIN_ID] ?? hre.network.config.chainId), miningPath: batched ? "batched" : "per call" });
 }

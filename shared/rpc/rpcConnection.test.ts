@@ -163,15 +163,14 @@ test("http: garbage is a MalformedRpcResponseError; a gzipped answer is read eve
 });
 
 test("http: a slow answer times out ('timed out', no status), and close() aborts the requests in flight", async () => {
-  const endpoint = await server((_body, _req, res) => setTimeout(() => json(res, 200, { jsonrpc: "2.0", id: 1, result: "0x1" }), 2000).unref());
+  // An answer after a minute: long past either request's end, so that only the timeout or close() can end them.
+  const endpoint = await server((_body, _req, res) => setTimeout(() => json(res, 200, { jsonrpc: "2.0", id: 1, result: "0x1" }), 60_000).unref());
   try {
     const connection = createRpcConnection(endpoint.url, { timeoutMs: 100 });
-    const started = Date.now();
     const timedOut = await failure(connection.request("eth_chainId", []));
     assert.ok(timedOut instanceof RpcEndpointError);
     assert.equal(timedOut.reason, "timed out");
     assert.equal(timedOut.httpStatus, undefined);
-    assert.ok(Date.now() - started < 1000);
 
     const patient = createRpcConnection(endpoint.url, { timeoutMs: 5000 });
     const pending = failure(patient.request("eth_chainId", []));
@@ -179,7 +178,6 @@ test("http: a slow answer times out ('timed out', no status), and close() aborts
     const aborted = await pending;
     assert.ok(aborted instanceof RpcEndpointError);
     assert.notEqual(aborted.reason, "timed out");
-    assert.ok(Date.now() - started < 1500);
   } finally {
     await endpoint.close();
   }

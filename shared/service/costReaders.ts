@@ -401,7 +401,9 @@ export class CostReaders {
         };
         const message = `read back ${outcome.pointsKept} past price${outcome.pointsKept === 1 ? "" : "s"} of "${setup.description}": ${outcome.end}`;
         const retry = outcome.retry && reader.pastWalksStarted < PAST_WALK_TRIES && !this.#stopped;
-        if (outcome.expected) this.#options.logger.info(message, fields);
+        // A walk cut short by the service's stop is a detail: the stop is said once, by whoever stopped it.
+        if (this.#stopped) this.#options.logger.debug(message, fields);
+        else if (outcome.expected) this.#options.logger.info(message, fields);
         else this.#options.logger.warn(retry ? `${message}; tried again at the next read` : message, fields);
         // Started again by the next good read of the newest round, a read interval from now.
         if (retry) reader.pastRead = "not yet";

@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { waitFor } from "../../test/support/waitFor.ts";
 import { HistoryStore } from "../history/historyStore.ts";
 import { createLogger } from "../log/logger.ts";
-import { MAX_UNSAVED_BLOCKS, StoreWriter } from "./storeWriter.ts";
+import { MAX_UNSAVED_BLOCKS, STORE_BUSY_TIMEOUT_MS, StoreWriter } from "./storeWriter.ts";
 
 const HALF = MAX_UNSAVED_BLOCKS / 2;
 const fees = (count: number, seed: number) => BigUint64Array.from({ length: count }, (_, i) => BigInt(seed + i));
@@ -19,15 +19,22 @@ const fees = (count: number, seed: number) => BigUint64Array.from({ length: coun
 test("beyond MAX_UNSAVED_BLOCKS a chain's oldest waiting writes are dropped (and told once); another chain keeps its own; the rest reaches the file in order", async () => {
   const file = join(mkdtempSync(join(tmpdir(), "gasfees-store-writer-")), "history.sqlite");
   const store = HistoryStore.open(file);
+  // A write that meets the lock gives up after the short busy timeout rather than the store's default (how long that
+  // takes is not a test's to say): the writer sets it on the store it is given.
+  const busyTimeouts: number[] = [];
+  const setBusyTimeout = store.setBusyTimeout.bind(store);
+  store.setBusyTimeout = (ms) => {
+    busyTimeouts.push(ms);
+    setBusyTimeout(ms);
+  };
   const lines: string[] = [];
   const writer = new StoreWriter(store, { logger: createLogger("info", (line) => lines.push(line)) });
+  assert.deepEqual(busyTimeouts, [STORE_BUSY_TIMEOUT_MS]);
   const locker = new DatabaseSync(file);
   try {
     writer.write(1, 0n, { baseFeesWei: fees(10, 1) });
     locker.exec("BEGIN EXCLUSIVE");
-    const startedAt = performance.now();
     writer.write(1, 10n, { baseFeesWei: fees(HALF, 100) });
-    assert.ok(performance.now() - startedAt < 1_000, "a write gives up after the short busy timeout");
     writer.write(2, 0n, { baseFeesWei: fees(5, 7) });
     writer.write(1, 10n + BigInt(HALF), { baseFeesWei: fees(HALF, 200) });
     // The queue is full for chain 1: the next write pushes out its oldest one.

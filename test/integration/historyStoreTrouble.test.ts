@@ -29,7 +29,7 @@ interface Running {
   readonly store: HistoryStore;
   readonly logLines: string[];
   /** Writes `count` blocks after the last one written, as the feed brings them; returns how long the write held the event loop. */
-  mine(count: number): number;
+  mine(count: number): void;
   newest(): bigint;
 }
 
@@ -47,10 +47,8 @@ async function start(t: TestContext, file: string): Promise<Running> {
   });
   let next = FIRST_BLOCK;
   const mine = (count: number) => {
-    const startedAt = performance.now();
     scripted.write(1, next, feesOf(next, count));
     next += BigInt(count);
-    return performance.now() - startedAt;
   };
   return { url, scripted, store, logLines, mine, newest: () => next - 1n };
 }
@@ -96,10 +94,9 @@ test(
     await locker.nextLine((line) => line === "locked");
     // Blocks keep coming while the lock is held: each write gives up after the short busy timeout (the old one waited
     // 5 s on the event loop per write), and the API answers between them.
-    const writeMs: number[] = [];
     let healthz = 0;
     const health = await waitFor("the store's lock to be told in /networks", async () => {
-      writeMs.push(running.mine(4));
+      running.mine(4);
       const answer = await fetch(`${url}/healthz`);
       assert.equal(answer.status, 200);
       healthz++;
@@ -110,9 +107,8 @@ test(
     assert.equal(typeof health.since, "number");
     assert.ok(health.unsavedBlocks > 0, JSON.stringify(health));
     assert.ok(healthz >= 2, "/healthz answered while the other process held the lock");
-    // Each write held the event loop for the short busy timeout at most (20 ms; up to 1 s allowed on a loaded machine),
-    // never for the 5 s the old busy timeout waited.
-    assert.ok(Math.max(...writeMs) < 1_000, `writes took ${writeMs.map(Math.round).join(", ")} ms`);
+    // How long a write holds the event loop meanwhile (the short busy timeout, not the store's 5 s) is measured by
+    // npm run bench -- lock (/healthz p99 while the lock is held), not here.
     assert.equal(await metric(url, "gasfees_history_store_ok"), 0);
     assert.ok((await metric(url, "gasfees_history_store_unsaved_blocks"))! > 0);
     running.mine(8);

@@ -25,8 +25,8 @@ interface ServeProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly stdout: () => string;
   readonly stderr: () => string;
-  /** How it ended, and when this process saw it end (epoch ms). */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>;
+  /** How it ended. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 function runServe(args: readonly string[], configDir: string): ServeProcess {
@@ -37,8 +37,8 @@ function runServe(args: readonly string[], configDir: string): ServeProcess {
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal, atMs: Date.now() })),
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
@@ -49,21 +49,15 @@ async function listeningUrl(serve: ServeProcess, host = "127.0.0.1"): Promise<st
 }
 
 /**
- * Sends `signal` and resolves with how long the process took from handling it to exiting: from the time in its own
- * log line (`<ISO time> info  SIGTERM: stopping`, written when its handler runs) to its exit as seen here. Measured
- * from the handler rather than from kill(), so that a loaded machine's delay in delivering the signal and scheduling
- * the process is not counted: the claim is about what the service does once it is told to stop.
+ * Sends `signal` and waits for the process to exit of its own accord: its handler ran (its log line says so) and it
+ * exited 0. How long that takes is a benchmark's figure (npm run bench -- wrk), not a test's.
  */
-async function stopAndMeasure(serve: ServeProcess, signal: "SIGTERM" | "SIGINT"): Promise<number> {
+async function stopCleanly(serve: ServeProcess, signal: "SIGTERM" | "SIGINT"): Promise<void> {
   serve.child.kill(signal);
-  const { code, signal: killedBy, atMs } = await serve.exited;
+  const { code, signal: killedBy } = await serve.exited;
   assert.equal(killedBy, null, `serve was killed by ${killedBy}: its ${signal} handler did not run`);
   assert.equal(code, 0, `exit code after ${signal}; stderr: ${serve.stderr()}`);
-  const handledAt = new RegExp(`^(\\S+) info  ${signal}: stopping$`, "m").exec(serve.stderr())?.[1];
-  assert.ok(handledAt !== undefined, `no "${signal}: stopping" log line in: ${serve.stderr()}`);
-  const stopMs = atMs - Date.parse(handledAt);
-  if (process.env.GASFEES_TEST_LOG) console.log(`${signal} handled to exit: ${stopMs} ms`);
-  return stopMs;
+  assert.match(serve.stderr(), new RegExp(`^\\S+ info  ${signal}: stopping$`, "m"), `no "${signal}: stopping" log line`);
 }
 
 const temporaryConfigDir = () => mkdtemp(join(tmpdir(), "gasfees-serve-"));
@@ -77,7 +71,7 @@ describe("npm run serve", () => {
   });
   after(() => node?.stop());
 
-  test("prints exactly one line on stdout once it answers, serves the chain, and stops within a second of SIGTERM", async () => {
+  test("prints exactly one line on stdout once it answers, serves the chain, and stops on SIGTERM", async () => {
     const serve = runServe(["--port", "0", "--chain", `31337=${node.url}`, "--api-key", KEY], await temporaryConfigDir());
     const url = await listeningUrl(serve);
     assert.equal((await callApi(url, "/healthz")).status, 200);
@@ -95,8 +89,7 @@ describe("npm run serve", () => {
 
     assert.doesNotMatch(serve.stderr(), /not only on this computer/, "no warning for the default interface");
 
-    const stopMs = await stopAndMeasure(serve, "SIGTERM");
-    assert.ok(stopMs < 1000, `stopped ${stopMs} ms after handling SIGTERM`);
+    await stopCleanly(serve, "SIGTERM");
     assert.equal(serve.stderr().includes(KEY), false, "the key is never logged");
   });
 
@@ -109,8 +102,7 @@ describe("npm run serve", () => {
     assert.match(key, /^[0-9a-f]{32}$/);
     assert.ok(first.stderr().includes(key), "the new key is shown once");
     assert.equal((await callApi(firstUrl, "/networks", key)).status, 200);
-    const stopMs = await stopAndMeasure(first, "SIGINT");
-    assert.ok(stopMs < 1000, `stopped ${stopMs} ms after handling SIGINT`);
+    await stopCleanly(first, "SIGINT");
 
     const second = runServe(["--port", "0", "--chain", `31337=${node.url}`], configDir);
     const secondUrl = await listeningUrl(second);

@@ -1,0 +1,212 @@
+// `npm run bench -- wrk`: busyThreshold of `npm run serve` as a user starts it (the demo: a real chain behind the
+// service, its feeds, backfill and price reads running), against a bare node:http server on the same Node, in a
+// process of its own, answering the same bytes. Load from wrk, a C load generator that is not the bottleneck (Node
+// load generators are), one thread; on a machine with two cores or more each server is pinned to one core and wrk to
+// another, so that neither takes the other's. Three runs of 4 s in turns (bare, gasfees, ...) at 10, 50 and 200
+// connections; the ratio is of the means. Skipped, saying how to get it, where wrk is missing.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BenchRow } from "./benchRow.ts";
+import { serveNodeFlags, serveScriptArguments, stopChild } from "./serveProcess.ts";
+
+const KEY = "0123456789abcdef0123456789abcdef";
+const AUTHORIZATION = `Basic ${Buffer.from(`${KEY}:`).toString("base64")}`;
+const PATH = "/networks/31337/busyThreshold";
+const CONNECTIONS = [10, 50, 200] as const;
+const RUNS = 3;
+const SECONDS = Number(process.env.GASFEES_BENCH_SECONDS ?? 4);
+/** Where a start gives up: a first start bundles the service and builds the dashboard. */
+const START_TIMEOUT_MS = 180_000;
+
+export const WRK_MISSING =
+  "wrk not found: the served-load bench needs it (Debian/Ubuntu: apt-get install -y wrk; macOS: brew install wrk; elsewhere https://github.com/wg/wrk); skipped";
+
+function wrkPresent(): boolean {
+  return spawnSync("wrk", ["--version"], { stdio: "ignore" }).error === undefined;
+}
+
+/** With two cores or more: the servers on core 0, wrk on core 1 (taskset, where it is). */
+const pinning = (): boolean => cpus().length >= 2 && spawnSync("taskset", ["--version"], { stdio: "ignore" }).error === undefined;
+
+function pin(pid: number, core: number): void {
+  spawnSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { stdio: "ignore" });
+}
+
+/** Resolves with the first match of `pattern` in the child's stream; rejects if it exits or the wait gives up. */
+function awaitOutput(child: ChildProcess, stream: "stdout" | "stderr", pattern: RegExp, what: string): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const timer = setTimeout(() => reject(new Error(`${what}: gave up after ${START_TIMEOUT_MS} ms: ${text.slice(-2000)}`)), START_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      const match = pattern.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        child[stream]!.off("data", onData);
+        resolve(match);
+      }
+    };
+    child[stream]!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what}: exited with ${code}: ${text.slice(-2000)}`));
+    });
+  });
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux; clock ticks of 10 ms); NaN elsewhere. */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+interface Run {
+  readonly rps: number;
+  /** The server's CPU time per answer, in µs: a measure that a busy machine disturbs less than requests per second. */
+  readonly cpuUs: number;
+}
+
+/** Requests per second of one wrk run; throws on any socket error or answer other than 2xx. */
+function wrk(url: string, connections: number, seconds: number, pinned: boolean, serverPid: number): Promise<Run> {
+  const cpuBefore = cpuMsOf(serverPid);
+  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, "-H", `Authorization: ${AUTHORIZATION}`, url];
+  const child = pinned ? spawn("taskset", ["-c", "1", "wrk", ...args]) : spawn("wrk", args);
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => {
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      if (code !== 0 || !rps) return reject(new Error(`wrk failed (${code}): ${out}`));
+      if (/Non-2xx or 3xx responses|Socket errors/.test(out)) return reject(new Error(`wrk saw failed requests at ${url}: ${out}`));
+      const answered = Number(/(\d+) requests in/.exec(out)?.[1]);
+      resolve({ rps: Number(rps[1]), cpuUs: ((cpuMsOf(serverPid) - cpuBefore) * 1000) / answered });
+    });
+  });
+}
+
+/**
+ * How soon the demo's two days of history are held: the backfill's own count of seconds (its log line), and the live
+ * blocks mined meanwhile (the demo mines one every 2 s from its start), against the demo's first minute.
+ */
+async function backfillRows(url: string, stderr: string, seconds: number): Promise<BenchRow[]> {
+  const preloadHead = Number(/blocks 0 to ([\d,]+) are/.exec(stderr)?.[1]?.replaceAll(",", ""));
+  const answer = await fetch(`${url}${PATH}`, { headers: { authorization: AUTHORIZATION } });
+  await answer.arrayBuffer();
+  const liveBlocks = Number(answer.headers.get("x-block-number")) - preloadHead;
+  return [
+    {
+      name: "npm run serve --demo: its two days of history backfilled, in seconds (the backfill's log line)",
+      value: seconds,
+      unit: "s",
+      baselineName: "the demo's first minute",
+      baseline: 60,
+      goal: "< 1",
+    },
+    {
+      name: "the same, in live blocks mined before it was done (one every 2 s)",
+      value: liveBlocks,
+      unit: "blocks",
+      baselineName: "the demo's first minute",
+      baseline: 30,
+      goal: "≤ 1",
+    },
+  ];
+}
+
+/**
+ * SIGINT to serve, from its handler running (the time in its "SIGINT: stopping" log line) to its exit as seen here:
+ * what the service does once told to stop, not how soon a loaded machine delivers the signal.
+ */
+async function stopRow(serve: ChildProcess, stderr: () => string): Promise<BenchRow> {
+  const exited = new Promise<number>((resolve) => serve.once("exit", () => resolve(Date.now())));
+  serve.kill("SIGINT");
+  const exitedAt = await exited;
+  const handledAt = /^(\S+) info +SIGINT: stopping$/m.exec(stderr())?.[1];
+  if (handledAt === undefined) throw new Error(`serve did not say it stops: ${stderr().slice(-2000)}`);
+  return {
+    name: "npm run serve --demo: SIGINT handled to the process's exit",
+    value: exitedAt - Date.parse(handledAt),
+    unit: "ms",
+    baselineName: "serve's stop deadline",
+    baseline: 1000,
+    goal: "< 1 (within a second)",
+  };
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+export async function runServedBench(): Promise<BenchRow[]> {
+  if (!wrkPresent()) {
+    process.stderr.write(`${WRK_MISSING}\n`);
+    return [];
+  }
+  const pinned = pinning();
+  const dir = mkdtempSync(join(tmpdir(), "gasfees-served-"));
+  // The user's settings but one: the per-key rate limit (100 requests/s by default) would answer 429 under load.
+  const configFile = join(dir, "settings.json");
+  writeFileSync(configFile, JSON.stringify({ version: 1, apiKeys: [{ key: KEY }], rateLimit: { requestsPerSecond: 0, burst: 1 } }));
+  const serve = spawn(process.execPath, [...serveScriptArguments(), "--demo", "--port", "0", "--config", configFile], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, GASFEES_CONFIG_DIR: dir, GASFEES_LOG_LEVEL: "info" },
+  });
+  let bare: ChildProcess | undefined;
+  let stderr = "";
+  serve.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  try {
+    const backfilled = awaitOutput(serve, "stderr", /history backfill done: .*\(\d+ requests, ([\d.]+) s\)/, "the demo's backfill");
+    const [, url] = await awaitOutput(serve, "stdout", /gasfees listening on (http:\/\/\S+)\n/, "serve's listening line");
+    // Measured once the demo's history is backfilled: the service as it runs from its first minute on.
+    const [, backfillSeconds] = await backfilled;
+    const rows: BenchRow[] = [...(await backfillRows(url!, stderr, Number(backfillSeconds)))];
+    bare = spawn(process.execPath, [...serveNodeFlags(), "scripts/bench/bareReplayServer.mjs", `${url}${PATH}`], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, GASFEES_BENCH_AUTHORIZATION: AUTHORIZATION },
+    });
+    const [, barePort] = await awaitOutput(bare, "stdout", /^(\d+)\n/, "the bare server");
+    if (pinned) for (const pid of [serve.pid!, bare.pid!]) pin(pid, 0);
+    const urls = { gasfees: `${url}${PATH}`, bare: `http://127.0.0.1:${barePort}${PATH}` };
+    for (const connections of CONNECTIONS) {
+      await wrk(urls.bare, connections, 1, pinned, bare.pid!);
+      await wrk(urls.gasfees, connections, 1, pinned, serve.pid!);
+      const ours: Run[] = [];
+      const theirs: Run[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        theirs.push(await wrk(urls.bare, connections, SECONDS, pinned, bare.pid!));
+        ours.push(await wrk(urls.gasfees, connections, SECONDS, pinned, serve.pid!));
+      }
+      rows.push({
+        name: `busyThreshold of npm run serve --demo: requests per second, wrk -t1 -c${connections} -d${SECONDS}s${pinned ? " (servers on core 0, wrk on core 1)" : ""}, ${RUNS} runs in turns`,
+        value: mean(ours.map((run) => run.rps)),
+        unit: "req/s",
+        baselineName: "bare node:http, same bytes, same Node",
+        baseline: mean(theirs.map((run) => run.rps)),
+        goal: "≥ 0.85",
+      });
+      const cpuUs = mean(ours.map((run) => run.cpuUs));
+      if (Number.isFinite(cpuUs)) {
+        rows.push({
+          name: `the same: server CPU time per request (${connections} connections; the service's includes its feeds')`,
+          value: cpuUs,
+          unit: "µs",
+          baselineName: "bare node:http, same bytes, same Node",
+          baseline: mean(theirs.map((run) => run.cpuUs)),
+          goal: "—",
+        });
+      }
+    }
+    await stopChild(bare);
+    rows.push(await stopRow(serve, () => stderr));
+    return rows;
+  } finally {
+    if (bare) await stopChild(bare);
+    await stopChild(serve);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
