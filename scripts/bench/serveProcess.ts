@@ -64,15 +64,14 @@ export async function startServeProcess(settings: object, options: { tsx?: boole
 }
 
 /**
- * The arguments of node in package.json's `serve` script (`exec node <flags> scripts/serve.mjs`), so that what is
- * measured is what `npm run serve` runs, flags included, wherever they are changed. (`exec`: npm's shell becomes the
- * service, so that a signal npm passes on reaches it; see docs/running.md.)
+ * The arguments of node in package.json's `serve` script (`node <flags> scripts/serve.mjs`), so that what is measured
+ * is what `npm run serve` runs, flags included, wherever they are changed.
  */
 export function serveScriptArguments(): string[] {
   const script = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts["serve"] ?? "";
-  const [exec, program, ...args] = script.trim().split(/\s+/);
-  if (exec !== "exec" || program !== "node" || args.at(-1) !== "scripts/serve.mjs")
-    throw new Error(`package.json's serve script is not "exec node [flags] scripts/serve.mjs": ${script}`);
+  const [program, ...args] = script.trim().split(/\s+/);
+  if (program !== "node" || args.at(-1) !== "scripts/serve.mjs")
+    throw new Error(`package.json's serve script is not "node [flags] scripts/serve.mjs": ${script}`);
   return args;
 }
 
