@@ -36,7 +36,7 @@ export interface BlobUseWords {
   readonly newestBlock: string | undefined;
   /** The mean of the blocks drawn ("93%"), or "—". */
   readonly mean: string;
-  /** What the mean covers: "mean 93% over the 500 blocks below". */
+  /** What the mean covers: "mean 93% of the 500 bars below" (the strip: a bar per block). */
   readonly meanWords: string;
 }
 
@@ -50,7 +50,7 @@ export function blobUseWords(uses: readonly BlobUse[]): BlobUseWords {
     meanWords:
       uses.length === 0
         ? "no blocks with blob use yet"
-        : `mean ${mean} over the ${uses.length.toLocaleString("en-US")} ${uses.length === 1 ? "block" : "blocks"} below`,
+        : `mean ${mean} of the ${uses.length.toLocaleString("en-US")} ${uses.length === 1 ? "bar" : "bars"} below`,
   };
 }
 

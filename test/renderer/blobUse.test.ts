@@ -45,8 +45,8 @@ test("the blob use card says what each number covers: the newest block's use, an
     newest: "107%",
     newestBlock: "block 14,711",
     mean: "91%",
-    meanWords: "mean 91% over the 500 blocks below",
+    meanWords: "mean 91% of the 500 bars below",
   });
   assert.deepEqual(blobUseWords([]), { newest: "—", newestBlock: undefined, mean: "—", meanWords: "no blocks with blob use yet" });
-  assert.equal(blobUseWords(uses.slice(0, 1)).meanWords, "mean 80% over the 1 block below");
+  assert.equal(blobUseWords(uses.slice(0, 1)).meanWords, "mean 80% of the 1 bar below");
 });
