@@ -1,7 +1,7 @@
 // How far the service's backfill has come, in words for its progress bar.
 import { parseDurationSeconds } from "../../shared/core/history/duration.ts";
 import type { HistoryStatus } from "../../shared/wire/networkStatus.ts";
-import { durationWords, roughDurationWords } from "./windowWords.ts";
+import { durationWords } from "./windowWords.ts";
 
 const DAY_S = 86_400;
 const HOUR_S = 3_600;
@@ -13,10 +13,10 @@ export interface BackfillWords {
   readonly progress: number;
   /**
    * "2.3 of 7 days held", or "5.2 of 24 h held" for a horizon under two days; for a chain younger than the horizon
-   * (the demo's two days of a week), of what it holds: "0.9 of about 2 days held".
+   * (the demo's two days of a week), in its blocks, of all it has: "5,200 of 15,000 blocks held".
    */
   readonly held: string;
-  /** Why the whole is less than the horizon ("the chain's first block is 2 days old"), or undefined. */
+  /** Why the whole is less than the horizon, or undefined. */
   readonly why: string | undefined;
   /** "about 41,000 blocks to go", or undefined while unknown. */
   readonly toGo: string | undefined;
@@ -30,7 +30,9 @@ const YOUNGER_THAN_HORIZON = 0.9;
 
 /**
  * The bar's words: the share held, in the horizon's own unit. The whole is the horizon (`backfill.progress`), or,
- * when the blocks held and the blocks to go span less (the backfill stops at the chain's first block), that span.
+ * when the blocks held and the blocks to go span less (the backfill stops at the chain's first block), the chain's
+ * blocks: counted in blocks, since the times of blocks not yet fetched are not known (early on, the service's times
+ * of the blocks held are still estimates from the chain's nominal block time).
  */
 export function backfillWords(history: HistoryStatus): BackfillWords {
   const horizonSeconds = parseDurationSeconds(history.horizon);
@@ -41,14 +43,12 @@ export function backfillWords(history: HistoryStatus): BackfillWords {
     return { progress, held: `${Math.floor(progress * 100)}% of ${history.horizon} held`, why: undefined, toGo };
   }
   const reachable = reachableSeconds(history);
-  if (reachable !== undefined && reachable < horizonSeconds * YOUNGER_THAN_HORIZON) {
-    const heldSeconds = history.newestTime! - history.oldestTime!;
-    const unit = reachable >= 2 * DAY_S ? DAY_S : HOUR_S;
-    const whole = roughDurationWords(reachable);
+  if (reachable !== undefined && blocksToGo !== null && reachable < horizonSeconds * YOUNGER_THAN_HORIZON) {
+    const total = history.blocks + blocksToGo;
     return {
-      progress: clampShare(heldSeconds / reachable),
-      held: `${ONE_DECIMAL.format(Math.floor((heldSeconds * 10) / unit) / 10)} of about ${whole} held`,
-      why: `the chain's first block is about ${whole} old: there is no more to fetch`,
+      progress: clampShare(history.blocks / total),
+      held: `${GROUPED.format(history.blocks)} of ${GROUPED.format(total)} blocks held`,
+      why: `the chain is younger than the ${durationWords(horizonSeconds)} the history keeps: its first block is as far back as there is to fetch`,
       toGo,
     };
   }

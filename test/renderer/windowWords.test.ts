@@ -97,19 +97,23 @@ test("backfill in words: the share of the horizon held in days, and the blocks t
   assert.equal(backfillWords(history(0.9999, 3)).held, "6.9 of 7 days held");
 });
 
-test("a chain younger than the horizon: the bar measures what it holds, not the week (the demo's two days)", () => {
+test("a chain younger than the horizon: the bar counts its blocks, of all it has, not the week (the demo's two days)", () => {
   // 0.9 days held of the demo's 49.4 hours: the blocks to go reach back to its first block, not a week.
   const demo = { ...history(0.9 / 7, 0), backfill: { running: true, progress: 0.9 / 7, blocksToGo: Math.round((49.4 * 3_600 - 0.9 * 86_400) / 12) } };
   const words = backfillWords(demo);
-  assert.equal(words.held, "0.9 of about 2 days held");
-  assert.ok(Math.abs(words.progress - (0.9 * 24) / 49.4) < 0.01, `${words.progress}`);
-  assert.equal(words.why, "the chain's first block is about 2 days old: there is no more to fetch");
+  assert.equal(words.held, "6,481 of 14,821 blocks held");
+  assert.ok(Math.abs(words.progress - 6_481 / 14_821) < 1e-9, `${words.progress}`);
+  assert.equal(words.why, "the chain is younger than the 7 days the history keeps: its first block is as far back as there is to fetch");
+  // Early on, the service's times are estimates at the chain's nominal block time (the demo's 2 s, not its history's
+  // 12 s): still younger than the week, and still counted in blocks, never "of about 8 h".
+  const early = { ...demo, blocks: 501, oldestTime: 1_700_000_000 - 1_000, backfill: { running: true, progress: 0.002, blocksToGo: 14_150 } };
+  assert.equal(backfillWords(early).held, "501 of 14,651 blocks held");
   // Within a few percent of the horizon it is the horizon: spacing that wobbles does not make a week "about 6.8 days".
   const wobbly = { ...history(0.5, 0), backfill: { running: true, progress: 0.5, blocksToGo: Math.round(0.46 * 50_400) } };
   assert.equal(backfillWords(wobbly).held, "3.5 of 7 days held");
-  // Hours for a young chain of a day's horizon.
+  // A young chain of a day's horizon.
   const young = { ...history(0.25, 0, "24h"), backfill: { running: true, progress: 0.25, blocksToGo: 1_800 } };
-  assert.equal(backfillWords(young).held, "6 of about 12 h held");
+  assert.equal(backfillWords(young).held, "1,801 of 3,601 blocks held");
 });
 
 test("the history file's trouble in plain words: why, what waits, what was dropped; nothing while it works", () => {
