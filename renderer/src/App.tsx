@@ -10,7 +10,7 @@ import { createDataClient, type DataClient } from "./dataClient.ts";
 import type { LinkState } from "./liveConnection.ts";
 import { NoChainAnswers } from "./NoChainAnswers.tsx";
 import { StatsStore } from "./statsStore.ts";
-import { useChartRange } from "./useChartRange.ts";
+import { BASE_FEE_RANGE_KEY, BLOB_RANGE_KEY, useChartRange } from "./useChartRange.ts";
 import { useLiveConnection } from "./useLiveConnection.ts";
 import { useCosts } from "./useCosts.ts";
 import { useShownAction } from "./useShownAction.ts";
@@ -49,7 +49,8 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   useLayoutEffect(() => {
     for (const { status } of feed.chains) stats.historyHeld(status.chainId, status.history.oldestBlock, status.history.oldestTime);
   }, [stats, feed.chains]);
-  const [range, setRange] = useChartRange();
+  const [range, setRange] = useChartRange(BASE_FEE_RANGE_KEY);
+  const [blobRange, setBlobRange] = useChartRange(BLOB_RANGE_KEY);
   const [selected, setSelected] = useState<number | undefined>(chainFromHash);
   const chain = feed.chains.find((candidate) => candidate.status.chainId === selected) ?? feed.chains[0];
   const chainId = chain?.status.chainId;
@@ -79,7 +80,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
     <div className="app">
       <header className="topbar">
         <h1 className="brand">
-          gasfees <span className="brand-sub">base fees, live</span>
+          gasfees <span className="brand-sub">EIP-1559 base fees</span>
         </h1>
         <LinkIndicator link={link} noChainAnswers={noneAnswering} />
         {chain !== undefined && !settingsOpen ? <ShownActionPicker actions={shownChainCosts?.actions} shown={shownAction} onChoose={setShownAction} /> : null}
@@ -126,6 +127,8 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
               costs={costs}
               range={range}
               onRange={setRange}
+              blobRange={blobRange}
+              onBlobRange={setBlobRange}
               alerts={alerts.state}
               desktop={settings !== undefined}
             />

@@ -3,7 +3,10 @@ import type { HistoryStatus } from "../../shared/wire/networkStatus.ts";
 import { backfillWords } from "./backfillWords.ts";
 import "./backfill.css";
 
-/** While the service fetches a chain's older blocks: how much of the history's horizon it holds, as a bar and in words. */
+/**
+ * While the service fetches a chain's older blocks: how much of the history's horizon it holds (of what the chain has,
+ * when it is younger), as a bar and in words.
+ */
 export const BackfillProgress = memo(function BackfillProgress({ history, chainName }: { history: HistoryStatus; chainName: string }) {
   if (!history.backfill.running) return null;
   const words = backfillWords(history);
@@ -12,7 +15,9 @@ export const BackfillProgress = memo(function BackfillProgress({ history, chainN
     <div className="backfill" data-testid="backfill" data-progress={words.progress}>
       <div className="backfill-words">
         <strong>Fetching older blocks</strong>
-        <span data-testid="backfill-held">{words.held}</span>
+        <span data-testid="backfill-held" title={words.why}>
+          {words.held}
+        </span>
         {words.toGo === undefined ? null : <span className="backfill-to-go">{words.toGo}</span>}
       </div>
       <div

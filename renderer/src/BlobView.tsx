@@ -3,10 +3,12 @@ import { knownBlobSchedule } from "../../shared/core/fees/blobFeeRule.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import "./blob.css";
-import { blobUseOf, type BlobUse, meanOfTarget } from "./blobUse.ts";
+import { blobUseOf, type BlobUse, blobUseWords } from "./blobUse.ts";
 import type { FeePoint } from "./chainData.ts";
 import { ChartLegend } from "./ChartLegend.tsx";
-import type { ChartRange } from "./chartRange.ts";
+import type { ChartRange, ChartRangeId } from "./chartRange.ts";
+import { RangeSelector } from "./RangeSelector.tsx";
+import "./chartToolbar.css";
 import { FeeChart, type FloorPoint } from "./FeeChart.tsx";
 import { blockNumber } from "./format.ts";
 import { HistoryChart } from "./HistoryChart.tsx";
@@ -16,6 +18,9 @@ interface Props {
   readonly status: NetworkStatus;
   readonly points: readonly FeePoint[];
   readonly range: ChartRange;
+  readonly onRange: (range: ChartRangeId) => void;
+  /** Why the time ranges cannot be drawn, or undefined when they can. */
+  readonly timeRangesUnavailable: string | undefined;
   readonly stats: StatsStore;
   readonly askHistory: boolean;
   readonly windowName: string;
@@ -30,7 +35,7 @@ const NO_ALERT_LINES: readonly never[] = [];
  * against the window's blob p50 and blob busy threshold with EIP-7918's floor (a sixteenth of each block's base fee),
  * or the 1 h / 24 h / 7 d buckets of baseFeeStats?fee=blob, and each block's blob use against the fork's target.
  */
-export const BlobView = memo(function BlobView({ status, points, range, stats, askHistory, windowName, offline }: Props) {
+export const BlobView = memo(function BlobView({ status, points, range, onRange, timeRangesUnavailable, stats, askHistory, windowName, offline }: Props) {
   const { blobBaseFee, blobBaseFeePercentile, blobBusyThreshold } = status;
   const blobPoints = useMemo(
     () =>
@@ -44,6 +49,7 @@ export const BlobView = memo(function BlobView({ status, points, range, stats, a
   // The fork's schedule as the service reports it (the endpoint's eth_config, else the chain's known one).
   const schedule = status.blobSchedule ?? knownBlobSchedule(status.chainId);
   const use = useMemo(() => blobUseOf(points, schedule), [points, schedule]);
+  const useWords = blobUseWords(use.uses);
   if (blobBaseFee === null || blobBaseFeePercentile === null || blobBusyThreshold === null) return null;
   const state = offline ? "unknown" : status.blobBusy ? "busy" : "normal";
   const newest = blobPoints[blobPoints.length - 1];
@@ -67,27 +73,36 @@ export const BlobView = memo(function BlobView({ status, points, range, stats, a
         <BlobCard testId="blob-base-fee-percentile" label="Blob 50th percentile" exact={blobBaseFeePercentile} sub={`p50 over ${windowName}`} />
         <BlobCard testId="blob-busy-threshold" label="Blob busy threshold" exact={blobBusyThreshold} sub={`p90 over ${windowName}`} />
         <div className="card">
-          <div className="card-label">Blob use</div>
-          <div className="card-value" data-testid="blob-use-mean">
-            {formatShare(meanOfTarget(use.uses))}
+          <div className="card-label" title={`Blob gas used against the target of ${schedule.target} blobs a block (at most ${schedule.max})`}>
+            Blob use, newest block
+          </div>
+          <div className="card-value" data-testid="blob-use-newest" title={useWords.newestBlock}>
+            {useWords.newest}
             <span className="unit"> of target</span>
           </div>
-          <span
-            className="card-sub"
-            title={`The mean blob gas used of the newest ${use.uses.length} blocks, against the target of ${schedule.target} blobs a block (at most ${schedule.max})`}
-          >
-            target {schedule.target} of {schedule.max} blobs
+          <span className="card-sub" data-testid="blob-use-mean" data-value={useWords.mean}>
+            {useWords.meanWords}
           </span>
         </div>
       </div>
-      <ChartLegend
-        kind={range.kind === "blocks" ? "blocks" : "bands"}
-        baseFeePercentile={blobBaseFeePercentile}
-        busyThreshold={blobBusyThreshold}
-        windowName={windowName}
-        alertLines={0}
-        series="blob"
-      />
+      <div className="chart-toolbar">
+        <RangeSelector
+          selected={range.id}
+          timeRangesUnavailable={timeRangesUnavailable}
+          onSelect={onRange}
+          history={status.history}
+          label="Blob chart range"
+          testIdPrefix="blob-"
+        />
+        <ChartLegend
+          kind={range.kind === "blocks" ? "blocks" : "bands"}
+          baseFeePercentile={blobBaseFeePercentile}
+          busyThreshold={blobBusyThreshold}
+          windowName={windowName}
+          alertLines={0}
+          series="blob"
+        />
+      </div>
       {range.kind === "blocks" ? (
         newest === undefined ? null : (
           <>
@@ -139,10 +154,6 @@ function BlobCard({ testId, label, exact, sub }: { testId: string; label: string
       <span className="card-sub">{sub}</span>
     </div>
   );
-}
-
-function formatShare(share: number | undefined): string {
-  return share === undefined ? "—" : `${Math.round(share * 100)}%`;
 }
 
 /** Each block's blob use as a bar, the target as a dashed line at 100%; a block above the target is drawn warm. */

@@ -13,7 +13,7 @@ import type { StatsRequest } from "./statsRequest.ts";
 import type { StatsStore } from "./statsStore.ts";
 import { useBaseFeeStats } from "./useBaseFeeStats.ts";
 import { versusMedian } from "./versusMedian.ts";
-import { heldByAnswer, lastSpanWords, medianOfSpanWords } from "./windowWords.ts";
+import { heldByAnswer, lastSpanWords, statsMedianWords } from "./windowWords.ts";
 
 interface Props {
   readonly chains: readonly ChainLive[];
@@ -28,9 +28,10 @@ interface Props {
 }
 
 /**
- * Every configured chain at a glance, one tile each: its state, its current base fee against its median of the last
- * 24 hours (of what is held of them, while the history is shorter), and a sparkline of those 24 hours; a click (or
- * Tab, then the arrow keys, Home and End) switches to it.
+ * Every configured chain at a glance, one tile each: its state, its current base fee against its median over the
+ * statistics window (the chain's 50th percentile card, the same number over the same blocks, while the history is
+ * shorter over what is held), and a sparkline of the last 24 hours; a click (or Tab, then the arrow keys, Home and
+ * End) switches to it.
  */
 export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, serviceAnswering, stats, costs, shownAction, onSelect }: Props) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
@@ -90,9 +91,8 @@ export const ChainSwitcher = memo(function ChainSwitcher({ chains, selected, ser
   );
 });
 
-/** The 24 hours' median, and the same 24 hours in 48 half-hour buckets for the sparkline; asked again every 5 minutes. */
+/** The last 24 hours in 48 half-hour buckets for the sparkline; asked again every 5 minutes. */
 const DAY_S = 86_400;
-const DAY_MEDIAN: StatsRequest = { kind: "window", window: "24h", buckets: 1 };
 const DAY_SPARKLINE: StatsRequest = { kind: "window", window: "24h", buckets: 48 };
 const REFRESH_MS = 300_000;
 /** A tile showing a cost asks for it again with new blocks, at most this often. */
@@ -128,8 +128,8 @@ const ChainTile = memo(function ChainTile({
 }: TileProps) {
   const state = glanceState(status, serviceAnswering);
   const ask = serviceAnswering && status.history.blocks > 0;
-  const medianAnswer = useBaseFeeStats(stats, status.chainId, DAY_MEDIAN, REFRESH_MS, ask);
-  const median = medianAnswer.buckets?.[0]?.p50;
+  // The cards' p50, not a median of its own: the tile and the card beside it say one number over one window.
+  const median = status.baseFeePercentile ?? undefined;
   const sparklineAnswer = useBaseFeeStats(stats, status.chainId, DAY_SPARKLINE, REFRESH_MS, ask);
   const sparkline = sparklineAnswer.buckets;
   const fee = status.currentBaseFee;
@@ -138,8 +138,8 @@ const ChainTile = memo(function ChainTile({
   const versus = fee === null || median === undefined ? undefined : versusMedian(fee, median);
   const why = serviceAnswering ? GLANCE_WORDS[state] : "unknown: the service is not answering";
   const feeWords = fee === null ? "" : `; base fee ${fee} Gwei`;
-  // Named by what the answer covers: "vs 24 h median" never stands beside a median of less than a day.
-  const medianOf = medianOfSpanWords(DAY_S, heldByAnswer(medianAnswer.heldFromSeconds, status.history));
+  // Named by the window it is computed over: "vs 24 h median" never stands beside a median of less than a day.
+  const medianOf = statsMedianWords(status.statsWindow, status.history);
   const medianWords = median === undefined ? "" : `, ${medianOf.long} ${median} Gwei`;
   return (
     <button

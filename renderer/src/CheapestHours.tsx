@@ -58,15 +58,12 @@ export const CheapestHours = memo(function CheapestHours({ store, chainId, chain
   const entry = useBaseFeeStats(store, chainId, request, REFRESH_MS, enabled);
   const prices = usePriceHistory(cost, request.fromSeconds, enabled);
   const unit = useMemo(() => (cost === undefined ? GWEI_UNIT : moneyUnit(cost.currency)), [cost]);
-  const buckets = useMemo(
-    () =>
-      cost === undefined
-        ? entry.buckets
-        : entry.buckets === undefined || prices.points === undefined
-          ? undefined
-          : costBuckets(entry.buckets, cost.gas, prices.points).buckets,
-    [cost, entry.buckets, prices.points],
-  );
+  const { buckets, values } = useMemo(() => {
+    if (cost === undefined) return { buckets: entry.buckets, values: undefined };
+    if (entry.buckets === undefined || prices.points === undefined) return { buckets: undefined, values: undefined };
+    const costed = costBuckets(entry.buckets, cost.gas, prices.points);
+    return { buckets: costed.buckets, values: costed.p50Values };
+  }, [cost, entry.buckets, prices.points]);
   const noPriceHeld = cost !== undefined && prices.points !== undefined && prices.points.length === 0;
   const error = entry.error ?? (cost === undefined ? undefined : prices.error);
   const weekWords = lastSpanWords(WEEK_S, heldByAnswer(entry.heldFromSeconds, history));
@@ -95,7 +92,7 @@ export const CheapestHours = memo(function CheapestHours({ store, chainId, chain
       ) : buckets === undefined ? (
         <p className="heatmap-words">{error ? `Could not load the last 7 days: ${error}. Retrying by itself.` : "Loading the last 7 days…"}</p>
       ) : (
-        <HeatGrid buckets={buckets} newestHourStartSeconds={newestHourStartSeconds} unit={unit} />
+        <HeatGrid buckets={buckets} values={values} newestHourStartSeconds={newestHourStartSeconds} unit={unit} />
       )}
     </section>
   );
@@ -103,18 +100,21 @@ export const CheapestHours = memo(function CheapestHours({ store, chainId, chain
 
 const HeatGrid = memo(function HeatGrid({
   buckets,
+  values,
   newestHourStartSeconds,
   unit,
 }: {
   buckets: readonly BaseFeeStatsBucket[];
+  /** In money, each hour's unrounded cost by its start (costBuckets' p50Values): the cells are ranked by it. */
+  values: ReadonlyMap<number, number> | undefined;
   newestHourStartSeconds: number;
   unit: ValueUnit;
 }) {
   const { grid, bounds, extremes, filled } = useMemo(() => {
-    const placed = placeHours(buckets);
+    const placed = values === undefined ? placeHours(buckets) : placeHours(buckets, (bucket) => values.get(bucket.start) ?? Number(bucket.p50));
     const cells = filledCells(placed);
     return { grid: placed, bounds: levelBounds(cells, LEVELS), extremes: weekExtremes(placed), filled: cells.length };
-  }, [buckets]);
+  }, [buckets, values]);
   return (
     <>
       <div
@@ -196,13 +196,14 @@ function Stretches({ kind, stretches, unit }: { kind: "cheapest" | "dearest"; st
 
 function HeatLegend({ bounds, unit }: { bounds: readonly number[]; unit: ValueUnit }) {
   if (bounds.length === 0) return null;
+  const short = unit.alike(bounds);
   return (
     <ul className="heat-legend" data-testid="heat-legend" aria-label="Colours">
       {bounds.map((bound, level) => {
         const from = level === 0 ? undefined : bounds[level - 1]!;
         // Levels whose bound equals the one below hold no cell (a week at one fee): not listed.
         if (from === bound) return null;
-        const words = from === undefined ? `≤ ${unit.short(bound)}` : `${unit.short(from)} – ${unit.short(bound)}`;
+        const words = from === undefined ? `≤ ${short(bound)}` : `${short(from)} – ${short(bound)}`;
         return (
           <li key={level}>
             <span className={`heat-swatch heat-level-${level}`} aria-hidden="true" />

@@ -1,12 +1,25 @@
 import { useEffect, useState } from "react";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { ActionCost, Costs } from "../../shared/wire/costs.ts";
-import { blobRowWords, chargesL1Fee, gasText, l1FeeText, noPriceWords, priceAgeText, priceText, shortAddress, type Tier, tierCostText } from "./costWords.ts";
+import {
+  blobRowWords,
+  chargesL1Fee,
+  gasText,
+  l1FeeText,
+  noPriceWords,
+  priceAgeText,
+  priceText,
+  shortAddress,
+  type Tier,
+  TIERS,
+  tierCostText,
+  tierSpreadWords,
+  tierTipsGwei,
+} from "./costWords.ts";
 import type { CostsEntry } from "./costsStore.ts";
 import { blockNumber, clockTime } from "./format.ts";
 import "./costs.css";
 
-const TIERS: readonly Tier[] = ["low", "medium", "high"];
 const TIER_WORDS: Record<Tier, string> = { low: "Low", medium: "Medium", high: "High" };
 
 interface Props {
@@ -83,6 +96,8 @@ function PriceLine({ costs }: { costs: Costs }) {
 
 function CostsTable({ costs }: { costs: Costs }) {
   const rollup = chargesL1Fee(costs);
+  const tips = tierTipsGwei(costs);
+  const spread = tierSpreadWords(costs);
   return (
     <>
       <table className="costs-table" data-testid="costs-table" data-currency={costs.price === null ? "gwei" : costs.currency}>
@@ -92,6 +107,11 @@ function CostsTable({ costs }: { costs: Costs }) {
             {TIERS.map((tier) => (
               <th scope="col" key={tier} className="costs-num">
                 {TIER_WORDS[tier]}
+                {tips === undefined ? null : (
+                  <span className="costs-tip" data-testid={`costs-tip-${tier}`} data-value={tips[tier]} title={`The ${tier} tier's tip: ${tips[tier]} Gwei`}>
+                    tip {shortGwei(tips[tier])} Gwei
+                  </span>
+                )}
               </th>
             ))}
             {rollup ? (
@@ -108,6 +128,11 @@ function CostsTable({ costs }: { costs: Costs }) {
           <BlobRow costs={costs} rollup={rollup} />
         </tbody>
       </table>
+      {spread === undefined ? null : (
+        <p className="costs-note costs-tier-spread" data-testid="costs-tier-spread">
+          {spread}
+        </p>
+      )}
       <p className="costs-note">
         Each tier: gas × (next base fee + the tier&apos;s tip of suggestedGasFees)
         {rollup ? " + the L1 data fee of a transaction of the action's size (the rollup's charge for posting it to Ethereum)" : ""}

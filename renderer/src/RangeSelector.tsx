@@ -9,10 +9,20 @@ interface Props {
   readonly onSelect: (range: ChartRangeId) => void;
   /** The history held, so that a range's title says how much of it is held while the history is shorter. */
   readonly history: HeldTimes;
+  /** What the group is named for a screen reader (default "Chart range"), and its test ids' prefix ("blob-"). */
+  readonly label?: string;
+  readonly testIdPrefix?: string;
 }
 
 /** The chart's range: one radio group (Tab reaches the chosen one, the arrow keys move), as a row of segments. */
-export const RangeSelector = memo(function RangeSelector({ selected, timeRangesUnavailable, onSelect, history }: Props) {
+export const RangeSelector = memo(function RangeSelector({
+  selected,
+  timeRangesUnavailable,
+  onSelect,
+  history,
+  label = "Chart range",
+  testIdPrefix = "",
+}: Props) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
   const usable = CHART_RANGES.filter((range) => range.kind === "blocks" || timeRangesUnavailable === undefined);
   const onKeyDown = (event: KeyboardEvent, id: ChartRangeId) => {
@@ -25,7 +35,7 @@ export const RangeSelector = memo(function RangeSelector({ selected, timeRangesU
     onSelect(target.id);
   };
   return (
-    <div className="range-selector" role="radiogroup" aria-label="Chart range" data-testid="range-selector">
+    <div className="range-selector" role="radiogroup" aria-label={label} data-testid={`${testIdPrefix}range-selector`}>
       {CHART_RANGES.map((range, index) => {
         const checked = range.id === selected;
         const disabled = range.kind === "time" && timeRangesUnavailable !== undefined;
@@ -41,7 +51,7 @@ export const RangeSelector = memo(function RangeSelector({ selected, timeRangesU
             disabled={disabled}
             tabIndex={checked ? 0 : -1}
             className={`range-option${checked ? " range-option-current" : ""}`}
-            data-testid={`range-${range.id}`}
+            data-testid={`${testIdPrefix}range-${range.id}`}
             title={
               disabled
                 ? timeRangesUnavailable

@@ -82,7 +82,7 @@ export const StatsChart = memo(function StatsChart({
       <>
         <CartesianGrid vertical={false} className="chart-grid" />
         <XAxis dataKey="start" type="number" domain={xDomain} allowDataOverflow tick={false} tickLine={false} className="chart-axis" />
-        {feeYAxis(domain, ticks, unit.short)}
+        {feeYAxis(domain, ticks, unit.kind === "money" ? unit.alike(ticks) : unit.short)}
       </>
     ),
     [xDomain, domain, ticks, unit],

@@ -27,3 +27,34 @@ export function meanOfTarget(uses: readonly BlobUse[]): number | undefined {
   if (uses.length === 0) return undefined;
   return uses.reduce((sum, use) => sum + use.ofTarget, 0) / uses.length;
 }
+
+/** The blob use card's words: the newest block's use and the mean of every block drawn, each named by what it covers. */
+export interface BlobUseWords {
+  /** The newest block's use as a share of the target ("150%"), or "—" without any. */
+  readonly newest: string;
+  /** Its block ("block 14,711"), or undefined without any. */
+  readonly newestBlock: string | undefined;
+  /** The mean of the blocks drawn ("93%"), or "—". */
+  readonly mean: string;
+  /** What the mean covers: "mean 93% of the 500 bars below" (the strip: a bar per block). */
+  readonly meanWords: string;
+}
+
+export function blobUseWords(uses: readonly BlobUse[]): BlobUseWords {
+  const newest = uses[uses.length - 1];
+  const mean = formatShare(meanOfTarget(uses));
+  return {
+    newest: formatShare(newest?.ofTarget),
+    newestBlock: newest === undefined ? undefined : `block ${newest.block.toLocaleString("en-US")}`,
+    mean,
+    meanWords:
+      uses.length === 0
+        ? "no blocks with blob use yet"
+        : `mean ${mean} of the ${uses.length.toLocaleString("en-US")} ${uses.length === 1 ? "bar" : "bars"} below`,
+  };
+}
+
+/** A share of the target as a whole percent ("93%"), or "—". */
+export function formatShare(share: number | undefined): string {
+  return share === undefined ? "—" : `${Math.round(share * 100)}%`;
+}

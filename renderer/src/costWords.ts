@@ -4,7 +4,7 @@ import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { ActionCost, Costs, Price } from "../../shared/wire/costs.ts";
 import { shortAge } from "./format.ts";
-import { fiatOfWei, moneyText } from "../../shared/core/text/money.ts";
+import { fiatOfWei, moneyText, readDecimal } from "../../shared/core/text/money.ts";
 
 export type Tier = "low" | "medium" | "high";
 
@@ -90,4 +90,53 @@ export function blobRowWords(costs: Pick<Costs, "blob" | "basis" | "currency">):
     cost: tierCostText(blob, costs.currency),
     basis: basis.blobBaseFee === undefined ? undefined : `blob base fee ${shortGwei(basis.blobBaseFee)} Gwei`,
   };
+}
+
+export const TIERS: readonly Tier[] = ["low", "medium", "high"];
+
+/**
+ * Each tier's tip in Gwei, as /costs implies it: (an action's wei − its L1 fee) / its gas − the next base fee, exact
+ * (the service computes each tier as gas × (next base fee + the tier's tip) + the L1 fee). Undefined when no action
+ * has a known L1 fee and some gas, or the basis is not a Gwei amount.
+ */
+export function tierTipsGwei(costs: Pick<Costs, "actions" | "basis">): Record<Tier, string> | undefined {
+  const action = costs.actions.find((each) => each.l1FeeWei !== null && BigInt(each.gas) > 0n);
+  const baseFee = readDecimal(costs.basis.baseFee);
+  if (action === undefined || baseFee === undefined || baseFee.scale > 9) return undefined;
+  const baseFeeWei = baseFee.units * 10n ** BigInt(9 - baseFee.scale);
+  const tipOf = (tier: Tier) => {
+    const tipWei = (BigInt(action[tier].wei) - BigInt(action.l1FeeWei!)) / BigInt(action.gas) - baseFeeWei;
+    return toGweiString(tipWei > 0n ? tipWei : 0n);
+  };
+  return { low: tipOf("low"), medium: tipOf("medium"), high: tipOf("high") };
+}
+
+/**
+ * Why some action's three tiers read alike in the panel, in a sentence; undefined when every action's tiers read apart.
+ * The tiers differ by their tips only: either the recent blocks' tips were all the same (nothing to choose between), or
+ * the tips differ by less than the figures' rounding (on mainnet, a tenth of a Gwei beside a base fee of tens).
+ */
+export function tierSpreadWords(costs: Pick<Costs, "actions" | "basis" | "currency">): string | undefined {
+  const alike = costs.actions.filter((action) => {
+    const [low, medium, high] = TIERS.map((tier) => tierCostText(action[tier], costs.currency));
+    return low === medium || medium === high;
+  });
+  if (alike.length === 0) return undefined;
+  const tips = tierTipsGwei(costs);
+  if (tips === undefined) return undefined;
+  if (tips.low === tips.high) {
+    return Number(tips.low) === 0
+      ? "The three tiers are the same: the recent blocks paid no tips (empty blocks, or none above zero), so every tier's tip is 0."
+      : `The three tiers are the same: every recent block's cheapest transaction paid the same tip, ${shortGwei(tips.low)} Gwei, so paying more buys no faster inclusion.`;
+  }
+  const names = alike.length === costs.actions.length ? "every action" : listWords(alike.map((action) => `the ${action.name}`));
+  return (
+    `The tiers differ by their tips only (${shortGwei(tips.low)}, ${shortGwei(tips.medium)} and ${shortGwei(tips.high)} Gwei, ` +
+    `beside a next base fee of ${shortGwei(costs.basis.baseFee)} Gwei): for ${names} that is less than the rounding of the figures shown.`
+  );
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]!}`;
 }

@@ -30,7 +30,7 @@ export interface HeatCell {
   /** 0 is Sunday (Date.getDay()). */
   readonly weekday: number;
   readonly hour: number;
-  /** The bucket's median in Gwei, for colour; the exact string is `bucket.p50`. */
+  /** The bucket's median (in Gwei, or the unrounded cost), for colour and rank; the exact string is `bucket.p50`. */
   readonly p50: number;
   readonly bucket: BaseFeeStatsBucket;
 }
@@ -39,17 +39,17 @@ export interface HeatCell {
 export type HeatGrid = ReadonlyArray<ReadonlyArray<HeatCell | undefined>>;
 
 /**
- * Each bucket that holds blocks, at the local weekday and hour of its start. On the night the clocks go back, two
+ * Each bucket that holds blocks, at the local weekday and hour of its start, valued by `valueOf` (its median by default). On the night the clocks go back, two
  * buckets start at the same local hour: the newer one is kept (the older is a week's edge anyway).
  */
-export function placeHours(buckets: readonly BaseFeeStatsBucket[]): HeatGrid {
+export function placeHours(buckets: readonly BaseFeeStatsBucket[], valueOf: (bucket: BaseFeeStatsBucket) => number = (bucket) => Number(bucket.p50)): HeatGrid {
   const cells: Array<Array<HeatCell | undefined>> = Array.from({ length: 7 }, () => new Array<HeatCell | undefined>(24).fill(undefined));
   for (const bucket of buckets) {
     if (bucket.blocks === 0 || bucket.p50 === undefined) continue;
     const start = new Date(bucket.start * 1000);
     const weekday = start.getDay();
     const hour = start.getHours();
-    cells[weekday]![hour] = { weekday, hour, p50: Number(bucket.p50), bucket };
+    cells[weekday]![hour] = { weekday, hour, p50: valueOf(bucket), bucket };
   }
   return cells;
 }

@@ -1,9 +1,11 @@
 import { type ChartRangeId, isChartRangeId } from "./chartRange.ts";
 import { useStoredChoice } from "./useStoredChoice.ts";
 
-const STORAGE_KEY = "gasfees.chartRange";
+/** Where the base fee chart's range is kept, and the blob chart's, each its own. */
+export const BASE_FEE_RANGE_KEY = "gasfees.chartRange";
+export const BLOB_RANGE_KEY = "gasfees.blobChartRange";
 
-/** The chart's range, the same for every chain, kept for the next visit. */
-export function useChartRange(): [ChartRangeId, (range: ChartRangeId) => void] {
-  return useStoredChoice<ChartRangeId>(STORAGE_KEY, (stored) => (isChartRangeId(stored) ? stored : "blocks"));
+/** A chart's range, the same for every chain, kept for the next visit under `storageKey`. */
+export function useChartRange(storageKey: string = BASE_FEE_RANGE_KEY): [ChartRangeId, (range: ChartRangeId) => void] {
+  return useStoredChoice<ChartRangeId>(storageKey, (stored) => (isChartRangeId(stored) ? stored : "blocks"));
 }

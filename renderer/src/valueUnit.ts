@@ -10,13 +10,22 @@ export interface ValueUnit {
   readonly short: (value: number) => string;
   /** An exact figure of the API, with its unit: "23.227829059 Gwei", "$1.40". */
   readonly exact: (value: string) => string;
+  /**
+   * How to write figures shown side by side (an axis' ticks, a legend's bounds) so that they read alike: Gwei with
+   * four significant digits each ("76.60" beside "65.56"), money all whole ("$5", "$10") or all to the cent.
+   */
+  readonly alike: (values: readonly number[]) => (value: number) => string;
 }
+
+const FOUR_SIGNIFICANT = new Intl.NumberFormat("en-US", { minimumSignificantDigits: 4, maximumSignificantDigits: 4 });
 
 export const GWEI_UNIT: ValueUnit = {
   kind: "gwei",
   name: "Gwei",
   short: (value) => shortGwei(String(value)),
   exact: (value) => `${value} Gwei`,
+  // Zero, tiny fees (exponent form) and whole thousands read as shortGwei writes them; the rest with four digits.
+  alike: () => (value) => (value === 0 || Math.abs(value) < 0.0001 || Math.abs(value) >= 1000 ? shortGwei(String(value)) : FOUR_SIGNIFICANT.format(value)),
 };
 
 /**
@@ -29,6 +38,10 @@ export function moneyUnit(currency: string): ValueUnit {
     name: currency,
     short: (value) => moneyText(value >= 10 && Number.isInteger(value) ? String(value) : moneyDigits(value), currency),
     exact: (value) => moneyText(value, currency),
+    alike: (values) => {
+      const whole = values.every((value) => Number.isInteger(value));
+      return (value) => moneyText(whole ? String(value) : moneyDigits(value), currency);
+    },
   };
 }
 

@@ -61,16 +61,18 @@ export function lastSpanWords(spanSeconds: number, history: HeldTimes): string {
 }
 
 /**
- * The median of the last `spanSeconds` as a chain's tile names it, short ("24 h median") and in a sentence; while
- * the history holds less, over what it holds ("7.2 h median": as short, so that it fits the tile where "24 h median"
- * does; the sentence, its title, says why).
+ * The median a chain's tile compares the current base fee with, named as the 50th percentile card names its window:
+ * the same number over the same blocks (the statistics window; while the history held is shorter than a window of
+ * time, what is held). Short for the tile ("24 h median", "7.2 h median", "500-block median") and in a sentence.
  */
-export function medianOfSpanWords(spanSeconds: number, history: HeldTimes): { short: string; long: string } {
-  const span = durationWords(spanSeconds);
-  const held = heldOfSpan(spanSeconds, history);
-  return held === undefined
-    ? { short: `${span} median`, long: `the median of the last ${span}` }
-    : { short: `${held} median`, long: `the median of the ${held} held (the history does not reach ${span} back yet)` };
+export function statsMedianWords(statsWindow: string, history: HeldTimes): { short: string; long: string } {
+  const spec = parseWindowSpec(statsWindow);
+  const held = spec?.kind === "duration" ? heldOfSpan(spec.seconds, history) : undefined;
+  if (held !== undefined) {
+    return { short: `${held} median`, long: `the median (p50) of the ${held} held (the history does not reach ${windowWords(statsWindow)} back yet)` };
+  }
+  const name = windowWords(statsWindow);
+  return { short: spec?.kind === "blocks" ? `${spec.blocks.toLocaleString("en-US")}-block median` : `${name} median`, long: `the median (p50) over ${name}` };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { demoHistory } from "../demo/demoHistory.ts";
 import { DEMO_REPLAY, demoReplaySeries } from "../demo/demoReplayPlan.ts";
 import { startDemoReplay } from "../demo/startDemoReplay.ts";
+import { demoBlockTipsWei } from "../demo/demoTips.ts";
+import { RECENT_BLOCKS } from "../core/fees/suggestedGasFees.ts";
 import { startEvmNode } from "../demo/startEvmNode.ts";
 import { loadTimedMainnetBlocks } from "../demo/timedMainnetBlocks.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
@@ -82,6 +84,9 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
       liveFrom: DEMO_REPLAY.preloadBlocks,
       intervalMs: DEMO_REPLAY.blockIntervalMs,
       onError: (error) => logger.error("the demo chain stopped mining", { error: error.message }),
+      // Tips shaped after a published mainnet answer (demoTips.ts), from the blocks suggestedGasFees reads at start on.
+      tipsOf: demoBlockTipsWei,
+      tippedHistoryBlocks: RECENT_BLOCKS,
     });
   } catch (error) {
     await node.stop();

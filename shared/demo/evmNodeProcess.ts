@@ -19,10 +19,19 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-/** The calls that mine one block per fee, in order: its base fee set first (where the chain has one), then its timestamp if given. */
-function miningCalls(baseFeesWei: readonly string[], timestamps: readonly number[] | undefined, hasBaseFee: boolean): RpcCall[] {
+/**
+ * The calls that mine one block per fee, in order: its transactions sent (if given), its base fee set (where the
+ * chain has one), then the block mined, at its timestamp if given.
+ */
+function miningCalls(
+  baseFeesWei: readonly string[],
+  timestamps: readonly number[] | undefined,
+  transactions: readonly (readonly object[])[] | undefined,
+  hasBaseFee: boolean,
+): RpcCall[] {
   const calls: RpcCall[] = [];
   baseFeesWei.forEach((fee, i) => {
+    for (const transaction of transactions?.[i] ?? []) calls.push({ method: "eth_sendTransaction", params: [transaction] });
     if (hasBaseFee) calls.push({ method: "hardhat_setNextBlockBaseFeePerGas", params: [`0x${BigInt(fee).toString(16)}`] });
     calls.push({ method: "evm_mine", params: timestamps === undefined ? [] : [timestamps[i]] });
   });
@@ -30,13 +39,16 @@ function miningCalls(baseFeesWei: readonly string[], timestamps: readonly number
 }
 
 async function mine(runCalls: CallRunner, message: Extract<ParentMessage, { type: "mine" }>, hasBaseFee: boolean): Promise<void> {
-  const { baseFeesWei, timestamps } = message;
+  const { baseFeesWei, timestamps, transactions } = message;
   if (timestamps !== undefined && timestamps.length !== baseFeesWei.length) {
     throw new RangeError(`${timestamps.length} timestamps for ${baseFeesWei.length} blocks: give one per block, or none`);
   }
+  if (transactions !== undefined && transactions.length !== baseFeesWei.length) {
+    throw new RangeError(`${transactions.length} lists of transactions for ${baseFeesWei.length} blocks: give one per block, or none`);
+  }
   for (let start = 0; start < baseFeesWei.length; start += BLOCKS_PER_BATCH) {
     const end = Math.min(baseFeesWei.length, start + BLOCKS_PER_BATCH);
-    await runCalls(miningCalls(baseFeesWei.slice(start, end), timestamps?.slice(start, end), hasBaseFee));
+    await runCalls(miningCalls(baseFeesWei.slice(start, end), timestamps?.slice(start, end), transactions?.slice(start, end), hasBaseFee));
   }
 }
 

@@ -7,6 +7,8 @@ export type ParentMessage =
       readonly baseFeesWei: readonly string[];
       /** Each block's timestamp (unix seconds), one per fee; without them, the node's clock times the blocks. */
       readonly timestamps?: readonly number[];
+      /** Each block's transactions (eth_sendTransaction's parameter objects), one list per fee, sent just before it is mined. */
+      readonly transactions?: readonly (readonly object[])[];
     }
   | { readonly type: "stop" };
 

@@ -92,6 +92,32 @@ test("timestamps that do not move forward are refused, and the node says which",
   await assert.rejects(startEvmNode({ genesis: { timestamp: 1, baseFeeWei: 2n ** 53n } }), /genesis base fee/);
 });
 
+test("each block's transactions are sent and mined with it in the same run, with their tips; a list per block or none", async () => {
+  const evm = await node();
+  const [sender] = await evm.request<string[]>("eth_accounts");
+  await evm.request("evm_setAutomine", [false]);
+  const transfer = (nonce: number, tipWei: bigint) => ({
+    from: sender,
+    to: sender,
+    nonce: `0x${nonce.toString(16)}`,
+    value: "0x0",
+    gas: "0x5208",
+    maxFeePerGas: `0x${(10n ** 11n).toString(16)}`,
+    maxPriorityFeePerGas: `0x${tipWei.toString(16)}`,
+  });
+  await assert.rejects(evm.mineBlocks([1n, 2n], undefined, [[]]), /1 lists of transactions for 2 blocks/);
+  const gwei = 1_000_000_000n;
+  assert.equal(await evm.mineBlocks([gwei, 2n * gwei], undefined, [[transfer(0, 50_000_000n)], [transfer(1, 100_000_000n), transfer(2, 3n * gwei)]]), 2n);
+  const history = await evm.request<{ reward: string[][] }>("eth_feeHistory", ["0x2", "0x2", [0, 100]]);
+  assert.deepEqual(
+    history.reward.map((row) => row.map(BigInt)),
+    [
+      [50_000_000n, 50_000_000n],
+      [100_000_000n, 3n * gwei],
+    ],
+  );
+});
+
 test("an RPC error is a named error saying what failed", async () => {
   const evm = await node();
   await assert.rejects(evm.request("eth_noSuchMethod"), (error: unknown) => error instanceof EvmNodeRpcError && /eth_noSuchMethod/.test(error.message));

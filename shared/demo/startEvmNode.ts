@@ -55,9 +55,11 @@ export interface EvmNode {
   /**
    * Mines one block per base fee, in order, in one IPC round trip; resolves with the newest block's number. With
    * `timestamps` (unix seconds, one per fee, each after the one before and after the newest block's), each block gets
-   * its own; without, the node's clock times them (after a timed block, it runs on from that block's time).
+   * its own; without, the node's clock times them (after a timed block, it runs on from that block's time). With
+   * `transactions` (one list per fee, of eth_sendTransaction's parameter objects), each block holds its list: they are
+   * sent just before it is mined, in the same round trip (automining must be off, and the block gas limit room for them).
    */
-  mineBlocks(baseFeesWei: readonly bigint[], timestamps?: readonly number[]): Promise<bigint>;
+  mineBlocks(baseFeesWei: readonly bigint[], timestamps?: readonly number[], transactions?: readonly (readonly object[])[]): Promise<bigint>;
   /** Stops the node (graceful, then SIGKILL after a second). */
   stop(): Promise<void>;
   /** Kills the node at once (SIGKILL), as a crash would. */
@@ -207,8 +209,11 @@ class ChildEvmNode implements EvmNode {
     return this.mineBlocks([baseFeeWei]);
   }
 
-  mineBlocks(baseFeesWei: readonly bigint[], timestamps?: readonly number[]): Promise<bigint> {
+  mineBlocks(baseFeesWei: readonly bigint[], timestamps?: readonly number[], transactions?: readonly (readonly object[])[]): Promise<bigint> {
     if (this.#gone) return Promise.reject(new EvmNodeStoppedError("mine blocks"));
+    if (transactions !== undefined && transactions.length !== baseFeesWei.length) {
+      return Promise.reject(new RangeError(`${transactions.length} lists of transactions for ${baseFeesWei.length} blocks: give one per block, or none`));
+    }
     for (const fee of baseFeesWei) {
       if (fee < 0n) return Promise.reject(new RangeError(`a base fee cannot be negative (got ${fee} wei)`));
     }
@@ -223,7 +228,13 @@ class ChildEvmNode implements EvmNode {
     const id = this.#nextId++;
     return new Promise<bigint>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#send({ type: "mine", id, baseFeesWei: baseFeesWei.map(String), ...(timestamps === undefined ? {} : { timestamps: [...timestamps] }) });
+      this.#send({
+        type: "mine",
+        id,
+        baseFeesWei: baseFeesWei.map(String),
+        ...(timestamps === undefined ? {} : { timestamps: [...timestamps] }),
+        ...(transactions === undefined ? {} : { transactions: transactions.map((list) => [...list]) }),
+      });
     });
   }
 

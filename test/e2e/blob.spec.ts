@@ -53,6 +53,15 @@ test("the blob view: its badge, cards and lines are the API's, the floor and the
   await expect(chart.locator("path.floor-line")).toHaveCount(1);
   await expect(page.getByTestId("blob-use")).toHaveAttribute("data-blocks", "500");
   await expect(page.getByTestId("blob-use-target")).toHaveCount(1);
+  // The blob use card says what each number covers: the newest block's use (its block in the title), and the mean of
+  // the bars drawn below it.
+  await expect(view.locator(".card-label", { hasText: "Blob use, newest block" })).toHaveCount(1);
+  await expect(async () => {
+    const newestBlock = Number(await page.getByTestId("newest-block").getAttribute("data-value"));
+    await expect(page.getByTestId("blob-use-newest")).toHaveAttribute("title", `block ${newestBlock.toLocaleString("en-US")}`, { timeout: 1_000 });
+  }).toPass();
+  await expect(page.getByTestId("blob-use-newest")).toHaveText(/^\d+% of target$/);
+  await expect(page.getByTestId("blob-use-mean")).toHaveText(/^mean \d+% of the 500 bars below$/);
   await expect(page.getByTestId("blob-chart-legend")).toContainText("floor (base fee ÷ 16)");
   await shootEverySize(page, "blob-blocks", { target: view });
 
@@ -76,18 +85,28 @@ test("the blob view: its badge, cards and lines are the API's, the floor and the
   const newest = BigInt((await stack.call({ type: "mine", count: 1 })).newestBlock!);
   await expect(page.getByTestId("newest-block")).toHaveAttribute("data-value", String(newest));
 
-  // The time ranges: the blob view's buckets come from baseFeeStats?fee=blob.
+  // Each chart its own range: the base fee chart's 24 h leaves the blob chart on its blocks, and back.
+  await page.getByTestId("range-24h").click();
+  await expect(page.getByTestId("stats-chart")).toHaveAttribute("data-range", "24h");
+  await expect(page.getByTestId("blob-fee-chart")).toBeVisible();
+  await expect(page.getByTestId("blob-range-blocks")).toHaveAttribute("aria-checked", "true");
+  await page.getByTestId("range-blocks").click();
+  await expect(page.getByTestId("fee-chart")).toBeVisible();
+
+  // The time ranges: the blob view's buckets come from baseFeeStats?fee=blob, chosen with its own selector.
   const asked: string[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
     if (url.pathname.endsWith("/baseFeeStats")) asked.push(url.search);
   });
   for (const range of ["1h", "24h", "7d"] as const) {
-    await page.getByTestId(`range-${range}`).click();
+    await page.getByTestId(`blob-range-${range}`).click();
     const blobChart = page.getByTestId("blob-stats-chart");
     await expect(blobChart).toHaveAttribute("data-range", range);
     await expect(blobChart).toHaveAttribute("data-state", "ready");
     expect(asked.some((search) => search.includes(`window=${range}`) && search.includes("fee=blob"))).toBe(true);
+    // The base fee chart stays on its blocks.
+    await expect(page.getByTestId("fee-chart")).toBeVisible();
     await shootEverySize(page, `blob-${range}`, { target: view });
   }
 });

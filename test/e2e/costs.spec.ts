@@ -7,6 +7,12 @@ import { moneyText } from "../../shared/core/text/money.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import type { Costs } from "../../shared/wire/costs.ts";
 import { costsSchema } from "../../shared/wire/costs.ts";
+
+/** A Gwei string of the API in wei, exactly. */
+function parseGweiWei(gwei: string): bigint {
+  const [whole = "0", fraction = ""] = gwei.split(".");
+  return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0"));
+}
 import { demoServeFixture } from "./support/demoServe.ts";
 import { README_SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
 
@@ -51,6 +57,9 @@ test("the costs panel shows what /costs answers, and the tile shows a chosen act
     })),
   );
   const blobBasisTitle = await panel.getByTestId("cost-blob-basis").getAttribute("title");
+  const tips = await Promise.all((["low", "medium", "high"] as const).map((tier) => panel.getByTestId(`costs-tip-${tier}`).getAttribute("data-value")));
+  const spread = panel.getByTestId("costs-tier-spread");
+  const spreadText = (await spread.count()) === 0 ? undefined : await spread.textContent();
   const block = await panel.getByTestId("costs-basis").getAttribute("data-block");
   test.skip(block !== costs!.basis.block, "a new block arrived between reading the API and the page");
   for (const action of costs!.actions) {
@@ -62,6 +71,21 @@ test("the costs panel shows what /costs answers, and the tile shows a chosen act
       else expect(cell?.text).toMatch(/ Gwei$/);
     }
   }
+  // The demo's blocks carry tips (demoTips.ts): three different tiers, each tip as /costs implies it, and where an
+  // action's figures still read alike (a tenth of a Gwei is under a cent of a transfer), the panel says why.
+  const transfer = costs!.actions.find((action) => action.id === "transfer")!;
+  const impliedTip = (tier: "low" | "medium" | "high") =>
+    (BigInt(transfer[tier].wei) - BigInt(transfer.l1FeeWei!)) / BigInt(transfer.gas) - parseGweiWei(costs!.basis.baseFee);
+  expect(tips.map((tip) => parseGweiWei(tip!))).toEqual([impliedTip("low"), impliedTip("medium"), impliedTip("high")]);
+  expect(impliedTip("low") > 0n && impliedTip("low") < impliedTip("medium") && impliedTip("medium") < impliedTip("high"), tips.join(", ")).toBe(true);
+  const readAlike = shown.some((cell, _, all) => {
+    const [action, tier] = /^cost-(.+)-(low|medium|high)$/.exec(cell.id ?? "")?.slice(1) ?? [];
+    return tier === "medium" && all.some((other) => (other.id === `cost-${action}-low` || other.id === `cost-${action}-high`) && other.text === cell.text);
+  });
+  if (readAlike)
+    expect(spreadText).toMatch(/^The tiers differ by their tips only \(.* Gwei, beside a next base fee of .* Gwei\): for .* less than the rounding/);
+  else expect(spreadText).toBeUndefined();
+
   // The demo's chain has blob fees: one blob's cost, one figure across the tiers, in money, with its blob base fee.
   expect(costs!.blob, "the demo has blob fees").toBeDefined();
   const blobCell = shown.find((each) => each.id === "cost-blob-cost");
@@ -77,6 +101,24 @@ test("the costs panel shows what /costs answers, and the tile shows a chosen act
   const price = panel.getByTestId("costs-price");
   await expect(price).toHaveAttribute("data-state", "current");
   await expect(price).toContainText(moneyText(costs!.price!.value, costs!.currency));
+  // The panel's basis follows the cards' newest block, block after block (it asks at each of the demo's 2 s blocks).
+  await page.evaluate(() => {
+    const caught: Record<string, boolean> = {};
+    (window as unknown as { basisCaught: Record<string, boolean> }).basisCaught = caught;
+    new MutationObserver(() => {
+      const newest = document.querySelector('[data-testid="newest-block"]')?.getAttribute("data-value");
+      const basis = document.querySelector('[data-testid="costs-basis"]')?.getAttribute("data-block");
+      if (newest) caught[newest] ||= basis === newest;
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  const firstWatched = Number(await page.getByTestId("newest-block").getAttribute("data-value"));
+  await expect
+    .poll(async () => Number(await page.getByTestId("newest-block").getAttribute("data-value")), { timeout: 60_000 })
+    .toBeGreaterThan(firstWatched + 6);
+  const caught = await page.evaluate(() => (window as unknown as { basisCaught: Record<string, boolean> }).basisCaught);
+  // Each block between the first watched and the newest (whose answer may still be on its way): caught before the next.
+  const watched = Object.entries(caught).filter(([block]) => Number(block) > firstWatched && Number(block) <= firstWatched + 6);
+  expect(watched.filter(([, seen]) => seen).length, JSON.stringify(caught)).toBeGreaterThanOrEqual(5);
   await shootEverySize(page, "costs-demo");
   await shootEverySize(page, "demo-costs", { target: panel, into: README_SCREENSHOTS });
 

@@ -108,6 +108,12 @@ test("the chart has the 500 newest blocks, its two lines at the API's values, an
   await expect(page.getByTestId("congestion")).toHaveAttribute("data-state", network!.busy ? "busy" : "normal");
   await expect(page.getByTestId("congestion")).toContainText(network!.busy ? "Busy" : "Normal");
   await expect(page.getByTestId("rpc-health")).toHaveAttribute("data-state", "ok");
+  // One median on the page: the tile compares with the card's p50, over the window the card names.
+  await expect(page.getByTestId(`chain-${LIVE_CHAIN_ID}-versus`)).toHaveAttribute("data-median", baseFeePercentile);
+  await expect(page.getByTestId("base-fee-percentile").locator("xpath=..")).toContainText("p50 over 500 blocks");
+  await expect(page.getByTestId("versus-of")).toHaveText("vs 500-block median");
+  // The top bar says "Live" once, beside the name.
+  expect(((await page.locator(".topbar").textContent()) ?? "").match(/live/gi)).toHaveLength(1);
   await shootEverySize(page, "normal");
 });
 

@@ -23,9 +23,16 @@ interface Seen {
   readonly atMs: number;
 }
 
+/** What the page said while the backfill ran: its bar's words, and the tile's median beside the card's p50. */
+interface BackfillSeen {
+  readonly held: string[];
+  readonly medians: Array<{ tile: string; card: string; tileWords: string; cardWords: string }>;
+}
+
 declare global {
   interface Window {
     congestionSeen?: Seen[];
+    backfillSeen?: BackfillSeen;
   }
 }
 
@@ -112,6 +119,13 @@ test("in demo mode the badge shows Normal and Busy within the demo's first minut
   const sparklineStartX = async () =>
     Number(/^M\s*(-?[\d.]+)/.exec((await page.getByTestId("sparkline").locator(".sparkline-median").getAttribute("d")) ?? "")?.[1]);
   await expect.poll(sparklineStartX).toBeLessThan(4);
+  // The docs' pictures show the page, not a toast that fires while they are taken (the built-in busy alert's, which
+  // the demo sets off within its first minute): hidden for the pictures only.
+  await page.evaluate(() => {
+    const hide = () => document.querySelectorAll<HTMLElement>(".alert-toasts").forEach((toasts) => (toasts.style.display = "none"));
+    hide();
+    new MutationObserver(hide).observe(document.body, { subtree: true, childList: true });
+  });
   await shootEverySize(page, "demo", { into: README_SCREENSHOTS });
   // The demo's blob fees (its node's thin blob layer): the blob view is there, with its own badge, floor and blob use.
   const blobView = page.getByTestId("blob-view");
@@ -125,6 +139,24 @@ test("in demo mode the 24 h view and the cheapest hours hold two days of real bl
   // How soon the backfill is done (within the demo's first minute) is a benchmark's figure: npm run bench -- wrk.
   test.setTimeout(600_000);
   const { dashboardUrl } = await demo.start();
+  // Every word of the backfill's bar, and every tile median beside the card's p50, as the page renders them.
+  await page.addInitScript(() => {
+    const seen: BackfillSeen = { held: [], medians: [] };
+    window.backfillSeen = seen;
+    new MutationObserver(() => {
+      const held = document.querySelector('[data-testid="backfill-held"]')?.textContent;
+      if (held && seen.held[seen.held.length - 1] !== held) seen.held.push(held);
+      const versus = document.querySelector('[data-testid="chain-31337-versus"]');
+      const card = document.querySelector('[data-testid="base-fee-percentile"]');
+      const tile = versus?.getAttribute("data-median");
+      const p50 = card?.getAttribute("data-value");
+      if (tile && p50) {
+        const pair = { tile, card: p50, tileWords: versus?.textContent ?? "", cardWords: card?.parentElement?.querySelector(".card-sub")?.textContent ?? "" };
+        const last = seen.medians[seen.medians.length - 1];
+        if (last === undefined || JSON.stringify(last) !== JSON.stringify(pair)) seen.medians.push(pair);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
   // A newcomer opens the page at once, while the history still arrives: the views must fill in as it does.
   await page.goto(dashboardUrl);
   await page.getByTestId("range-24h").click();
@@ -177,6 +209,18 @@ test("in demo mode the 24 h view and the cheapest hours hold two days of real bl
     })
     .toBe(true);
   await page.getByTestId("shown-action").first().selectOption({ index: 0 });
+
+  // While the backfill ran, its bar measured the demo's two days (its chain holds no more), not a week; and the tile
+  // compared with the card's p50, over the window the card names: one median on the page.
+  const backfillSeen = await page.evaluate(() => window.backfillSeen!);
+  expect(backfillSeen.held.length, "the backfill's bar, shown while the history arrived").toBeGreaterThan(0);
+  for (const held of backfillSeen.held) expect(held).toMatch(/^[\d,]+ of 1[45],\d{3} blocks held$/);
+  expect(backfillSeen.medians.length).toBeGreaterThan(0);
+  for (const pair of backfillSeen.medians) {
+    expect(pair.tile, JSON.stringify(pair)).toBe(pair.card);
+    const window = /^p50 over (?:the (.+) held|(.+))$/.exec(pair.cardWords);
+    expect(pair.tileWords, JSON.stringify(pair)).toContain(`vs ${window?.[1] ?? window?.[2]}`);
+  }
 
   // A span is named by what is held of it: the whole day, two days of the week.
   await expect(page.getByTestId(`chain-${DEMO_CHAIN_ID}-versus`)).toContainText("vs 24 h median");

@@ -10,10 +10,13 @@ import { encodeFunctionData } from "viem";
 import { opStackStandInTx } from "../../shared/core/costs/l1FeeData.ts";
 import { GAS_PRICE_ORACLE_ABI, OP_GAS_PRICE_ORACLE } from "../../shared/rpc/l1FeeReads.ts";
 import type { Costs, PriceHistory } from "../../shared/wire/costs.ts";
+import type { SuggestedGasFeesBody } from "../../shared/wire/apiBodies.ts";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { DEMO_REPLAY, demoReplaySeries, replayedBaseFeeWei } from "../../shared/demo/demoReplayPlan.ts";
 import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { startDemoReplay } from "../../shared/demo/startDemoReplay.ts";
+import { DEMO_TRANSFERS_PER_BLOCK } from "../../shared/demo/demoTips.ts";
+import { RECENT_BLOCKS } from "../../shared/core/fees/suggestedGasFees.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
 import { loadTimedMainnetBlocks } from "../../shared/demo/timedMainnetBlocks.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
@@ -205,6 +208,15 @@ test("--demo: two days of real blocks ending now, which the service backfills: t
     assert.equal(action.l1FeeWei, BigInt(fee!).toString(), `${action.id}: the demo oracle's own getL1Fee`);
     assert.ok(action.medium.fiat !== null && Number(action.medium.fiat) > 0, `${action.id} has a cost in USD`);
   }
+  // Tips from the first block on: the history's newest blocks hold transfers with tips of the demo's distribution
+  // (demoTips.ts), so suggestedGasFees and /costs give three different tiers and a spread in the newest block at once.
+  for (const block of blocks.slice(-RECENT_BLOCKS)) assert.equal(block.transactions.length, DEMO_TRANSFERS_PER_BLOCK, `block ${BigInt(block.number)}`);
+  const suggestion = (await callApi<SuggestedGasFeesBody>(service.url, `/networks/${DEMO_CHAIN_ID}/suggestedGasFees`, KEY)).body;
+  const tierTips = [suggestion.low, suggestion.medium, suggestion.high].map((level) => Number(level.suggestedMaxPriorityFeePerGas));
+  assert.ok(tierTips[0]! > 0 && tierTips[0]! < tierTips[1]! && tierTips[1]! < tierTips[2]!, `three different tiers: ${tierTips.join(", ")} Gwei`);
+  assert.ok(Number(suggestion.latestPriorityFeeRange[0]) < Number(suggestion.latestPriorityFeeRange[1]), `${suggestion.latestPriorityFeeRange.join(" to ")}`);
+  const swap = costs.actions.find((action) => action.id === "swap")!;
+  assert.ok(BigInt(swap.low.wei) < BigInt(swap.medium.wei) && BigInt(swap.medium.wei) < BigInt(swap.high.wei), "a swap's tiers differ in /costs");
   // Past ranges in money too: the feed's hourly rounds since the history's first block, read back with getRoundData.
   const prices = await waitFor("the demo feed's past rounds read back", async () => {
     const answer = await callApi<PriceHistory>(service.url, `/networks/${DEMO_CHAIN_ID}/priceHistory`, KEY);

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { costBuckets, priceAt } from "../../renderer/src/costSeries.ts";
-import { moneyDigits, moneyUnit } from "../../renderer/src/valueUnit.ts";
+import { GWEI_UNIT, moneyDigits, moneyUnit } from "../../renderer/src/valueUnit.ts";
+import { filledCells, levelBounds, levelOf, placeHours } from "../../renderer/src/hourOfWeek.ts";
 
 const POINTS = [
   { time: 1000, value: "2000" },
@@ -49,4 +50,32 @@ test("money ticks: cents, two significant digits below a cent, never an exponent
   assert.equal(moneyUnit("USD").short(70), "$70", "whole ticks from $10 up, narrow enough for the axis");
   assert.equal(moneyUnit("USD").short(2), "$2.00");
   assert.equal(moneyUnit("USD").exact("0.0042"), "$0.0042");
+});
+
+test("figures side by side read alike: money ticks all whole or all to the cent, Gwei bounds with four digits each", () => {
+  const whole = moneyUnit("USD").alike([0, 5, 10, 15]);
+  assert.deepEqual([0, 5, 10, 15].map(whole), ["$0", "$5", "$10", "$15"], 'no "$5.00" beside "$10"');
+  const cents = moneyUnit("USD").alike([0, 2.5, 5, 7.5, 10]);
+  assert.deepEqual([2.5, 5, 10].map(cents), ["$2.50", "$5.00", "$10.00"]);
+  const bounds = GWEI_UNIT.alike([65.56, 76.6, 84.33, 92.99, 151.9]);
+  assert.deepEqual([65.56, 76.6, 84.33, 92.99, 151.9].map(bounds), ["65.56", "76.60", "84.33", "92.99", "151.9"], 'no "76.6" beside "65.56"');
+  assert.deepEqual([0, 1.2e-9, 1234.5].map(bounds), ["0", "1.2e-9", "1,235"]);
+});
+
+test("at a constant price the heatmap ranks the hours in money as in Gwei: cents do not tie hours that differ", () => {
+  // A week of hours whose medians differ by less than a cent of an ETH transfer's cost at $1,878.50.
+  const gwei = Array.from({ length: 168 }, (_, i): BaseFeeStatsBucket => {
+    const p50 = (75 + ((i * 37) % 168) * 0.0011).toFixed(9);
+    return { start: 1_700_000_000 + i * 3_600, end: 1_700_003_600 + i * 3_600, blocks: 300, p50 };
+  });
+  const costed = costBuckets(gwei, 21_000n, [{ time: 0, value: "1878.5" }]);
+  const levelsOf = (grid: ReturnType<typeof placeHours>) => {
+    const cells = filledCells(grid);
+    const bounds = levelBounds(cells);
+    return cells.map((cell) => levelOf(cell.p50, bounds));
+  };
+  const inGwei = levelsOf(placeHours(gwei));
+  assert.deepEqual(levelsOf(placeHours(costed.buckets, (bucket) => costed.p50Values.get(bucket.start)!)), inGwei);
+  // Ranked by the figures shown (rounded to the cent), the colours would move.
+  assert.notDeepEqual(levelsOf(placeHours(costed.buckets)), inGwei);
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ActionCost, Price } from "../../shared/wire/costs.ts";
+import { fiatOfWei } from "../../shared/core/text/money.ts";
 import {
   blobRowWords,
   chargesL1Fee,
@@ -11,6 +12,8 @@ import {
   priceText,
   shortAddress,
   tierCostText,
+  tierSpreadWords,
+  tierTipsGwei,
   weiAsGwei,
 } from "../../renderer/src/costWords.ts";
 
@@ -82,4 +85,55 @@ test("one blob: a row only where /costs answers `blob`, its one figure written a
   // A blob without its basis (not what the service answers, but the schema allows it): the figure, no made-up basis.
   assert.equal(blobRowWords({ currency: "USD", basis: { block: "1", baseFee: "1" }, blob })?.basis, undefined);
   assert.equal(gasText("131072", "blob gas"), "131,072 blob gas");
+});
+
+/** An action of `gas` at a next base fee of `baseFeeWei` and these tips (wei), with an L1 fee, priced at 1,878.50. */
+function tiered(
+  id: string,
+  name: string,
+  gas: bigint,
+  baseFeeWei: bigint,
+  tipsWei: readonly [bigint, bigint, bigint],
+  l1FeeWei = 108_912_000_105n,
+): ActionCost {
+  const [low, medium, high] = tipsWei.map((tip) => {
+    const wei = gas * (baseFeeWei + tip) + l1FeeWei;
+    return { wei: String(wei), fiat: fiatOfWei(wei, "1878.5") };
+  });
+  return { id, name, gas: String(gas), txBytes: 118, low: low!, medium: medium!, high: high!, l1FeeWei: String(l1FeeWei) };
+}
+
+const BASE_FEE_WEI = 92_883_124_373n;
+const basis = { block: "14651", baseFee: "92.883124373" };
+
+test("each tier's tip, exact, from what /costs answers: (wei − L1 fee) / gas − the next base fee", () => {
+  const costs = { currency: "USD", basis, actions: [tiered("transfer", "ETH transfer", 21_000n, BASE_FEE_WEI, [74_000_000n, 146_000_000n, 482_000_000n])] };
+  assert.deepEqual(tierTipsGwei(costs), { low: "0.074", medium: "0.146", high: "0.482" });
+  // An action whose L1 fee is unknown cannot say its tip: the next one does.
+  const unknown = { ...costs.actions[0]!, l1FeeWei: null };
+  assert.deepEqual(tierTipsGwei({ ...costs, actions: [unknown, ...costs.actions] }), { low: "0.074", medium: "0.146", high: "0.482" });
+  assert.equal(tierTipsGwei({ ...costs, actions: [unknown] }), undefined);
+});
+
+test("tiers that read alike are explained: tips below the figures' rounding, all the same, or none at all", () => {
+  // The demo's tips: the transfer's three figures are within a cent, a swap's apart.
+  const transfer = tiered("transfer", "ETH transfer", 21_000n, BASE_FEE_WEI, [74_000_000n, 146_000_000n, 482_000_000n]);
+  const swap = tiered("swap", "Swap", 106_467n, BASE_FEE_WEI, [74_000_000n, 146_000_000n, 2_482_000_000n]);
+  assert.equal(tierCostText(transfer.low, "USD"), tierCostText(transfer.medium, "USD"));
+  assert.equal(
+    tierSpreadWords({ currency: "USD", basis, actions: [transfer, swap] }),
+    "The tiers differ by their tips only (0.074, 0.146 and 0.482 Gwei, beside a next base fee of 92.88 Gwei): for the ETH transfer that is less than the rounding of the figures shown.",
+  );
+  assert.match(tierSpreadWords({ currency: "USD", basis, actions: [transfer, transfer] }) ?? "", /: for every action that is less than/);
+  // Every tier apart: nothing to explain.
+  const apart = tiered("swap", "Swap", 106_467n, BASE_FEE_WEI, [100_000_000n, 2_000_000_000n, 9_000_000_000n]);
+  assert.equal(tierSpreadWords({ currency: "USD", basis, actions: [apart] }), undefined);
+  // Every block's cheapest tip the same (the demo before it carried tips: 1 Gwei), and empty blocks.
+  const same = tiered("transfer", "ETH transfer", 21_000n, BASE_FEE_WEI, [1_000_000_000n, 1_000_000_000n, 1_000_000_000n]);
+  assert.equal(
+    tierSpreadWords({ currency: "USD", basis, actions: [same] }),
+    "The three tiers are the same: every recent block's cheapest transaction paid the same tip, 1 Gwei, so paying more buys no faster inclusion.",
+  );
+  const none = tiered("transfer", "ETH transfer", 21_000n, BASE_FEE_WEI, [0n, 0n, 0n]);
+  assert.match(tierSpreadWords({ currency: "USD", basis, actions: [none] }) ?? "", /paid no tips/);
 });
