@@ -1,3 +1,4 @@
+import { dataAgeMsAt } from "../service/chainPublication.ts";
 import { ApiError } from "./apiErrors.ts";
 import { chainOfPath, type PublicationWithData } from "./chainOfPath.ts";
 import type { PreparedBody } from "./preparedBody.ts";
@@ -49,7 +50,7 @@ function freshnessHeaders(publication: PublicationWithData, { answers, lastModif
   if (confirmedAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber };
   return {
     "X-Block-Number": answers.blockNumber,
-    "X-Data-Age-Ms": String(Math.max(0, Math.round(nowMs - confirmedAt))),
+    "X-Data-Age-Ms": String(dataAgeMsAt(publication, nowMs)),
     "Last-Modified": lastModified,
   };
 }

@@ -114,9 +114,17 @@ export function publish(
 
 /** The chain's `GET /networks` entry at `nowMs`: its status with the data's age then. */
 export function networkStatusAt(publication: ChainPublication, nowMs: number): NetworkStatus {
-  const { status, confirmedAt } = publication;
-  if (status.dataAgeMs === null || confirmedAt === undefined) return status;
-  return { ...status, dataAgeMs: Math.max(0, Math.round(nowMs - confirmedAt)) };
+  const dataAgeMs = dataAgeMsAt(publication, nowMs);
+  return dataAgeMs === null ? publication.status : { ...publication.status, dataAgeMs };
+}
+
+/**
+ * The data's age at `nowMs` (`dataAgeMs` in /networks and on /metrics, `X-Data-Age-Ms` on the fee endpoints): the ms
+ * since an RPC endpoint last brought new data; null without data. The one place it is computed.
+ */
+export function dataAgeMsAt(publication: Pick<ChainPublication, "snapshot" | "confirmedAt">, nowMs: number): number | null {
+  const { snapshot, confirmedAt } = publication;
+  return snapshot === undefined || confirmedAt === undefined ? null : Math.max(0, Math.round(nowMs - confirmedAt));
 }
 
 /** The blob schedule /networks shows: the endpoint's eth_config where it answered, else the one known for the chain. */
