@@ -35,7 +35,7 @@ export interface ChainFeedOptions {
   pollIntervalMs?: number;
   /**
    * Called with each new report, synchronously, on every change: new or re-mined blocks, the phase or an endpoint's
-   * status, or only `confirmedAt` (a poll that found nothing new). Never called after stop().
+   * status, or only `newDataAt` (new tips or next fee, no new block). Never called after stop().
    */
   onReport?: (report: FeedReport) => void;
   /** Per request; default 10 s. */
@@ -113,7 +113,7 @@ export class ChainFeed {
   readonly #chainIdCheckedAt = new Map<Endpoint, number>();
   #report: FeedReport;
   /** Epoch ms when the newest new data arrived (new or re-mined blocks): an answer that only repeats is not fresh. */
-  #confirmedAt: number | undefined;
+  #newDataAt: number | undefined;
   /** Epoch ms of this run's last successful sync. */
   #lastSyncAt: number | undefined;
   /** The newest block a believed header has shown (an endpoint's check, a poll's batch, a ws notification). */
@@ -363,7 +363,7 @@ export class ChainFeed {
     this.#lastSyncAt = now;
     const applied = this.#state.apply(answer);
     if (applied.blocks) this.#unreportedBlocks.push(applied.blocks);
-    if (applied.changed) this.#confirmedAt = Date.now();
+    if (applied.changed) this.#newDataAt = Date.now();
     this.#head.confirm(answerNewest, Date.now());
   }
 
@@ -549,7 +549,7 @@ export class ChainFeed {
       nextBaseFeeWei: this.#state.nextBaseFeeWei,
       nextBlobBaseFeeWei: this.#state.nextBlobBaseFeeWei,
       recentTips: this.#state.recentTips,
-      confirmedAt: this.#confirmedAt,
+      newDataAt: this.#newDataAt,
       phase: this.#phase(),
       endpoints: this.#pool.statuses(this.#active),
       anchors: this.#anchors.takeUnreported(),

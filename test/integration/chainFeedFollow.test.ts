@@ -73,7 +73,7 @@ test("a new block reaches the data at the first poll after it is mined, exact, a
   assert.deepEqual(snapshot!.historyWei.slice(-3), MAINNET_FEES_WEI.slice(1000, 1003));
   assert.equal(reports.all.filter((report) => report.changed.blocks).length, 4);
   assert.ok(
-    reports.all.every((report, i) => i === 0 || report.confirmedAt! > reports.all[i - 1]!.confirmedAt!),
+    reports.all.every((report, i) => i === 0 || report.newDataAt! > reports.all[i - 1]!.newDataAt!),
     "each report's data time is that of its new blocks",
   );
   assert.deepEqual(Object.keys(proxy.counts()), ["eth_feeHistory"], "no eth_blockNumber, no chain id check while following");
