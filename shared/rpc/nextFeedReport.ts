@@ -20,7 +20,7 @@ export interface FeedView {
 
 const NONE: readonly never[] = Object.freeze([]);
 
-/** The report of a feed that has not published anything yet: syncing, no data, its endpoints as configured. */
+/** The report of a feed that has not reported anything yet: syncing, no data, its endpoints as configured. */
 export function firstFeedReport(chainId: number, endpoints: readonly EndpointStatus[]): FeedReport {
   return freezeReport({
     chainId,

@@ -81,8 +81,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export type SeenReport = FeedReport & { readonly snapshot: FeeSnapshot | undefined };
 
 /**
- * The reports a feed published, in order, each with the epoch ms it arrived at and, given `countRequests` (e.g. a
- * counting proxy's count), the requests made by then. Pass `onReport` to the feed. A feed publishes once a sync's
+ * The reports a feed made, in order, each with the epoch ms it arrived at and, given `countRequests` (e.g. a
+ * counting proxy's count), the requests made by then. Pass `onReport` to the feed. A feed reports once a sync's
  * requests are all answered, so that count is exact: no request of the feed is under way at that moment.
  * `until` waits for an event rather than a time: it resolves as soon as a report matches.
  */
@@ -123,7 +123,7 @@ export class FeedReports {
   /** Epoch ms at which the report reached the listener. */
   arrivedAt(report: SeenReport): number {
     const at = this.#arrivedAt.get(report);
-    if (at === undefined) throw new Error("this report was never published to this recorder");
+    if (at === undefined) throw new Error("this report never reached this recorder");
     return at;
   }
 
@@ -134,7 +134,7 @@ export class FeedReports {
     return count;
   }
 
-  /** The reports published after `earlier` up to and including `later`. */
+  /** The reports made after `earlier` up to and including `later`. */
   between(earlier: SeenReport, later: SeenReport): number {
     return this.all.indexOf(later) - this.all.indexOf(earlier);
   }

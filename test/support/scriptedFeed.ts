@@ -187,9 +187,9 @@ export interface ScriptedService {
   write(chainId: number, firstBlock: bigint, baseFeesWei: readonly bigint[], options?: WriteOptions): FeedReport;
   /** `feed(chainId).setPhase(…)`. */
   setPhase(chainId: number, phase: FeedPhase, options?: HealthOptions): FeedReport;
-  /** A page of a backfill (older blocks, gaps), written as the backfill writes it (ChainBackfill: into the record, then published). */
+  /** A page of a backfill (older blocks, gaps), written as the backfill writes it (ChainBackfill: into the record, then the chain is published). */
   backfillPage(chainId: number, page: RecordWrite, nowMs?: number): void;
-  /** A backfill's progress, published as the backfill publishes it. */
+  /** A backfill's progress, reported as the backfill reports it (the chain is then published). */
   backfillProgress(chainId: number, status: BackfillStatus): void;
 }
 
