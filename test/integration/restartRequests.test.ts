@@ -19,7 +19,7 @@ import { startSyntheticChainServer } from "../support/syntheticChainServer.ts";
 import { waitFor } from "../support/waitFor.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
-const HELD = 3_000n;
+const HELD = 9_000n;
 const MISSED = 40n;
 const dir = mkdtempSync(join(tmpdir(), "gasfees-restart-requests-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
