@@ -229,7 +229,7 @@ function report(block: bigint, baseFeeWei: bigint, anchors: FeedReport["anchors"
     nextBaseFeeWei: undefined,
     nextBlobBaseFeeWei: blobs ? 1n + ((baseFeeWei * 7_919n) % 30_000_000_000n) : undefined,
     recentTips: [],
-    confirmedAt: Date.now(),
+    newDataAt: Date.now(),
     phase: "ok",
     endpoints: [],
     changed: { blocks: true, health: false },

@@ -72,7 +72,7 @@ function setup(t: TestContext, rules: readonly AlertRule[], { webhooks, firings,
   /** Publishes the chain's next block, whose current base fee is `gwei`, at `atMs` (default: the clock as it is). */
   const block = async (gwei: number | bigint, chainId = ETHEREUM) => {
     const wei = typeof gwei === "bigint" ? gwei : BigInt(Math.round(gwei * 1e9));
-    scripted.write(chainId, nextBlock++, [wei], { confirmedAt: clock.nowMs });
+    scripted.write(chainId, nextBlock++, [wei], { newDataAt: clock.nowMs });
     // The channels are told once the publication has reached every reader: a turn later.
     await new Promise((resolve) => setImmediate(resolve));
   };
@@ -254,7 +254,7 @@ test("a relative rule compares with the percentile of its window (nearest rank) 
   const paused = new AlertService({ source: withoutHistory, logger: recordingLogger(), now: () => T0 });
   t.after(() => paused.stop());
   paused.configure([rule], []);
-  hiding.write(ETHEREUM, 100n, [10n * GWEI], { confirmedAt: T0 });
+  hiding.write(ETHEREUM, 100n, [10n * GWEI], { newDataAt: T0 });
   assert.equal(paused.status().rules[0]!.paused, "no threshold");
   assert.equal(paused.status().rules[0]!.threshold, null);
 
@@ -292,7 +292,7 @@ test('a rule with "fee":"blob" compares the next block\'s blob base fee with its
   let next = 100n;
   // Each block's base fee is 30 gwei throughout: only the blob base fee moves, so any firing is the blob fee's.
   const blobBlock = async (blobFeeWei: bigint, nextBlobFeeWei: bigint) => {
-    scripted.write(ETHEREUM, next++, [30n * GWEI], { confirmedAt: clock.nowMs, blobBaseFeesWei: [blobFeeWei], nextBlobBaseFeeWei: nextBlobFeeWei });
+    scripted.write(ETHEREUM, next++, [30n * GWEI], { newDataAt: clock.nowMs, blobBaseFeesWei: [blobFeeWei], nextBlobBaseFeeWei: nextBlobFeeWei });
     await new Promise((resolve) => setImmediate(resolve));
   };
   await blobBlock(5n, 6n);
@@ -315,7 +315,7 @@ test('a rule with "fee":"blob" compares the next block\'s blob base fee with its
   assert.deepEqual(events.at(-1)!.ruleId, "blob-p20");
   assert.equal(events.at(-1)!.baseFee, "0.000000001");
   // Base has base fees only: its blob rule (above 0 wei) never fires, whatever its blocks.
-  scripted.write(BASE, 1n, [1n * GWEI, 50n * GWEI], { confirmedAt: clock.nowMs });
+  scripted.write(BASE, 1n, [1n * GWEI, 50n * GWEI], { newDataAt: clock.nowMs });
   await new Promise((resolve) => setImmediate(resolve));
   assert.ok(events.every((event) => event.chainId === ETHEREUM));
   assert.equal(ruleStatus("blob-base").state, "armed");

@@ -156,7 +156,7 @@ export class AlertService implements AlertSource {
   #published(publication: ChainPublication): void {
     const rules = [...this.#rules.values()].filter((memory) => memory.rule.chainId === publication.chainId);
     const learning = rules.some((memory) => memory.state.phase === "starting");
-    // A publication that only confirms the data (or reports the history's progress) moves no rule.
+    // A publication without new blocks (new tips, the history's progress, money, health) moves no rule.
     if (rules.length > 0 && (publication.changed.blocks || publication.changed.health || publication.changed.money || learning))
       this.#observeGuarded(publication, rules);
   }

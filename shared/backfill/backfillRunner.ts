@@ -166,7 +166,7 @@ export class BackfillRunner {
     const startedAt = this.#monotonicMs();
     const firstPlan = schedule.plan();
     if (firstPlan.complete || this.#stop.signal.aborted) {
-      this.#publish(false);
+      this.#reportProgress(false);
       if (firstPlan.complete) logger.info(`chain ${chainId}: the history is complete back to block ${firstPlan.floorBlock}; nothing to backfill`, { chainId });
       return this.#outcome();
     }
@@ -188,13 +188,13 @@ export class BackfillRunner {
         `through ${this.#endpoints.length} endpoint(s) at most ${requestsPerSecond} requests/s each`,
       { chainId, newestBlock: target.newest.block, fromBlock: top, blocksToGo: firstPlan.blocksToGo, horizonSeconds },
     );
-    this.#publish(true);
+    this.#reportProgress(true);
     try {
       await Promise.all(this.#endpoints.map((endpoint) => this.#work(endpoint)));
     } finally {
       for (const endpoint of this.#endpoints) endpoint.close();
     }
-    this.#publish(false);
+    this.#reportProgress(false);
     const outcome = this.#outcome();
     const seconds = ((this.#monotonicMs() - startedAt) / 1000).toFixed(1);
     const fields = { chainId, blocksFetched: outcome.blocksFetched, pagesFetched: outcome.pagesFetched, requests: outcome.requests, seconds: Number(seconds) };
@@ -275,7 +275,7 @@ export class BackfillRunner {
       url: endpoint.redactedUrl,
       blocks: page.baseFeesWei.length,
     });
-    this.#publish(true);
+    this.#reportProgress(true);
   }
 
   /** Backs off from a failing endpoint, or sets aside one that lies or serves another chain. */
@@ -319,7 +319,7 @@ export class BackfillRunner {
     this.#ended.abort();
   }
 
-  #publish(running: boolean): void {
+  #reportProgress(running: boolean): void {
     const schedule = this.#schedule;
     if (!schedule) return;
     const plan = schedule.plan();

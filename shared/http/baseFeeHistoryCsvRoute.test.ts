@@ -189,7 +189,7 @@ async function start(t: TestContext, hugeBlocks?: number) {
     },
   );
   backfill(scripted, CHAIN, blocks.slice(0, -500));
-  scripted.write(ONE_BLOCK, 1n, [5n], { confirmedAt: START_SECONDS * 1000 });
+  scripted.write(ONE_BLOCK, 1n, [5n], { newDataAt: START_SECONDS * 1000 });
   if (hugeBlocks !== undefined) backfillHuge(scripted, hugeBlocks);
   const server = createApiServer({
     source: scripted.service,

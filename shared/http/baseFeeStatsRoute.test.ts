@@ -134,7 +134,7 @@ const blobFeeOf = (block: bigint): bigint => 1n + ((block * 104_729n) % 3_000_00
 function follow(scripted: ScriptedService, chainId: number, blocks: readonly ArrayBlock[], blobFees = false): void {
   const [live] = runsOf(blocks.slice(-500));
   scripted.write(chainId, live!.firstBlock, live!.baseFeesWei, {
-    confirmedAt: NOW_MS,
+    newDataAt: NOW_MS,
     anchors: live!.anchors,
     ...(blobFees ? { blobBaseFeesWei: blocks.slice(-500).map((block) => blobFeeOf(block.block)) } : {}),
   });
@@ -165,7 +165,7 @@ async function start(t: TestContext) {
   );
   follow(scripted, ETHEREUM, ethereum);
   follow(scripted, BASE, base, true);
-  scripted.write(ONE_BLOCK, 1n, [5n], { confirmedAt: NOW_MS });
+  scripted.write(ONE_BLOCK, 1n, [5n], { newDataAt: NOW_MS });
   const server = createApiServer({
     source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),

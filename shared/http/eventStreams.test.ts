@@ -26,7 +26,7 @@ const gwei = (wei: bigint) => {
   return `${digits.slice(0, -9).replace(/^0+(?=\d)/, "")}${fraction ? `.${fraction}` : ""}`;
 };
 
-/** The server's clock: a second after the data was confirmed, so that every status carries dataAgeMs 1000. */
+/** The server's clock: a second after the newest new data, so that every status carries dataAgeMs 1000. */
 const NOW_MS = AT_MS + 1000;
 
 interface Opened {
@@ -44,7 +44,7 @@ async function start(t: TestContext, limits?: Partial<EventStreamLimits>): Promi
     { chainId: MAINNET, name: "Ethereum" },
     { chainId: SYNCING, name: "Base", blockTimeMs: 2000 },
   ]);
-  scripted.write(MAINNET, FIRST, FEES, { confirmedAt: AT_MS });
+  scripted.write(MAINNET, FIRST, FEES, { newDataAt: AT_MS });
   const source = countingListeners(scripted.service);
   const keyring = new ApiKeyring([{ key: KEY }, { key: OTHER_KEY }]);
   const server: ApiServer = createApiServer({
@@ -150,19 +150,19 @@ test("each change is one event: new blocks, a reorganisation from its first re-m
   t.after(() => stream.close());
   await stream.next();
 
-  scripted.write(MAINNET, 1600n, [7_000_000_001n], { confirmedAt: AT_MS + 12_000 });
+  scripted.write(MAINNET, 1600n, [7_000_000_001n], { newDataAt: AT_MS + 12_000 });
   const added = await stream.next();
   assert.deepEqual(added.blocks, { kind: "from", firstBlock: "1600", baseFees: ["7.000000001"] });
   assert.equal(added.status.newestBlock, "1600");
   assert.equal(added.status.currentBaseFee, "7.000000001");
 
-  scripted.write(MAINNET, 1599n, [5n, 6n, 7n], { confirmedAt: AT_MS + 24_000 });
+  scripted.write(MAINNET, 1599n, [5n, 6n, 7n], { newDataAt: AT_MS + 24_000 });
   const reorganised = await stream.next();
   assert.deepEqual(reorganised.blocks, { kind: "from", firstBlock: "1599", baseFees: ["0.000000005", "0.000000006", "0.000000007"] });
   assert.equal(reorganised.status.newestBlock, "1601");
 
   // The same blocks with a new next-block base fee: nothing to redraw, only the status (current base fee, busy).
-  scripted.write(MAINNET, 1601n, [7n], { confirmedAt: AT_MS + 25_000, nextBaseFeeWei: 900_000_000_000n });
+  scripted.write(MAINNET, 1601n, [7n], { newDataAt: AT_MS + 25_000, nextBaseFeeWei: 900_000_000_000n });
   const statusOnly = await stream.next();
   assert.equal(statusOnly.blocks, null);
   assert.equal(statusOnly.status.currentBaseFee, "900");
@@ -181,7 +181,7 @@ test("each change is one event: new blocks, a reorganisation from its first re-m
   assert.deepEqual(historyOnly.status.history, { ...paged.status.history, backfill });
 
   // The next block keeps the history's status: a block does not undo a backfill's progress.
-  scripted.write(MAINNET, 1602n, [8n], { confirmedAt: AT_MS + 26_000 });
+  scripted.write(MAINNET, 1602n, [8n], { newDataAt: AT_MS + 26_000 });
   const next = (await stream.next()).status.history;
   assert.deepEqual([next.blocks, next.oldestBlock, next.newestBlock, next.backfill], [703, "900", "1602", backfill]);
 });
@@ -193,7 +193,7 @@ test("a chain without data streams its syncing status, then the full history onc
   const first = await stream.next();
   assert.equal(first.status.state, "syncing");
   assert.equal(first.blocks, null);
-  scripted.write(SYNCING, 0n, [1n, 2n, 3n], { confirmedAt: AT_MS });
+  scripted.write(SYNCING, 0n, [1n, 2n, 3n], { newDataAt: AT_MS });
   const data = await stream.next();
   assert.deepEqual(data.blocks, { kind: "all", firstBlock: "0", baseFees: ["0.000000001", "0.000000002", "0.000000003"] });
   assert.equal(data.status.state, "ok");
@@ -279,7 +279,7 @@ test("a client leaving removes its stream and the last one unsubscribes; closing
   await waitFor("the server's close to remove the stream", () => streams.size === 0);
   assert.equal(source.listenerCount, 0);
   // A change after the close writes nowhere and throws nothing.
-  scripted.write(MAINNET, 1600n, [1n], { confirmedAt: AT_MS });
+  scripted.write(MAINNET, 1600n, [1n], { newDataAt: AT_MS });
 });
 
 test("GET /events: every chain's full state at once, then each change of any chain", async (t) => {
@@ -293,11 +293,11 @@ test("GET /events: every chain's full state at once, then each change of any cha
   assert.deepEqual(second.status, networkStatusAt(source.get(SYNCING)!, NOW_MS));
   assert.equal(second.blocks, null);
 
-  scripted.write(SYNCING, 0n, [1n, 2n], { confirmedAt: AT_MS });
+  scripted.write(SYNCING, 0n, [1n, 2n], { newDataAt: AT_MS });
   const syncing = await stream.next();
   assert.equal(syncing.status.chainId, SYNCING);
   assert.deepEqual(syncing.blocks, { kind: "all", firstBlock: "0", baseFees: ["0.000000001", "0.000000002"] });
-  scripted.write(MAINNET, 1600n, [3n], { confirmedAt: AT_MS });
+  scripted.write(MAINNET, 1600n, [3n], { newDataAt: AT_MS });
   const mainnet = await stream.next();
   assert.equal(mainnet.status.chainId, MAINNET);
   assert.deepEqual(mainnet.blocks, { kind: "from", firstBlock: "1600", baseFees: ["0.000000003"] });
@@ -329,7 +329,7 @@ test("revoking a key ends its open streams at once; other keys' streams go on", 
   keyring.remove(KEY);
   await revoked.ended;
   assert.equal(streams.size, 1);
-  scripted.write(MAINNET, 1600n, [3n], { confirmedAt: AT_MS });
+  scripted.write(MAINNET, 1600n, [3n], { newDataAt: AT_MS });
   assert.equal((await kept.next()).blocks?.firstBlock, "1600");
   assert.equal(revoked.raw.includes('"firstBlock":"1600"'), false, "the revoked key's stream got no event after the revocation");
 });

@@ -48,7 +48,7 @@ export interface OpenStream {
 /**
  * The open Server-Sent Event streams of one server. Each new publication of a chain is one event to each stream that
  * follows it: the chain's status and the blocks that changed since that stream's previous event (a publication that only
- * confirms the data sends nothing). Each alert that fires is an `event: alert` to each stream that follows its chain.
+ * brings no new block sends nothing). Each alert that fires is an `event: alert` to each stream that follows its chain.
  * Subscribed to the sources only while a stream is open.
  */
 export class EventStreams {

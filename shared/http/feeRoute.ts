@@ -1,3 +1,4 @@
+import { dataAgeMsAt } from "../service/chainPublication.ts";
 import { ApiError } from "./apiErrors.ts";
 import { chainOfPath, type PublicationWithData } from "./chainOfPath.ts";
 import type { PreparedBody } from "./preparedBody.ts";
@@ -43,13 +44,13 @@ export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeR
   };
 }
 
-/** `X-Block-Number`, and once an RPC endpoint confirmed the data, `X-Data-Age-Ms` at `nowMs` and `Last-Modified`. */
+/** `X-Block-Number`, and once an RPC endpoint brought data, `X-Data-Age-Ms` at `nowMs` and `Last-Modified`. */
 function freshnessHeaders(publication: PublicationWithData, { answers, lastModified }: PublishedAnswers, nowMs: number): Record<string, string> {
-  const { confirmedAt } = publication;
-  if (confirmedAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber };
+  const { newDataAt } = publication;
+  if (newDataAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber };
   return {
     "X-Block-Number": answers.blockNumber,
-    "X-Data-Age-Ms": String(Math.max(0, Math.round(nowMs - confirmedAt))),
+    "X-Data-Age-Ms": String(dataAgeMsAt(publication, nowMs)),
     "Last-Modified": lastModified,
   };
 }

@@ -15,7 +15,7 @@ import { createApiServer } from "./server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const OTHER_KEY = "fedcba9876543210fedcba9876543210";
-const CONFIRMED_AT_MS = Date.UTC(2026, 0, 1);
+const NEW_DATA_AT_MS = Date.UTC(2026, 0, 1);
 const FIRST_BLOCK = 20_000_000n;
 const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` });
 
@@ -39,8 +39,8 @@ async function start(t: TestContext): Promise<Started> {
     { chainId: 8453, name: "Base", blockTimeMs: 2000 },
     { chainId: 56, name: "BNB Smart Chain", noBaseFee: true },
   ]);
-  scripted.write(1, FIRST_BLOCK, MAINNET_FEES, { confirmedAt: CONFIRMED_AT_MS, nextBaseFeeWei: MAINNET_NEXT_BASE_FEE });
-  const clock = { ms: CONFIRMED_AT_MS + 2_500 };
+  scripted.write(1, FIRST_BLOCK, MAINNET_FEES, { newDataAt: NEW_DATA_AT_MS, nextBaseFeeWei: MAINNET_NEXT_BASE_FEE });
+  const clock = { ms: NEW_DATA_AT_MS + 2_500 };
   const url = await listen(t, scripted.service, () => clock.ms);
   return { url, scripted, clock };
 }
@@ -118,12 +118,12 @@ async function apiAnswersOfMainnet(url: string) {
 /**
  * Chain 1's series as computed here from what was written: blocks `FIRST_BLOCK` on with `feesWei` (Ethereum's 12 s
  * blocks, a statistics window of 500), the next base fee reported with the newest, the newest block's header and the
- * data confirmed at `confirmedAtMs`, scraped at `nowMs`. Nearest rank: sorted[ceil(q/100 * N) - 1]; Gwei from wei.
+ * newest new data at `newDataAtMs`, scraped at `nowMs`. Nearest rank: sorted[ceil(q/100 * N) - 1]; Gwei from wei.
  */
-function expectedMainnetSeries(feesWei: readonly bigint[], nextBaseFeeWei: bigint, confirmedAtMs: number, nowMs: number) {
+function expectedMainnetSeries(feesWei: readonly bigint[], nextBaseFeeWei: bigint, newDataAtMs: number, nowMs: number) {
   const window = feesWei.slice(-500);
   const busyThresholdWei = expectedPercentile(window, 90);
-  const newestTime = Math.floor(confirmedAtMs / 1000);
+  const newestTime = Math.floor(newDataAtMs / 1000);
   const gwei = (wei: bigint) => Number(expectedGwei(wei));
   return {
     newestBlock: Number(FIRST_BLOCK) + feesWei.length - 1,
@@ -132,7 +132,7 @@ function expectedMainnetSeries(feesWei: readonly bigint[], nextBaseFeeWei: bigin
     baseFeePercentile: gwei(expectedPercentile(window, 50)),
     nextBaseFee: gwei(nextBaseFeeWei),
     busy: nextBaseFeeWei > busyThresholdWei ? 1 : 0,
-    dataAgeSeconds: (nowMs - confirmedAtMs) / 1000,
+    dataAgeSeconds: (nowMs - newDataAtMs) / 1000,
     statsWindowBlocks: window.length,
     historyBlocks: feesWei.length,
     historyNewest: newestTime,
@@ -192,12 +192,12 @@ test("the OpenAPI description has /metrics as text behind Basic, and its key-in-
 
 test("each chain's series carry the values of the blocks written: newest block, base fee, next base fee, percentile, busy threshold, busy, data age, history", async (t) => {
   const { url, scripted, clock } = await start(t);
-  await assertMainnetSeries(url, expectedMainnetSeries(MAINNET_FEES, MAINNET_NEXT_BASE_FEE, CONFIRMED_AT_MS, clock.ms));
+  await assertMainnetSeries(url, expectedMainnetSeries(MAINNET_FEES, MAINNET_NEXT_BASE_FEE, NEW_DATA_AT_MS, clock.ms));
 
   // A new block, a later clock and a next base fee above the busy threshold: the next scrape says so.
-  scripted.write(1, FIRST_BLOCK + 600n, [59_999_999_999n], { confirmedAt: CONFIRMED_AT_MS + 12_000, nextBaseFeeWei: 66_000_000_001n });
-  clock.ms = CONFIRMED_AT_MS + 12_000 + 750;
-  const expected = expectedMainnetSeries([...MAINNET_FEES, 59_999_999_999n], 66_000_000_001n, CONFIRMED_AT_MS + 12_000, clock.ms);
+  scripted.write(1, FIRST_BLOCK + 600n, [59_999_999_999n], { newDataAt: NEW_DATA_AT_MS + 12_000, nextBaseFeeWei: 66_000_000_001n });
+  clock.ms = NEW_DATA_AT_MS + 12_000 + 750;
+  const expected = expectedMainnetSeries([...MAINNET_FEES, 59_999_999_999n], 66_000_000_001n, NEW_DATA_AT_MS + 12_000, clock.ms);
   assert.deepEqual([expected.baseFee, expected.busy, expected.dataAgeSeconds], [59.999999999, 1, 0.75]);
   await assertMainnetSeries(url, expected);
 });
@@ -329,7 +329,7 @@ test("a standby endpoint never tried is not down: no endpoint_up sample for it, 
 
 test("each RPC endpoint's state, by its redacted URL: up, active, and one state at 1", async (t) => {
   const endpoints: EndpointStatus[] = [
-    { url: "https://rpc.example/v3/…", transport: "http", state: "failing", active: false, lastError: "HTTP 429", retryAt: CONFIRMED_AT_MS + 4_000 },
+    { url: "https://rpc.example/v3/…", transport: "http", state: "failing", active: false, lastError: "HTTP 429", retryAt: NEW_DATA_AT_MS + 4_000 },
     { url: "wss://ws.example/", transport: "ws", state: "ok", active: true },
     { url: "https://other-chain.example/", transport: "http", state: "wrong-chain", active: false, reportedChainId: 10 },
   ];

@@ -97,7 +97,7 @@ const CHAIN_GAUGES: readonly ChainGauge[] = [
   },
   {
     name: "gasfees_data_age_seconds",
-    help: "Seconds since an RPC endpoint last confirmed the data (X-Data-Age-Ms).",
+    help: "Seconds since an RPC endpoint last brought new data (X-Data-Age-Ms).",
     value: (status) => (status.dataAgeMs === null ? undefined : status.dataAgeMs / 1000),
   },
   { name: "gasfees_stats_window_blocks", help: "Blocks the statistics are computed over now (X-Stats-Blocks).", value: (status) => status.statsWindowBlocks },

@@ -137,8 +137,11 @@ function successResponse(route: Route): Record<string, unknown> {
   if (response.fresh) {
     headers["ETag"] = { description: "A strong tag of the body: send it in If-None-Match for a 304.", schema: { type: "string" } };
     headers["X-Block-Number"] = { description: "The newest block in the window.", schema: { type: "string", pattern: "^[0-9]+$" } };
-    headers["X-Data-Age-Ms"] = { description: "Milliseconds since an RPC endpoint last confirmed the data.", schema: { type: "string", pattern: "^[0-9]+$" } };
-    headers["Last-Modified"] = { description: "When an RPC endpoint last confirmed the data.", schema: { type: "string" } };
+    headers["X-Data-Age-Ms"] = {
+      description: "Milliseconds since an RPC endpoint last brought new data (the age of the newest new data).",
+      schema: { type: "string", pattern: "^[0-9]+$" },
+    };
+    headers["Last-Modified"] = { description: "When an RPC endpoint last brought new data.", schema: { type: "string" } };
   }
   if (response.windowed) {
     const blocks = { type: "string", pattern: "^[0-9]+$" };

@@ -8,7 +8,7 @@ const withData = (scripted: ScriptedService) => scripted.service.get(1) as Publi
 
 test("a publication's answers are made once: every request of a block reads the same bodies", () => {
   const scripted = scriptedService([{ chainId: 1 }]);
-  scripted.write(1, 100n, [1n, 2n, 3n], { confirmedAt: Date.UTC(2026, 0, 1) });
+  scripted.write(1, 100n, [1n, 2n, 3n], { newDataAt: Date.UTC(2026, 0, 1) });
   const cache = new PreparedAnswerCache();
   const first = cache.of(withData(scripted));
   assert.equal(cache.of(withData(scripted)), first);
@@ -16,16 +16,16 @@ test("a publication's answers are made once: every request of a block reads the 
   assert.equal(first.lastModified, "Thu, 01 Jan 2026 00:00:00 GMT");
 });
 
-test("a publication that only confirms the data again reuses its snapshot's bodies, with its own Last-Modified", () => {
+test("a publication whose snapshot did not change reuses its snapshot's bodies, with its own Last-Modified", () => {
   const scripted = scriptedService([{ chainId: 1 }]);
-  scripted.write(1, 100n, [1n, 2n, 3n], { confirmedAt: Date.UTC(2026, 0, 1) });
+  scripted.write(1, 100n, [1n, 2n, 3n], { newDataAt: Date.UTC(2026, 0, 1) });
   const cache = new PreparedAnswerCache();
   const before = cache.of(withData(scripted));
-  // A poll that found nothing new: only the confirmation time moves.
-  scripted.setPhase(1, "ok", { confirmedAt: Date.UTC(2026, 0, 1, 0, 0, 12) });
+  // New data that left the snapshot as it was (tips, the next fee): only the time of the newest new data moves.
+  scripted.setPhase(1, "ok", { newDataAt: Date.UTC(2026, 0, 1, 0, 0, 12) });
   const after = cache.of(withData(scripted));
   assert.equal(after.answers, before.answers, "not serialised again");
   assert.equal(after.lastModified, "Thu, 01 Jan 2026 00:00:12 GMT");
-  scripted.write(1, 103n, [4n], { confirmedAt: Date.UTC(2026, 0, 1, 0, 0, 24) });
+  scripted.write(1, 103n, [4n], { newDataAt: Date.UTC(2026, 0, 1, 0, 0, 24) });
   assert.notEqual(cache.of(withData(scripted)).answers, before.answers, "a new block is a new snapshot: its bodies are made anew");
 });

@@ -6,14 +6,14 @@ import { type PreparedAnswers, prepareAnswers } from "./preparedAnswers.ts";
 export interface PublishedAnswers {
   /** The bodies and headers of the publication's snapshot. */
   readonly answers: PreparedAnswers;
-  /** `Last-Modified`: when an RPC endpoint last confirmed the data, as an HTTP date; undefined when none has. */
+  /** `Last-Modified`: when an RPC endpoint last brought new data, as an HTTP date; undefined when none has. */
   readonly lastModified: string | undefined;
 }
 
 /**
  * The fee endpoints' answers of each publication, made at the first request that needs them and then only read, so
  * that the requests of a block pay for one serialisation between them. A snapshot's bodies are made once whatever
- * publications carry it (one that only confirms the data again reuses them). Weakly held: the answers of a publication
+ * publications carry it (one whose snapshot did not change, as when only the tips or the next fee are new, reuses them). Weakly held: the answers of a publication
  * go with it once a newer one replaced it. One per server (in its resources).
  */
 export class PreparedAnswerCache {
@@ -24,13 +24,13 @@ export class PreparedAnswerCache {
   of(publication: ChainPublication & { readonly snapshot: FeeSnapshot }): PublishedAnswers {
     let published = this.#byPublication.get(publication);
     if (published === undefined) {
-      const { snapshot, confirmedAt } = publication;
+      const { snapshot, newDataAt } = publication;
       let answers = this.#bySnapshot.get(snapshot);
       if (answers === undefined) {
         answers = prepareAnswers(snapshot);
         this.#bySnapshot.set(snapshot, answers);
       }
-      published = Object.freeze({ answers, lastModified: confirmedAt === undefined ? undefined : new Date(confirmedAt).toUTCString() });
+      published = Object.freeze({ answers, lastModified: newDataAt === undefined ? undefined : new Date(newDataAt).toUTCString() });
       this.#byPublication.set(publication, published);
     }
     return published;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BlockWindow } from "../core/fees/blockWindow.ts";
-import { snapshotOf } from "../core/fees/feeSnapshot.ts";
+import { snapshotOf } from "../../test/support/snapshotModel.ts";
 import { blockTipsOf } from "../core/fees/recentTips.ts";
 import { prepareAnswers } from "./preparedAnswers.ts";
 

@@ -30,7 +30,7 @@ const FAST_SYNCING = 42161;
 const LEGACY = 56;
 
 /** 2026-01-01T00:00:00Z, a Thursday. */
-const CONFIRMED_AT_MS = Date.UTC(2026, 0, 1);
+const NEW_DATA_AT_MS = Date.UTC(2026, 0, 1);
 const FIRST_BLOCK = 20_000_000n;
 const MAINNET_BLOCKS = 1200;
 
@@ -91,9 +91,9 @@ async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}):
     { chainId: FAST_SYNCING, blockTimeMs: 250 },
     { chainId: LEGACY, noBaseFee: true },
   ]);
-  scripted.write(MAINNET, FIRST_BLOCK, MAINNET_FEES, { confirmedAt: CONFIRMED_AT_MS });
-  scripted.write(YOUNG, 0n, YOUNG_FEES, { confirmedAt: CONFIRMED_AT_MS - 250, blobBaseFeesWei: YOUNG_BLOB_FEES, nextBlobBaseFeeWei: 9n });
-  const clock = { ms: CONFIRMED_AT_MS + 1500 };
+  scripted.write(MAINNET, FIRST_BLOCK, MAINNET_FEES, { newDataAt: NEW_DATA_AT_MS });
+  scripted.write(YOUNG, 0n, YOUNG_FEES, { newDataAt: NEW_DATA_AT_MS - 250, blobBaseFeesWei: YOUNG_BLOB_FEES, nextBlobBaseFeeWei: 9n });
+  const clock = { ms: NEW_DATA_AT_MS + 1500 };
   const logs: string[] = [];
   const server = createApiServer({
     source: scripted.service,
@@ -263,7 +263,7 @@ test("a new block is answered at once, with a new ETag", async (t) => {
   const { port, scripted, clock } = await start(t);
   const before = await call(port, "/networks/8453/baseFeeHistory", { headers: openAuth });
   clock.ms += 2000;
-  scripted.write(YOUNG, 10n, [3_000_000_000n], { confirmedAt: clock.ms });
+  scripted.write(YOUNG, 10n, [3_000_000_000n], { newDataAt: clock.ms });
   const after = await call(port, "/networks/8453/baseFeeHistory", { headers: openAuth });
   assert.equal(after.body, before.body.replace(/]$/, `,"3"]`));
   assert.notEqual(after.headers["etag"], before.headers["etag"]);
@@ -290,8 +290,8 @@ test("GET /networks: each chain's state, every field computed here from the bloc
   const youngCurrent = YOUNG_FEES.at(-1)!;
   // The history holds every block written: the newest dated by its header (read with the fees, in whole seconds, at
   // the time the blocks arrived), the older ones back from it at the chain's block time.
-  const heldHistory = (blocks: number, firstBlock: bigint, confirmedAtMs: number, blockTimeMs: number) => {
-    const newestTime = Math.floor(confirmedAtMs / 1000);
+  const heldHistory = (blocks: number, firstBlock: bigint, newDataAtMs: number, blockTimeMs: number) => {
+    const newestTime = Math.floor(newDataAtMs / 1000);
     return {
       horizon: "7d",
       blocks,
@@ -326,7 +326,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 1000,
       statsFromBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1000)),
       statsToBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1)),
-      history: heldHistory(MAINNET_BLOCKS, FIRST_BLOCK, CONFIRMED_AT_MS, 12_000),
+      history: heldHistory(MAINNET_BLOCKS, FIRST_BLOCK, NEW_DATA_AT_MS, 12_000),
       blockTimeMs: 12_000,
       dataAgeMs: 1500,
       endpoints: [],
@@ -355,7 +355,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 10,
       statsFromBlock: "0",
       statsToBlock: "9",
-      history: heldHistory(YOUNG_FEES.length, 0n, CONFIRMED_AT_MS - 250, 2000),
+      history: heldHistory(YOUNG_FEES.length, 0n, NEW_DATA_AT_MS - 250, 2000),
       blockTimeMs: 2000,
       dataAgeMs: 1750,
       endpoints: [],
@@ -1077,7 +1077,7 @@ test("the server only reads the source's publications: it subscribes to nothing 
   t.after(() => server.close());
   assert.equal(source.listenerCount, 0);
   assertError(await call(port, `/networks/${YOUNG}/busyThreshold`, { headers: openAuth }), "NO_DATA");
-  scripted.write(YOUNG, 0n, YOUNG_FEES, { confirmedAt: CONFIRMED_AT_MS });
+  scripted.write(YOUNG, 0n, YOUNG_FEES, { newDataAt: NEW_DATA_AT_MS });
   assert.equal((await call(port, `/networks/${YOUNG}/busyThreshold`, { headers: openAuth })).body, `{"busyThreshold":"37.378956101"}`);
   assert.equal(source.listenerCount, 0);
 });

@@ -10,7 +10,7 @@ import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supp
 import { createApiServer } from "./server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
-const CONFIRMED_AT_MS = Date.UTC(2026, 0, 1);
+const NEW_DATA_AT_MS = Date.UTC(2026, 0, 1);
 
 /** Ethereum with data, Base with data but every endpoint failing now, Sepolia still syncing, BNB without a base fee. */
 async function start(t: TestContext): Promise<{ scripted: ScriptedService; url: string }> {
@@ -20,15 +20,15 @@ async function start(t: TestContext): Promise<{ scripted: ScriptedService; url: 
     { chainId: 11155111, name: "Sepolia" },
     { chainId: 56, name: "BNB Smart Chain", noBaseFee: true },
   ]);
-  scripted.write(1, 100n, [10_000_000_000n, 12_000_000_000n], { confirmedAt: CONFIRMED_AT_MS });
-  scripted.write(8453, 500n, [1_000_000n], { confirmedAt: CONFIRMED_AT_MS });
+  scripted.write(1, 100n, [10_000_000_000n, 12_000_000_000n], { newDataAt: NEW_DATA_AT_MS });
+  scripted.write(8453, 500n, [1_000_000n], { newDataAt: NEW_DATA_AT_MS });
   scripted.setPhase(8453, "degraded");
   const server = createApiServer({
     source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),
     logger: silentLogger,
     port: 0,
-    now: () => CONFIRMED_AT_MS,
+    now: () => NEW_DATA_AT_MS,
   });
   const { url } = await server.listen();
   t.after(() => server.close());
@@ -49,7 +49,7 @@ test("/v1/supportedNetworks lists the chains with data (degraded ones too, their
 
 test("/v1/supportedNetworks follows the publications: a chain is listed once its first data arrives", async (t) => {
   const { scripted, url } = await start(t);
-  scripted.write(11155111, 7n, [3n], { confirmedAt: CONFIRMED_AT_MS });
+  scripted.write(11155111, 7n, [3n], { newDataAt: NEW_DATA_AT_MS });
   assert.deepEqual((await getJson(`${url}/v1/supportedNetworks`)).body, { fullSupport: [1, 8453, 11155111], partialSupport: {} });
 });
 

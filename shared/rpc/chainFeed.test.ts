@@ -47,7 +47,7 @@ test("before any data, the report says syncing, with every endpoint as configure
     nextBaseFeeWei: undefined,
     nextBlobBaseFeeWei: undefined,
     recentTips: [],
-    confirmedAt: undefined,
+    newDataAt: undefined,
     phase: "syncing",
     endpoints: [
       { url: "http://127.0.0.1:9/…", transport: "http", state: "unknown", active: false },

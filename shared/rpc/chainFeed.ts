@@ -35,7 +35,7 @@ export interface ChainFeedOptions {
   pollIntervalMs?: number;
   /**
    * Called with each new report, synchronously, on every change: new or re-mined blocks, the phase or an endpoint's
-   * status, or only `confirmedAt` (a poll that found nothing new). Never called after stop().
+   * status, or only `newDataAt` (new tips or next fee, no new block). Never called after stop().
    */
   onReport?: (report: FeedReport) => void;
   /** Per request; default 10 s. */
@@ -113,8 +113,11 @@ export class ChainFeed {
   readonly #chainIdCheckedAt = new Map<Endpoint, number>();
   #report: FeedReport;
   /** Epoch ms when the newest new data arrived (new or re-mined blocks): an answer that only repeats is not fresh. */
-  #confirmedAt: number | undefined;
+  #newDataAt: number | undefined;
+  /** Epoch ms of this run's last successful sync. */
   #lastSyncAt: number | undefined;
+  /** The newest block a believed header has shown (an endpoint's check, a poll's batch, a ws notification). */
+  #newestHeadSeen: bigint | undefined;
   #noBaseFee = false;
   /** Every endpoint was tried and each is failing or serves another chain (cleared by the next successful sync). */
   #everyEndpointFailing = false;
@@ -149,9 +152,8 @@ export class ChainFeed {
     this.#state = new FeeHistoryState({ windowBlocks: options.windowBlocks });
     this.#head = new ChainHead({ blockTimeMs: options.blockTimeMs, reorgDepthBlocks: options.reorgDepthBlocks ?? DEFAULT_REORG_DEPTH_BLOCKS });
     if (options.heldHead) this.#head.seed(options.heldHead.block, options.heldHead.timestamp * 1000);
+    // The first request after a restart asks for the blocks after these that the endpoint's check shows (its header).
     if (options.heldBlocks) this.#state.seed(options.heldBlocks);
-    // The first request after a restart is sized for the blocks due since the newest one held: one request.
-    if (options.heldHead) this.#lastSyncAt = options.heldHead.timestamp * 1000;
     this.#report = firstFeedReport(options.chainId, this.#pool.statuses(undefined));
   }
 
@@ -277,6 +279,7 @@ export class ChainFeed {
     const block = await connection.request("eth_getBlockByNumber", ["latest", false]);
     const latest = parseLatestBlock(block, connection.redactedUrl);
     await this.#believe(endpoint, this.#head.judgeHead(latest.number, Date.now(), this.#schedule.blockTimeMs));
+    this.#sawHead(latest.number);
     this.#sawHeader(endpoint, headerAnchor(block, connection.redactedUrl), sentAt, Date.now());
     this.#pool.markVerified(endpoint);
     if (latest.baseFeePerGas === undefined && !this.#noBaseFee && !this.#stopped) {
@@ -322,6 +325,7 @@ export class ChainFeed {
     const now = Date.now();
     const request = nextFeeHistoryRequest({
       newestHeldBlock: this.#state.newestBlock,
+      newestHeadSeen: this.#newestHeadSeen,
       windowBlocks: this.#options.windowBlocks,
       overlapBlocks: this.#overlapBlocks,
       blockTimeMs: this.#schedule.blockTimeMs,
@@ -359,7 +363,7 @@ export class ChainFeed {
     this.#lastSyncAt = now;
     const applied = this.#state.apply(answer);
     if (applied.blocks) this.#unreportedBlocks.push(applied.blocks);
-    if (applied.changed) this.#confirmedAt = Date.now();
+    if (applied.changed) this.#newDataAt = Date.now();
     this.#head.confirm(answerNewest, Date.now());
   }
 
@@ -385,6 +389,7 @@ export class ChainFeed {
    * request sent at `sentAt` that arrived at `answeredAt`: an anchor for the next report, and a poll for the schedule.
    */
   #sawHeader(endpoint: Endpoint, header: BlockAnchor | undefined, sentAt: number, answeredAt: number): void {
+    if (header !== undefined) this.#sawHead(header.block);
     const believed = header !== undefined && this.#anchors.offer(header, answeredAt) !== "refused" ? header : undefined;
     if (believed !== undefined && endpoint.connection.transport === "http") this.#pollHeaders++;
     if (header !== undefined && believed === undefined) {
@@ -394,6 +399,11 @@ export class ChainFeed {
       });
     }
     if (endpoint.connection.transport === "http") this.#schedule.record({ endpoint: endpoint.redactedUrl, sentAt, answeredAt, header: believed });
+  }
+
+  /** A believed header showed `block`: the next request asks for the blocks up to it. */
+  #sawHead(block: bigint): void {
+    if (this.#newestHeadSeen === undefined || block > this.#newestHeadSeen) this.#newestHeadSeen = block;
   }
 
   #refusedBatch(endpoint: Endpoint, now: number): void {
@@ -539,7 +549,7 @@ export class ChainFeed {
       nextBaseFeeWei: this.#state.nextBaseFeeWei,
       nextBlobBaseFeeWei: this.#state.nextBlobBaseFeeWei,
       recentTips: this.#state.recentTips,
-      confirmedAt: this.#confirmedAt,
+      newDataAt: this.#newDataAt,
       phase: this.#phase(),
       endpoints: this.#pool.statuses(this.#active),
       anchors: this.#anchors.takeUnreported(),

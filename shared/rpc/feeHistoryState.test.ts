@@ -29,7 +29,7 @@ test("nothing held before the first answer; the first is reported whole, with it
   assert.equal(fees.nextBaseFeeWei, 350n);
 });
 
-test("an answer that only confirms what is held changes nothing and reports no block", () => {
+test("an answer that brings nothing new changes nothing and reports no block", () => {
   const fees = state();
   fees.apply(answer(10n, [100n, 200n, 300n], 350n));
   assert.deepEqual(fees.apply(answer(11n, [200n, 300n], 350n)), { changed: false, blocks: undefined });

@@ -75,7 +75,7 @@ export class FeeHistoryState {
   /**
    * Writes an answer: new blocks, re-mined blocks' fees, tips and the next block's base fee. `changed` when any of them
    * changed; `blocks` the answer's blocks from the first one new or re-mined on (with their gas-used ratios and blob
-   * base fees), to be reported; both nothing when the answer only confirmed what is held.
+   * base fees), to be reported; both nothing when the answer brought nothing new.
    */
   apply(answer: FeeHistoryAnswer): AppliedAnswer {
     const count = answer.baseFeesWei.length;

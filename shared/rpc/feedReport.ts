@@ -50,7 +50,7 @@ export interface FeedReport {
    * repeats what is held, or comes from an endpoint lagging behind, does not move it: the data's age is the age of the
    * newest new data.
    */
-  readonly confirmedAt: number | undefined;
+  readonly newDataAt: number | undefined;
   readonly phase: FeedPhase;
   /** Every endpoint of the chain, in the configured order (URLs redacted). */
   readonly endpoints: readonly EndpointStatus[];

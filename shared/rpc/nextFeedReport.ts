@@ -11,7 +11,7 @@ export interface FeedView {
   readonly nextBaseFeeWei: bigint | undefined;
   readonly nextBlobBaseFeeWei: bigint | undefined;
   readonly recentTips: readonly BlockTips[];
-  readonly confirmedAt: number | undefined;
+  readonly newDataAt: number | undefined;
   readonly phase: FeedPhase;
   readonly endpoints: readonly EndpointStatus[];
   readonly anchors: readonly BlockAnchor[];
@@ -20,7 +20,7 @@ export interface FeedView {
 
 const NONE: readonly never[] = Object.freeze([]);
 
-/** The report of a feed that has not published anything yet: syncing, no data, its endpoints as configured. */
+/** The report of a feed that has not reported anything yet: syncing, no data, its endpoints as configured. */
 export function firstFeedReport(chainId: number, endpoints: readonly EndpointStatus[]): FeedReport {
   return freezeReport({
     chainId,
@@ -29,7 +29,7 @@ export function firstFeedReport(chainId: number, endpoints: readonly EndpointSta
     nextBaseFeeWei: undefined,
     nextBlobBaseFeeWei: undefined,
     recentTips: NONE,
-    confirmedAt: undefined,
+    newDataAt: undefined,
     phase: "syncing",
     endpoints: freezeStatuses(endpoints),
     changed: { blocks: false, health: false },
@@ -51,7 +51,7 @@ export function nextFeedReport(previous: FeedReport, now: FeedView): FeedReport 
     now.blocks.length > 0 || now.nextBaseFeeWei !== previous.nextBaseFeeWei || now.nextBlobBaseFeeWei !== previous.nextBlobBaseFeeWei || tipsChanged;
   const endpointsChanged = !sameStatuses(previous.endpoints, now.endpoints);
   const health = now.phase !== previous.phase || endpointsChanged;
-  if (!blocks && !health && now.anchors.length === 0 && now.confirmedAt === previous.confirmedAt) return undefined;
+  if (!blocks && !health && now.anchors.length === 0 && now.newDataAt === previous.newDataAt) return undefined;
   return freezeReport({
     chainId: previous.chainId,
     blocks: now.blocks.length === 0 ? NONE : Object.freeze([...now.blocks]),
@@ -59,7 +59,7 @@ export function nextFeedReport(previous: FeedReport, now: FeedView): FeedReport 
     nextBaseFeeWei: now.nextBaseFeeWei,
     nextBlobBaseFeeWei: now.nextBlobBaseFeeWei,
     recentTips: tipsChanged ? now.recentTips : previous.recentTips,
-    confirmedAt: now.confirmedAt,
+    newDataAt: now.newDataAt,
     phase: now.phase,
     endpoints: endpointsChanged ? freezeStatuses(now.endpoints) : previous.endpoints,
     changed: { blocks, health },

@@ -22,8 +22,9 @@ export interface ChainBackfillOptions {
 
 /**
  * Keeps one chain's history whole back to its horizon: once the live feed has the head (with its header's exact
- * time), runs a backfill for what the history lacks, writes each page into the chain's record, publishes its
- * progress, and looks again every minute for gaps (time away, a sleep), running again when there are any.
+ * time), runs a backfill for what the history lacks, writes each page into the chain's record, reports its progress
+ * (the service publishes the chain with it), and looks again every minute for gaps (time away, a sleep), running again
+ * when there are any.
  */
 export class ChainBackfill {
   readonly #plan: ChainPlan;

@@ -23,13 +23,13 @@ export interface ChainPublication {
    * Epoch ms of the newest new data: when the feed's newest new blocks arrived, or, before any since the start (the
    * history held from before), the newest block's own time. Undefined without data.
    */
-  readonly confirmedAt: number | undefined;
+  readonly newDataAt: number | undefined;
   readonly congestion: Congestion;
   /** The chain's `GET /networks` entry as of its data; `networkStatusAt` adds the data's age at the time of asking. */
   readonly status: NetworkStatus;
   /** The gas token's price and the rollup's L1 fees as last read (shared/service/costReaders.ts). */
   readonly money: ChainMoney;
-  /** What changed since the chain's previous publication; all false when only the confirmation time moved. */
+  /** What changed since the chain's previous publication; all false when only the time of the newest new data moved. */
   readonly changed: PublicationChanges;
   /** Each endpoint's JSON-RPC calls and failures as of the feed's report (`/metrics`). */
   readonly callCounts: readonly EndpointCallCount[];
@@ -47,7 +47,7 @@ export interface PublicationChanges {
 }
 
 /** The feed's part of a publication: its health and the time of its newest new data, and what changed. */
-export type FeedHealth = Pick<FeedReport, "phase" | "endpoints" | "confirmedAt" | "callCounts" | "changed">;
+export type FeedHealth = Pick<FeedReport, "phase" | "endpoints" | "newDataAt" | "callCounts" | "changed">;
 
 /** What the chain's history gives a publication: the snapshot (statistics over its window), and what it holds. */
 export interface HistoryPart {
@@ -68,7 +68,7 @@ export function publish(
 ): ChainPublication {
   const { snapshot } = history;
   const newestTime = history.status.newestTime;
-  const confirmedAt = snapshot === undefined ? undefined : (report.confirmedAt ?? (newestTime === null ? undefined : newestTime * 1000));
+  const newDataAt = snapshot === undefined ? undefined : (report.newDataAt ?? (newestTime === null ? undefined : newestTime * 1000));
   const gwei = (wei: bigint | undefined) => (wei === undefined ? null : toGweiString(wei));
   const status: NetworkStatus = Object.freeze({
     chainId: plan.chainId,
@@ -93,7 +93,7 @@ export function publish(
     statsToBlock: snapshot?.statsToBlock.toString() ?? null,
     history: history.status,
     blockTimeMs: plan.blockTimeMs,
-    dataAgeMs: snapshot && confirmedAt !== undefined ? 0 : null,
+    dataAgeMs: snapshot && newDataAt !== undefined ? 0 : null,
     endpoints: report.endpoints,
     price: money.price?.shown ?? null,
     priceProblem: money.priceProblem,
@@ -103,7 +103,7 @@ export function publish(
     name: plan.name,
     blockTimeMs: plan.blockTimeMs,
     snapshot,
-    confirmedAt,
+    newDataAt,
     congestion: congestionOf(status),
     status,
     money,
@@ -114,9 +114,17 @@ export function publish(
 
 /** The chain's `GET /networks` entry at `nowMs`: its status with the data's age then. */
 export function networkStatusAt(publication: ChainPublication, nowMs: number): NetworkStatus {
-  const { status, confirmedAt } = publication;
-  if (status.dataAgeMs === null || confirmedAt === undefined) return status;
-  return { ...status, dataAgeMs: Math.max(0, Math.round(nowMs - confirmedAt)) };
+  const dataAgeMs = dataAgeMsAt(publication, nowMs);
+  return dataAgeMs === null ? publication.status : { ...publication.status, dataAgeMs };
+}
+
+/**
+ * The data's age at `nowMs` (`dataAgeMs` in /networks and on /metrics, `X-Data-Age-Ms` on the fee endpoints): the ms
+ * since an RPC endpoint last brought new data; null without data. The one place it is computed.
+ */
+export function dataAgeMsAt(publication: Pick<ChainPublication, "snapshot" | "newDataAt">, nowMs: number): number | null {
+  const { snapshot, newDataAt } = publication;
+  return snapshot === undefined || newDataAt === undefined ? null : Math.max(0, Math.round(nowMs - newDataAt));
 }
 
 /** The blob schedule /networks shows: the endpoint's eth_config where it answered, else the one known for the chain. */

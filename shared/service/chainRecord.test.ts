@@ -22,7 +22,7 @@ function report(firstBlock: bigint, baseFeesWei: readonly bigint[], extra: Parti
     nextBaseFeeWei: undefined,
     nextBlobBaseFeeWei: undefined,
     recentTips: [],
-    confirmedAt: NOW_MS,
+    newDataAt: NOW_MS,
     phase: "ok",
     endpoints: [],
     changed: { blocks: true, health: false },

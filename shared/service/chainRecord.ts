@@ -71,7 +71,7 @@ export class ChainRecord {
     return this.#history;
   }
 
-  /** The newest block the live feed confirmed; undefined before its first report (the history may hold older ones). */
+  /** The live feed's newest block; undefined before its first report (the history may hold older ones). */
   get liveNewestBlock(): bigint | undefined {
     return this.#tip.newestBlock;
   }

@@ -41,34 +41,41 @@ export interface FeeServiceOptions {
   readonly currency?: string;
 }
 
+/** What the service keeps of one chain: its plan, feed and record, and the newest of what it publishes them with. */
+interface FollowedChain {
+  readonly plan: ChainPlan;
+  readonly feed: Feed;
+  readonly record: ChainRecord;
+  /** The feed's newest report. */
+  report: FeedReport;
+  /** The price and L1 fees as last read. */
+  money: ChainMoney;
+  /** The newest publication: what readers get, and what the next one is made against. */
+  publication: ChainPublication;
+}
+
 /**
  * Follows every planned chain and publishes, per chain, one immutable ChainPublication for each report of its feed:
  * data flows one way, from the feed's report to the publication to every reader.
  */
 export class FeeService implements FeeSource {
-  readonly #feeds: Feed[] = [];
-  readonly #publications = new Map<number, ChainPublication>();
+  readonly #chains = new Map<number, FollowedChain>();
   readonly #listeners = new Set<(publication: ChainPublication) => void>();
   readonly #logger: Logger;
-  readonly #records = new Map<number, ChainRecord>();
-  readonly #reports = new Map<number, FeedReport>();
-  readonly #plans: readonly ChainPlan[];
   readonly #options: FeeServiceOptions;
   readonly #now: () => number;
   readonly #backfills: { stop(): Promise<void> }[] = [];
   readonly #storeWriter: StoreWriter | undefined;
-  readonly #money = new Map<number, ChainMoney>();
 
   constructor(plans: readonly ChainPlan[], options: FeeServiceOptions) {
     this.#logger = options.logger;
-    this.#plans = plans;
     this.#options = options;
     this.#now = options.now ?? Date.now;
     const createFeed = options.createFeed ?? ((feedOptions: ChainFeedOptions): Feed => new ChainFeed(feedOptions));
     const storeWriter = options.store === undefined ? undefined : new StoreWriter(options.store, { logger: options.logger });
     this.#storeWriter = storeWriter;
     for (const plan of plans) {
-      if (this.#publications.has(plan.chainId)) throw new Error(`chain ${plan.chainId} is configured twice`);
+      if (this.#chains.has(plan.chainId)) throw new Error(`chain ${plan.chainId} is configured twice`);
       const record = new ChainRecord(plan, { store: plan.persistHistory === false ? undefined : storeWriter, logger: options.logger });
       record.loadStored();
       const held = record.history.newest;
@@ -85,50 +92,45 @@ export class FeeService implements FeeSource {
         ...(plan.pollIntervalMs === undefined ? {} : { pollIntervalMs: plan.pollIntervalMs }),
         ...(plan.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: plan.requestTimeoutMs }),
         logger: options.logger,
-        onReport: (report) => this.#publish(plan, report),
+        onReport: (report) => this.#takeReport(chain, report),
       });
-      this.#feeds.push(feed);
-      this.#records.set(plan.chainId, record);
-      this.#reports.set(plan.chainId, feed.report);
-      this.#money.set(plan.chainId, moneyNotReadYet(options.currency ?? "USD", plan.l1FeeKind ?? "none"));
-      this.#publications.set(plan.chainId, publish(plan, feed.report, undefined, record.part(), this.#money.get(plan.chainId)!));
+      const money = moneyNotReadYet(options.currency ?? "USD", plan.l1FeeKind ?? "none");
+      const chain: FollowedChain = { plan, feed, record, report: feed.report, money, publication: publish(plan, feed.report, undefined, record.part(), money) };
+      this.#chains.set(plan.chainId, chain);
     }
     // A store problem told or over, or its queue written: every chain kept in the file shows it.
     storeWriter?.onHealthChange(() => {
-      for (const plan of this.#plans) {
-        if (plan.persistHistory === false) continue;
-        this.#records.get(plan.chainId)!.storeHealthChanged();
-        this.#publishHistoryGrew(plan);
+      for (const chain of this.#chains.values()) {
+        if (chain.plan.persistHistory === false) continue;
+        chain.record.storeHealthChanged();
+        this.#publishHistoryGrew(chain);
       }
     });
   }
 
   start(): void {
-    for (const feed of this.#feeds) feed.start();
+    for (const chain of this.#chains.values()) chain.feed.start();
     const { startBackfill } = this.#options;
     if (startBackfill === undefined) return;
-    for (const plan of this.#plans) {
-      const record = this.#records.get(plan.chainId)!;
-      this.#backfills.push(startBackfill(plan, record, () => this.#publishHistoryGrew(plan)));
-    }
+    for (const chain of this.#chains.values()) this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain)));
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.#feeds.map((feed) => feed.stop()), ...this.#backfills.map((backfill) => backfill.stop())]);
+    await Promise.all([...[...this.#chains.values()].map((chain) => chain.feed.stop()), ...this.#backfills.map((backfill) => backfill.stop())]);
     // After the feeds and backfills: nothing writes any more, and what waits gets one last attempt.
     this.#storeWriter?.stop();
   }
 
   get(chainId: number): ChainPublication | undefined {
-    return this.#publications.get(chainId);
+    return this.#chains.get(chainId)?.publication;
   }
 
   list(): readonly ChainPublication[] {
-    return [...this.#publications.values()];
+    return [...this.#chains.values()].map((chain) => chain.publication);
   }
 
   history(chainId: number): HistoryView | undefined {
-    return this.#records.get(chainId)?.history;
+    return this.#chains.get(chainId)?.record.history;
   }
 
   subscribe(listener: (publication: ChainPublication) => void): () => void {
@@ -137,11 +139,10 @@ export class FeeService implements FeeSource {
   }
 
   /** A feed's report: its blocks go into the chain's record, and the chain is published with what they changed. */
-  #publish(plan: ChainPlan, report: FeedReport): void {
-    const record = this.#records.get(plan.chainId)!;
-    this.#reports.set(plan.chainId, report);
-    record.takeReport(report, this.#now());
-    this.#hand(publish(plan, report, this.#publications.get(plan.chainId), record.part(), this.#money.get(plan.chainId)!));
+  #takeReport(chain: FollowedChain, report: FeedReport): void {
+    chain.report = report;
+    chain.record.takeReport(report, this.#now());
+    this.#hand(chain, publish(chain.plan, report, chain.publication, chain.record.part(), chain.money));
   }
 
   /**
@@ -149,25 +150,23 @@ export class FeeService implements FeeSource {
    * everything else as it stands.
    */
   setMoney(chainId: number, money: ChainMoney): void {
-    const plan = this.#plans.find((candidate) => candidate.chainId === chainId);
-    if (plan === undefined) return;
-    this.#money.set(chainId, money);
-    const health = { ...this.#reports.get(chainId)!, changed: NOTHING_CHANGED };
-    this.#hand(publish(plan, health, this.#publications.get(chainId), this.#records.get(chainId)!.part(), money));
+    const chain = this.#chains.get(chainId);
+    if (chain === undefined) return;
+    chain.money = money;
+    this.#hand(chain, publish(chain.plan, { ...chain.report, changed: NOTHING_CHANGED }, chain.publication, chain.record.part(), money));
   }
 
   /**
    * The backfill wrote pages (or its progress moved): the chain is published with its history's new part and the
    * feed's health as it stands, nothing of the feed's last report taken again (no blocks changed at the head).
    */
-  #publishHistoryGrew(plan: ChainPlan): void {
-    const health = { ...this.#reports.get(plan.chainId)!, changed: NOTHING_CHANGED };
-    this.#hand(publish(plan, health, this.#publications.get(plan.chainId), this.#records.get(plan.chainId)!.part(), this.#money.get(plan.chainId)!));
+  #publishHistoryGrew(chain: FollowedChain): void {
+    this.#hand(chain, publish(chain.plan, { ...chain.report, changed: NOTHING_CHANGED }, chain.publication, chain.record.part(), chain.money));
   }
 
   /** Keeps the chain's newest publication and hands it to every reader; a reader that throws stops no other. */
-  #hand(publication: ChainPublication): void {
-    this.#publications.set(publication.chainId, publication);
+  #hand(chain: FollowedChain, publication: ChainPublication): void {
+    chain.publication = publication;
     for (const listener of this.#listeners) {
       try {
         listener(publication);

@@ -122,7 +122,12 @@ export const networkStatusSchema = z
     statsToBlock: blockNumberSchema.nullable().describe("The newest block of the statistics window (X-Stats-To-Block); null without data."),
     history: historyStatusSchema,
     blockTimeMs: z.number().int().min(1),
-    dataAgeMs: z.number().int().min(0).nullable().describe("Milliseconds since an RPC endpoint last confirmed the data; null without data."),
+    dataAgeMs: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe("Milliseconds since an RPC endpoint last brought new data (the age of the newest new data); null without data."),
     endpoints: z.array(endpointStatusSchema).readonly(),
     price: priceSchema.nullable().describe("The gas token's price in the currency (as in /costs); null while there is none."),
     priceProblem: z

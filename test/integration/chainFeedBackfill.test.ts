@@ -56,7 +56,7 @@ test("backfill: the newest 500 real mainnet base fees, oldest first, exact, with
   assert.deepEqual(proxy.counts(), { eth_chainId: 1, eth_getBlockByNumber: 1, eth_feeHistory: 1 });
   assert.equal(reports.all.length, 1, "one report: the data and the endpoint's health together");
   assert.deepEqual(report.changed, { blocks: true, health: true });
-  assert.ok(report.confirmedAt! >= startedAt && report.confirmedAt! <= Date.now());
+  assert.ok(report.newDataAt! >= startedAt && report.newDataAt! <= Date.now());
   assert.deepEqual(report.endpoints, [{ url: proxy.url, transport: "http", state: "ok", active: true, reportedChainId: 1 }]);
   assert.equal(report.phase, "ok");
   assert.equal(report.chainId, 1);

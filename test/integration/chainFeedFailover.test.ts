@@ -77,7 +77,7 @@ test("with only wrong-chain endpoints the chain holds no data and is unreachable
   const { report } = chainFeed;
   assert.equal(report.phase, "unreachable");
   assert.equal(report.newestBlock, undefined);
-  assert.equal(report.confirmedAt, undefined);
+  assert.equal(report.newDataAt, undefined);
   assert.ok(
     reports.all.every((each) => each.phase !== "degraded"),
     "never degraded: it had no data to serve",
@@ -110,7 +110,7 @@ for (const mode of ["down", "http500", "http429", "malformed", "wrong-shape", "a
     assert.equal(degraded.snapshot, held, "the data held is kept, unchanged (garbage never becomes data)");
     assert.equal(degraded.snapshot.newestBlock, 600n);
     assert.deepEqual(degraded.snapshot.historyWei, chain.fees(101n, 600n));
-    assert.equal(degraded.confirmedAt, backfill.confirmedAt);
+    assert.equal(degraded.newDataAt, backfill.newDataAt);
     const [status] = degraded.endpoints;
     assert.equal(status!.state, "failing");
     assert.equal(status!.active, false);

@@ -4,7 +4,8 @@ import { loadMainnetBaseFees } from "../../shared/demo/mainnetBaseFees.ts";
 import { startEvmNode, type EvmNode, type EvmNodeOptions } from "../../shared/demo/startEvmNode.ts";
 import { createLogger, type Logger } from "../../shared/log/logger.ts";
 import { BlockWindow } from "../../shared/core/fees/blockWindow.ts";
-import { type FeeSnapshot, snapshotOf } from "../../shared/core/fees/feeSnapshot.ts";
+import type { FeeSnapshot } from "../../shared/core/fees/feeSnapshot.ts";
+import { snapshotOf } from "./snapshotModel.ts";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import type { FeedReport } from "../../shared/rpc/feedReport.ts";
 import { DEFAULT_WAIT_MS } from "./waitFor.ts";
@@ -80,8 +81,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export type SeenReport = FeedReport & { readonly snapshot: FeeSnapshot | undefined };
 
 /**
- * The reports a feed published, in order, each with the epoch ms it arrived at and, given `countRequests` (e.g. a
- * counting proxy's count), the requests made by then. Pass `onReport` to the feed. A feed publishes once a sync's
+ * The reports a feed made, in order, each with the epoch ms it arrived at and, given `countRequests` (e.g. a
+ * counting proxy's count), the requests made by then. Pass `onReport` to the feed. A feed reports once a sync's
  * requests are all answered, so that count is exact: no request of the feed is under way at that moment.
  * `until` waits for an event rather than a time: it resolves as soon as a report matches.
  */
@@ -122,7 +123,7 @@ export class FeedReports {
   /** Epoch ms at which the report reached the listener. */
   arrivedAt(report: SeenReport): number {
     const at = this.#arrivedAt.get(report);
-    if (at === undefined) throw new Error("this report was never published to this recorder");
+    if (at === undefined) throw new Error("this report never reached this recorder");
     return at;
   }
 
@@ -133,7 +134,7 @@ export class FeedReports {
     return count;
   }
 
-  /** The reports published after `earlier` up to and including `later`. */
+  /** The reports made after `earlier` up to and including `later`. */
   between(earlier: SeenReport, later: SeenReport): number {
     return this.all.indexOf(later) - this.all.indexOf(earlier);
   }

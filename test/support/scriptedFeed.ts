@@ -21,7 +21,7 @@ import type { BackfillStatus, EndpointStatus } from "../../shared/wire/networkSt
 /** What a write says beyond its blocks. */
 export interface WriteOptions {
   /** Epoch ms at which the blocks arrived; default the script's clock now. */
-  readonly confirmedAt?: number;
+  readonly newDataAt?: number;
   /** The base fee of the block after the newest one, as an endpoint reports it; default none (the newest block's is current). */
   readonly nextBaseFeeWei?: bigint;
   /** The tips of the newest blocks, as they are from now on (not merged with earlier ones); default none. */
@@ -33,7 +33,7 @@ export interface WriteOptions {
   /** The blob base fee of the block after the newest one; default none. */
   readonly nextBlobBaseFeeWei?: bigint;
   /**
-   * Header timestamps seen with the blocks. Default: the newest block written, dated at `confirmedAt` (in whole
+   * Header timestamps seen with the blocks. Default: the newest block written, dated at `newDataAt` (in whole
    * seconds, as headers are), as a poll reads the newest header with the fees. `[]` for none: the history then dates
    * the blocks by the service's clock.
    */
@@ -43,7 +43,7 @@ export interface WriteOptions {
 /** The feed's health as a step of the script sets it. */
 export interface HealthOptions {
   /** Epoch ms of the newest new data; default unchanged. */
-  readonly confirmedAt?: number;
+  readonly newDataAt?: number;
   readonly endpoints?: readonly EndpointStatus[];
   readonly callCounts?: readonly EndpointCallCount[];
 }
@@ -97,7 +97,7 @@ export class ScriptedFeed implements Feed {
   write(firstBlock: bigint, baseFeesWei: readonly bigint[], options: WriteOptions = {}): FeedReport {
     if (this.#noBaseFee) throw new Error(`chain ${this.chainId} has no base fee: its feed reports no blocks`);
     if (baseFeesWei.length === 0) throw new Error("a write has blocks");
-    const confirmedAt = options.confirmedAt ?? this.#now();
+    const newDataAt = options.newDataAt ?? this.#now();
     const newestWritten = firstBlock + BigInt(baseFeesWei.length - 1);
     const held = this.#report.newestBlock;
     return this.#tell({
@@ -113,9 +113,9 @@ export class ScriptedFeed implements Feed {
       nextBaseFeeWei: options.nextBaseFeeWei,
       nextBlobBaseFeeWei: options.nextBlobBaseFeeWei,
       recentTips: options.recentTips ?? NONE,
-      confirmedAt,
+      newDataAt,
       phase: "ok",
-      anchors: options.anchors ?? [{ block: newestWritten, timestamp: Math.floor(confirmedAt / 1000) }],
+      anchors: options.anchors ?? [{ block: newestWritten, timestamp: Math.floor(newDataAt / 1000) }],
     });
   }
 
@@ -134,7 +134,7 @@ export class ScriptedFeed implements Feed {
       nextBaseFeeWei: previous.nextBaseFeeWei,
       nextBlobBaseFeeWei: previous.nextBlobBaseFeeWei,
       recentTips: previous.recentTips,
-      confirmedAt: previous.confirmedAt,
+      newDataAt: previous.newDataAt,
       phase: previous.phase,
       endpoints: previous.endpoints,
       anchors: NONE,
@@ -187,9 +187,9 @@ export interface ScriptedService {
   write(chainId: number, firstBlock: bigint, baseFeesWei: readonly bigint[], options?: WriteOptions): FeedReport;
   /** `feed(chainId).setPhase(…)`. */
   setPhase(chainId: number, phase: FeedPhase, options?: HealthOptions): FeedReport;
-  /** A page of a backfill (older blocks, gaps), written as the backfill writes it (ChainBackfill: into the record, then published). */
+  /** A page of a backfill (older blocks, gaps), written as the backfill writes it (ChainBackfill: into the record, then the chain is published). */
   backfillPage(chainId: number, page: RecordWrite, nowMs?: number): void;
-  /** A backfill's progress, published as the backfill publishes it. */
+  /** A backfill's progress, reported as the backfill reports it (the chain is then published). */
   backfillProgress(chainId: number, status: BackfillStatus): void;
 }
 

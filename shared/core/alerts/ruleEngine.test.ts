@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { loadTimedMainnetBlocks } from "../../demo/timedMainnetBlocks.ts";
 import { BlockWindow } from "../fees/blockWindow.ts";
 import { nearestRank } from "../fees/percentile.ts";
+import { ascending } from "../../../test/support/historyModel.ts";
 import type { AlertRule } from "./alertRule.ts";
 import { conditionHolds, type RuleObservation, type RuleState, STARTING, stepRule } from "./ruleEngine.ts";
 
@@ -323,7 +324,7 @@ test("the busy/calm pair takes turns over two days of real mainnet fees: never b
     const block = firstBlock + BigInt(index);
     window.write(block, [baseFeeWei]);
     const atMs = timestamps[index]! * 1000;
-    const observation = { block, baseFeeWei, thresholdWei: nearestRank(window.sortedBaseFeesWei, 90), atMs, paused: false };
+    const observation = { block, baseFeeWei, thresholdWei: nearestRank(ascending(window.baseFeesWei), 90), atMs, paused: false };
     for (const ruleId of run.observe(observation)) told.push({ ruleId, atMs });
   });
   assert.ok(told.length >= 40, `${told.length} notifications in two days of a busy threshold crossed every few minutes`);

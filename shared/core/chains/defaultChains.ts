@@ -35,7 +35,7 @@ const REORG_DEPTH_BLOCKS: Readonly<Record<number, number>> = { [base.id]: 8, [op
 
 /**
  * A chain's public RPC endpoints, in the order the feed tries them: viem's http endpoint first, then the others of
- * morePublicRpcUrls.ts (each with where it is published), then viem's WebSocket endpoint if it has one.
+ * morePublicRpcUrls.ts (each with where its provider documents it), then viem's WebSocket endpoint if it has one.
  */
 export function defaultRpcUrls(chain: Chain): string[] {
   const urls = [

@@ -1,4 +1,4 @@
-/** A public RPC endpoint (no key, no account) and where it is published, for whoever checks or replaces it. */
+/** A public RPC endpoint (no key, no account) and where its provider documents it, for whoever checks or replaces it. */
 export interface PublicRpcUrl {
   readonly url: string;
   readonly source: string;

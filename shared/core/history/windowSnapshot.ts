@@ -3,9 +3,9 @@ import { HISTORY_BLOCKS } from "../fees/historyLength.ts";
 import type { BlockTips } from "../fees/recentTips.ts";
 import type { ChainHistory } from "./chainHistory.ts";
 
-/** What the chain's feed knows beyond the blocks: the head it confirmed, the next block's base fee, recent tips. */
+/** What the chain's feed knows beyond the blocks: its newest block, the next block's base fee, recent tips. */
 export interface ChainTip {
-  /** The newest block the feed confirmed; undefined before its first answer (the history may hold older ones). */
+  /** The feed's newest block; undefined before its first answer (the history may hold older ones). */
   readonly newestBlock: bigint | undefined;
   readonly nextBaseFeeWei: bigint | undefined;
   /** The next block's blob base fee; undefined on a chain without blobs (or an endpoint that gives none). */

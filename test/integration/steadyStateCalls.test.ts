@@ -1,0 +1,63 @@
+// What following a chain costs in steady state over http: the real ChainFeed on the project's stand-in JSON-RPC server
+// (test/support/syntheticChainServer.ts), whose chain makes a block each second, 100 ms into its slot and stamped with
+// the slot's start as real chains stamp them, behind a proxy that records every call. Once the feed has learned the
+// chain's rhythm, it makes at most 1.2 JSON-RPC calls per new block, and each eth_feeHistory asks for the new blocks
+// and a small overlap, not dozens of blocks it holds.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { silentLogger } from "../../shared/log/logger.ts";
+import { ChainFeed, DEFAULT_OVERLAP_BLOCKS } from "../../shared/rpc/chainFeed.ts";
+import { startFaultProxy } from "../support/faultProxy.ts";
+import { startSyntheticChainServer } from "../support/syntheticChainServer.ts";
+import { waitFor } from "../support/waitFor.ts";
+
+const SLOT_MS = 1_000;
+const APPEARS_AFTER_MS = 100;
+const FIRST_BLOCK = 1_000n;
+/** Headers the feed reads to learn the chain's rhythm (HEADERS_TO_LEARN) and some more, before counting. */
+const WARM_UP_BLOCKS = 20n;
+/**
+ * Four headers' worth (one every HEADER_EVERY_BLOCKS), and enough blocks that the polls which come too early (the
+ * schedule probes for the moment blocks appear: about one poll in nine) are counted at their rate, not by chance.
+ */
+const MEASURED_BLOCKS = 64n;
+const MAX_CALLS_PER_BLOCK = 1.2;
+
+test(
+  "in steady state over http: at most 1.2 JSON-RPC calls per new block, each asking for the new blocks and a small overlap",
+  { timeout: 240_000 },
+  async (t) => {
+    const startMs = Math.ceil(Date.now() / SLOT_MS) * SLOT_MS;
+    const headAt = (nowMs: number) => FIRST_BLOCK + BigInt(Math.max(0, Math.floor((nowMs - startMs - APPEARS_AFTER_MS) / SLOT_MS)));
+    const server = await startSyntheticChainServer({
+      chainId: 7003,
+      head: FIRST_BLOCK,
+      timestampOf: (block) => startMs / 1000 + Number(block - FIRST_BLOCK) * (SLOT_MS / 1000),
+    });
+    t.after(() => server.close());
+    // The chain makes its blocks on time: the head is moved on a short timer.
+    const clock = setInterval(() => (server.head = headAt(Date.now())), 10);
+    t.after(() => clearInterval(clock));
+    const proxy = await startFaultProxy(server.url);
+    t.after(() => proxy.close());
+    const feed = new ChainFeed({ chainId: 7003, rpcUrls: [proxy.url], blockTimeMs: SLOT_MS, windowBlocks: 500, logger: silentLogger });
+    t.after(() => feed.stop());
+    feed.start();
+
+    const reached = (block: bigint) => waitFor(`block ${block}`, () => ((feed.report.newestBlock ?? -1n) >= block ? true : undefined), 120_000);
+    await reached(FIRST_BLOCK + WARM_UP_BLOCKS);
+    proxy.resetCounts();
+    const from = feed.report.newestBlock!;
+    await reached(from + MEASURED_BLOCKS);
+    const to = feed.report.newestBlock!;
+    const calls = proxy.calls();
+    const perBlock = calls.length / Number(to - from);
+    const asked = calls.filter((call) => call.method === "eth_feeHistory").map((call) => Number(BigInt(call.params[0] as string)));
+    t.diagnostic(`${calls.length} calls for ${to - from} new blocks: ${perBlock.toFixed(3)} per block; blocks asked per eth_feeHistory: ${asked.join(", ")}`);
+    assert.ok(perBlock <= MAX_CALLS_PER_BLOCK, `at most ${MAX_CALLS_PER_BLOCK} calls per new block (${perBlock.toFixed(3)})`);
+    assert.ok(
+      asked.every((blocks) => blocks <= DEFAULT_OVERLAP_BLOCKS + 8),
+      `each eth_feeHistory asks for the new blocks and the overlap (${DEFAULT_OVERLAP_BLOCKS}), not more (${asked.join(", ")})`,
+    );
+  },
+);
