@@ -6,6 +6,9 @@ import {
   chargesL1Fee,
   gasText,
   l1FeeText,
+  l1FeeTitle,
+  operatorFeeText,
+  chargesOperatorFee,
   noPriceWords,
   priceAgeText,
   priceText,
@@ -16,9 +19,9 @@ import {
 
 const PRICE: Price = { value: "3120.45", token: "ETH", feed: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", feedChainId: 1, updatedAt: 1_767_225_600 };
 
-function action(l1FeeWei: string | null): ActionCost {
+function action(l1FeeWei: string | null, operatorFeeWei: string | null = "0"): ActionCost {
   const tier = { wei: "317100000000000", fiat: "0.99" };
-  return { id: "transfer", name: "ETH transfer", gas: "21000", txBytes: 110, low: tier, medium: tier, high: tier, l1FeeWei };
+  return { id: "transfer", name: "ETH transfer", gas: "21000", txBytes: 110, low: tier, medium: tier, high: tier, l1FeeWei, operatorFeeWei };
 }
 
 test("a tier in money with a price, else in Gwei of the gas token (never a made-up money figure)", () => {
@@ -82,4 +85,15 @@ test("one blob: a row only where /costs answers `blob`, its one figure written a
   // A blob without its basis (not what the service answers, but the schema allows it): the figure, no made-up basis.
   assert.equal(blobRowWords({ currency: "USD", basis: { block: "1", baseFee: "1" }, blob })?.basis, undefined);
   assert.equal(gasText("131072", "blob gas"), "131,072 blob gas");
+});
+
+test("the operator fee is shown where the chain sets one: beside the L1 fee and in its tooltip; nothing where it is 0", () => {
+  assert.equal(operatorFeeText(action("20000000000000"), PRICE, "USD"), undefined, '"0": not shown');
+  assert.equal(operatorFeeText(action("20000000000000", "1000000000000"), PRICE, "USD"), "$0.0031");
+  assert.equal(operatorFeeText(action("20000000000000", "1000000000000"), null, "USD"), "1,000 Gwei");
+  assert.equal(operatorFeeText(action("20000000000000", null), PRICE, "USD"), "unknown");
+  assert.equal(l1FeeTitle(action("20000000000000")), "L1 data fee 20000000000000 wei");
+  assert.equal(l1FeeTitle(action(null, "1000000000000")), "L1 data fee unknown wei; operator fee 1000000000000 wei (also in each tier)");
+  assert.equal(chargesOperatorFee({ actions: [action("1"), action("1")] }), false);
+  assert.equal(chargesOperatorFee({ actions: [action("1"), action("1", "5")] }), true);
 });
