@@ -6,15 +6,16 @@
 // the real oracle's code. Each expected fee is the oracle's own answer, and the formula computed here.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { decodeFunctionResult, encodeFunctionData, parseAbi } from "viem";
+import { decodeFunctionResult, encodeFunctionData, formatGwei, parseAbi } from "viem";
 import { compileSolidity } from "../../scripts/compileSolidity.ts";
 import type { RunningService } from "../../shared/app/startService.ts";
 import { DEFAULT_ACTIONS } from "../../shared/core/costs/defaultActions.ts";
 import { opStackStandInTx } from "../../shared/core/costs/l1FeeData.ts";
-import { deployedBytecodeOf, FEED_OWNER, OP_GAS_PRICE_ORACLE, placeOpStackPredeploys } from "../../shared/demo/costContracts.ts";
+import { deployedBytecodeOf, deployPriceFeed, FEED_OWNER, OP_GAS_PRICE_ORACLE, placeOpStackPredeploys } from "../../shared/demo/costContracts.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { type Costs, costsSchema } from "../../shared/wire/costs.ts";
+import type { AlertsBody } from "../../shared/wire/alerts.ts";
 import type { SuggestedGasFeesBody } from "../../shared/wire/apiBodies.ts";
 import { callApi } from "../support/apiClient.ts";
 import { startLocalService } from "../support/startLocalService.ts";
@@ -33,6 +34,8 @@ const ORACLE_ABI = parseAbi([
   "function getOperatorFee(uint256 _gasUsed) view returns (uint256)",
   "function setOperatorFee(bool _isIsthmus, uint256 _scalar, uint256 _constant)",
 ]);
+/** ETH / USD in a Chainlink feed's 8 decimals: 2,000 USD. */
+const ANSWER = 200_000_000_000n;
 const ACTIONS = [...DEFAULT_ACTIONS, { id: "bridge", name: "Bridge deposit", gas: 120_000n, txBytes: 420 }];
 
 let node: EvmNode;
@@ -41,6 +44,7 @@ let service: RunningService;
 before(async () => {
   node = await startEvmNode({ chainId: CHAIN_ID });
   await node.mineBlocks([20n, 22n, 25n].map((gwei) => gwei * GWEI));
+  const feed = await deployPriceFeed(node, 8, ANSWER);
   await placeOpStackPredeploys(node, {
     baseFeeScalar: 1368,
     blobBaseFeeScalar: 810_949,
@@ -56,7 +60,7 @@ before(async () => {
     blockTimeMs: 1000,
     pollIntervalMs: 100,
     l1FeeKind: "op-stack",
-    priceFeed: false,
+    priceFeed: { address: feed, token: "ETH", description: "v0.8/tests/MockV3Aggregator.sol", heartbeatSeconds: 3600 },
   };
   service = await startLocalService([plan], [{ key: KEY }], {
     backfill: false,
@@ -152,4 +156,28 @@ test('an operator fee beyond any transaction\'s (10^22 wei) is not used: null, s
   const off = await costsWhen("no operator fee", (body) => body.actions.every((action) => action.operatorFeeWei === "0"));
   assert.equal(off.l1FeeProblem, null);
   await assertTiers(off, () => 0n);
+});
+
+test("a rule in money counts the operator fee as /costs does: its threshold is the base fee at which the medium tier, operator fee included, costs the amount", async () => {
+  await setOperatorFee(true, SCALAR, CONSTANT);
+  const costs = await costsWhen(
+    "the operator fees and a price",
+    (body) => body.price !== null && body.actions.every((action) => action.operatorFeeWei !== "0"),
+  );
+  const swap = costs.actions.find((action) => action.id === "swap")!;
+  const fiat = "5.00";
+  service.configureAlerts({
+    rules: [{ id: "cheap-swap", chainId: CHAIN_ID, when: "below", fiat, action: "swap", cooldownMinutes: 0 }],
+    notifications: { enabled: false, mutedChainIds: [], enterAfterBlocks: 3, enterMarginPercent: 10, calmAfterBlocks: 10, cooldownMinutes: 15 },
+  });
+  const armed = await waitFor("the money rule armed", async () => {
+    const rule = (await callApi<AlertsBody>(service.url, "/alerts", KEY)).body.rules.find((candidate) => candidate.id === "cheap-swap");
+    return rule?.threshold !== null && rule?.paused === null ? rule : undefined;
+  });
+  const suggested = await callApi<SuggestedGasFeesBody>(service.url, `/networks/${CHAIN_ID}/suggestedGasFees`, KEY);
+  // 5.00 USD at 2,000 USD an ETH is 0.0025 ETH: what is left of it after the L1 and operator fees, per gas, less the tip.
+  const budgetWei = 2_500_000_000_000_000n;
+  const fixedWei = BigInt(swap.l1FeeWei!) + BigInt(swap.operatorFeeWei!);
+  const thresholdWei = (budgetWei - fixedWei) / BigInt(swap.gas) - weiOfGwei(suggested.body.medium.suggestedMaxPriorityFeePerGas);
+  assert.equal(armed.threshold, formatGwei(thresholdWei));
 });
