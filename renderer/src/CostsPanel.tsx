@@ -4,9 +4,12 @@ import type { ActionCost, Costs } from "../../shared/wire/costs.ts";
 import {
   blobRowWords,
   chargesL1Fee,
+  chargesOperatorFee,
   gasText,
   l1FeeText,
+  l1FeeTitle,
   noPriceWords,
+  operatorFeeText,
   priceAgeText,
   priceText,
   shortAddress,
@@ -136,6 +139,7 @@ function CostsTable({ costs }: { costs: Costs }) {
       <p className="costs-note">
         Each tier: gas × (next base fee + the tier&apos;s tip of suggestedGasFees)
         {rollup ? " + the L1 data fee of a transaction of the action's size (the rollup's charge for posting it to Ethereum)" : ""}
+        {chargesOperatorFee(costs) ? " + the operator fee the chain sets for the action's gas (OP stack: its value is in the L1 column's tooltip)" : ""}
         {costs.price === null ? "." : `, at the price above, rounded to the cent (to two digits below one cent).`}
         {costs.blob
           ? " One blob: 131,072 blob gas × the next block's blob base fee, one figure for every tier (what a rollup pays per blob it posts, beside its transaction's gas)."
@@ -168,8 +172,20 @@ function ActionRow({ action, costs, rollup }: { action: ActionCost; costs: Costs
         </td>
       ))}
       {rollup ? (
-        <td className="costs-num costs-l1" data-testid={`cost-${action.id}-l1`} data-wei={action.l1FeeWei ?? ""} title={`${action.l1FeeWei ?? "unknown"} wei`}>
+        <td
+          className="costs-num costs-l1"
+          data-testid={`cost-${action.id}-l1`}
+          data-wei={action.l1FeeWei ?? ""}
+          data-operator-fee-wei={action.operatorFeeWei ?? ""}
+          title={l1FeeTitle(action)}
+        >
           {l1FeeText(action, costs.price, costs.currency)}
+          {operatorFeeText(action, costs.price, costs.currency) === undefined ? null : (
+            <span className="costs-operator-fee" data-testid={`cost-${action.id}-operator-fee`}>
+              {" "}
+              + operator {operatorFeeText(action, costs.price, costs.currency)}
+            </span>
+          )}
         </td>
       ) : null}
     </tr>

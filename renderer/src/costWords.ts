@@ -63,6 +63,27 @@ export function l1FeeText(action: ActionCost, price: Price | null, currency: str
   return moneyText(fiatOfWei(BigInt(action.l1FeeWei), price.value), currency);
 }
 
+/**
+ * The action's operator fee (OP stack, Isthmus) for reading, as the L1 fee is: "$0.001", "0.5 Gwei", or "unknown";
+ * undefined where the chain sets none ("0"), which is not shown.
+ */
+export function operatorFeeText(action: ActionCost, price: Price | null, currency: string): string | undefined {
+  if (action.operatorFeeWei === "0") return undefined;
+  return l1FeeText({ ...action, l1FeeWei: action.operatorFeeWei }, price, currency);
+}
+
+/** Whether some action's tiers include an operator fee (or one that could not be read): the panel then says so. */
+export function chargesOperatorFee(costs: Pick<Costs, "actions">): boolean {
+  return costs.actions.some((action) => action.operatorFeeWei !== "0");
+}
+
+/** The L1 column's tooltip: the L1 fee in exact wei, and the operator fee beside it where the chain sets one. */
+export function l1FeeTitle(action: ActionCost): string {
+  const l1 = `L1 data fee ${action.l1FeeWei ?? "unknown"} wei`;
+  if (action.operatorFeeWei === "0") return l1;
+  return `${l1}; operator fee ${action.operatorFeeWei ?? "unknown"} wei (also in each tier)`;
+}
+
 /** "21,000 gas": an action's gas, grouped ("131,072 blob gas" with the unit "blob gas"). */
 export function gasText(gas: string, unit = "gas"): string {
   return `${BigInt(gas).toLocaleString("en-US")} ${unit}`;
@@ -100,12 +121,12 @@ export const TIERS: readonly Tier[] = ["low", "medium", "high"];
  * has a known L1 fee and some gas, or the basis is not a Gwei amount.
  */
 export function tierTipsGwei(costs: Pick<Costs, "actions" | "basis">): Record<Tier, string> | undefined {
-  const action = costs.actions.find((each) => each.l1FeeWei !== null && BigInt(each.gas) > 0n);
+  const action = costs.actions.find((each) => each.l1FeeWei !== null && each.operatorFeeWei !== null && BigInt(each.gas) > 0n);
   const baseFee = readDecimal(costs.basis.baseFee);
   if (action === undefined || baseFee === undefined || baseFee.scale > 9) return undefined;
   const baseFeeWei = baseFee.units * 10n ** BigInt(9 - baseFee.scale);
   const tipOf = (tier: Tier) => {
-    const tipWei = (BigInt(action[tier].wei) - BigInt(action.l1FeeWei!)) / BigInt(action.gas) - baseFeeWei;
+    const tipWei = (BigInt(action[tier].wei) - BigInt(action.l1FeeWei!) - BigInt(action.operatorFeeWei!)) / BigInt(action.gas) - baseFeeWei;
     return toGweiString(tipWei > 0n ? tipWei : 0n);
   };
   return { low: tipOf("low"), medium: tipOf("medium"), high: tipOf("high") };

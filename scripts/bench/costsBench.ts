@@ -95,7 +95,7 @@ export async function runCostsBench(): Promise<BenchRow[]> {
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     return [
       {
-        name: "prices and L1 fees: RPC calls per hour added to an OP-stack chain (feed + oracle, 4 action sizes, once a minute)",
+        name: "prices, L1 and operator fees: RPC calls per hour added to an OP-stack chain (feed + oracle, 4 action sizes and gas amounts, once a minute)",
         value: perRound * 60,
         unit: "calls/h",
         baselineName: `the chain feed's own calls per hour (a block every ${BLOCK_MS / 1000} s)`,

@@ -558,3 +558,32 @@ test("a rule in money names an action and an amount; each mistake in them is ref
   // An action's cost is its gas at the base fee and tip: a blob base fee has no part in it.
   assert.match(message("blob-money", "fee"), /^does not apply to a fiat rule/);
 });
+
+test("a blob rule on a chain without a blob market of its own (a rollup, by default or by its settings) is refused, naming fee", () => {
+  const chains = chainPlansFrom([
+    { chainId: 1, rpcUrls: ["https://eth.example/rpc"] },
+    { chainId: 10, rpcUrls: ["https://op.example/rpc"] },
+    { chainId: 8453, rpcUrls: ["https://base.example/rpc"] },
+    { chainId: 7777777, name: "Zora", rpcUrls: ["https://zora.example/rpc"], blobMarket: false },
+    { chainId: 31337, rpcUrls: ["http://127.0.0.1:8545"] },
+  ]);
+  const { rules, problems } = loadAlertRules(
+    [
+      { id: "eth-blobs", chainId: 1, when: "above", gwei: "1", fee: "blob" },
+      { id: "op-blobs", chainId: 10, when: "above", gwei: "1", fee: "blob" },
+      { id: "base-blobs", chainId: 8453, when: "above", percentile: 90, fee: "blob" },
+      { id: "zora-blobs", chainId: 7777777, when: "below", gwei: "0.001", fee: "blob" },
+      { id: "local-blobs", chainId: 31337, when: "above", gwei: "1", fee: "blob" },
+      { id: "base-fee", chainId: 8453, when: "above", gwei: "1", fee: "base" },
+    ],
+    chains,
+    NOTIFICATIONS,
+  );
+  assert.deepEqual(
+    userRules(rules).map((rule) => rule.id),
+    ["eth-blobs", "local-blobs", "base-fee"],
+  );
+  assert.deepEqual(named(problems), ["op-blobs fee", "base-blobs fee", "zora-blobs fee"]);
+  assert.match(messageOf(problems, "op-blobs", "fee"), /^"blob" does not apply to OP Mainnet \(10\): it has no blob market of its own/);
+  assert.match(messageOf(problems, "zora-blobs", "fee"), /^"blob" does not apply to Zora \(7777777\)/);
+});

@@ -2,7 +2,7 @@ import type { AlertRule, AlertThreshold } from "../core/alerts/alertRule.ts";
 import { BUSY_THRESHOLD_PERCENTILE } from "../core/fees/feeSnapshot.ts";
 import { parseGweiAmount } from "../core/fees/parseGweiAmount.ts";
 import { parseWindowSpec } from "../core/history/duration.ts";
-import { type ChainPlan, historyHorizonOf, statsWindowOf } from "../service/chainPlan.ts";
+import { type ChainPlan, hasBlobMarket, historyHorizonOf, statsWindowOf } from "../service/chainPlan.ts";
 import type { AlertRuleProblem } from "../wire/alerts.ts";
 import type { NotificationSettings } from "../config/settings.ts";
 import { RuleWindowBudget } from "./ruleWindowBudget.ts";
@@ -80,6 +80,9 @@ export function loadAlertRules(
     }
     const chain = typeof chainId === "number" ? chainsById.get(chainId) : undefined;
     if (!fieldProblems.has("chainId") && typeof chainId === "number" && chain === undefined) blame("chainId", notFollowedMessage(chainId, chains));
+    if (!fieldProblems.has("fee") && (raw as Record<string, unknown>).fee === "blob" && chain !== undefined && !hasBlobMarket(chain)) {
+      blame("fee", noBlobMarketMessage(chain));
+    }
     if (!fieldProblems.has("window") && typeof window === "string" && chain !== undefined) {
       const horizonProblem = windowBeyondHorizon(window, chain);
       if (horizonProblem !== undefined) blame("window", horizonProblem);
@@ -126,6 +129,14 @@ function orderedFields(fieldProblems: ReadonlyMap<string, string>): string[] {
 function notFollowedMessage(chainId: number, chains: readonly ChainPlan[]): string {
   const followed = chains.map((chain) => `${chain.chainId} (${chain.name})`).join(", ");
   return `${chainId} is not a followed chain; add it under chains, or use one that is followed` + (followed === "" ? " (none is)" : `: ${followed}`);
+}
+
+/** A blob rule on a rollup: its blob fields are no market of its own, so it has no blob base fee to compare. */
+function noBlobMarketMessage(chain: ChainPlan): string {
+  return (
+    `"blob" does not apply to ${chain.name} (${chain.chainId}): it has no blob market of its own (a rollup: what it pays for blobs is Ethereum's blob fee); ` +
+    `compare its base fee (remove "fee"), or follow Ethereum's blob fee with a rule on chain 1`
+  );
 }
 
 /** A duration window that reaches further back than the chain's history is kept could never be computed whole. */

@@ -3,6 +3,7 @@ import type { HistoryView } from "../core/history/historyView.ts";
 import { baseFeeThresholdForFiat } from "../core/costs/fiatThreshold.ts";
 import { tierTipsOf } from "../core/fees/suggestionInput.ts";
 import type { ChainPublication } from "../service/chainPublication.ts";
+import { l1FeeOf, operatorFeeOf } from "../service/rollupFees.ts";
 
 /** A rule's threshold as of the newest block: in wei, and for a percentile rule, the blocks it was computed over. */
 export interface ThresholdNow {
@@ -30,8 +31,9 @@ export function thresholdNow(
     const money = publication?.money;
     const price = money?.price?.feedPrice;
     if (snapshot === undefined || money === undefined || price === undefined) return undefined;
-    const l1FeeWei = money.l1FeeKind === "none" ? 0n : (money.l1Fees?.get(threshold.action.txBytes) ?? 0n);
-    return { wei: baseFeeThresholdForFiat(threshold.fiat, price, threshold.action.gas, tierTipsOf(snapshot).medium, l1FeeWei), blocks: undefined };
+    // What the rollup charges besides the gas (its L1 fee, its operator fee): as /costs adds it, nothing where not read.
+    const fixedWei = (l1FeeOf(money, threshold.action.txBytes) ?? 0n) + (operatorFeeOf(money, threshold.action.gas) ?? 0n);
+    return { wei: baseFeeThresholdForFiat(threshold.fiat, price, threshold.action.gas, tierTipsOf(snapshot).medium, fixedWei), blocks: undefined };
   }
   const over = history?.percentileOver(threshold.window, threshold.percentile, rule.fee ?? "base");
   return over === undefined ? undefined : { wei: over.wei, blocks: over.blocks };

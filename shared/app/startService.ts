@@ -90,6 +90,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     plans: config.chains,
     currency,
     txSizes: actions.map((action) => action.txBytes),
+    gasAmounts: actions.map((action) => action.gas),
     logger,
     onMoney: (chainId, money) => service.setMoney(chainId, money),
     chainAnswers: (chainId) => service.get(chainId)?.snapshot !== undefined,

@@ -30,7 +30,7 @@ setInterval(() => {}, 1000);
 for (const throughShell of [false, true]) {
   const how = throughShell ? "npm process (started through a shell that stays, as dash runs an npm script)" : "parent process";
   test(`a child whose ${how} is killed outright learns that it is gone and stops; not before`, async (t) => {
-    const env = { ...process.env, CHILD, ...(throughShell ? { THROUGH_SHELL: "1" } : {}) };
+    const env: NodeJS.ProcessEnv = { ...process.env, CHILD, ...(throughShell ? { THROUGH_SHELL: "1" } : {}) };
     delete env["npm_lifecycle_event"];
     const parent = spawn(process.execPath, ["-e", PARENT], { env, stdio: ["ignore", "pipe", "inherit"] });
     // Listened for from the start: the pipe may close before the test reaches that point.

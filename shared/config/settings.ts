@@ -99,6 +99,12 @@ export const chainSettingsSchema = z
         error: 'must be false (no price for this chain) or a feed like {"address":"0x…","chainId":1,"token":"ETH"}',
       })
       .optional(),
+    /**
+     * Whether the chain has a blob market of its own (EIP-4844 blob base fees): `false` for a rollup, whose endpoints'
+     * blob fields are no market (its blob endpoints then answer NO_BLOB_FEE, whatever they carry). Default true, false
+     * for the rollups among the default chains (OP Mainnet, Base, Arbitrum One, Linea).
+     */
+    blobMarket: z.boolean({ error: "must be true (the chain has blob fees of its own) or false (a rollup: no blob fees)" }).optional(),
     /** How far back the history is kept: a duration, at least the statistics window; default 7d. */
     historyHorizon: z
       .string()

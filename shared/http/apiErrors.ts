@@ -91,7 +91,7 @@ export const API_ERRORS = {
   NO_BLOB_FEE: {
     statusCode: 422,
     message: ({ chainId }) =>
-      `Chain ${clip(chainId ?? "")} has no blob base fee (EIP-4844): its RPC endpoints give no baseFeePerBlobGas in eth_feeHistory, so there are no blob-fee statistics for it. Ask the base-fee endpoints instead, or follow a chain with blobs (Ethereum, Sepolia).`,
+      `Chain ${clip(chainId ?? "")} has no blob base fee (EIP-4844): its RPC endpoints give no baseFeePerBlobGas in eth_feeHistory, or it is a rollup, with no blob market of its own (it pays Ethereum's blob fee). Ask the base-fee endpoints instead, or follow a chain with blobs (Ethereum, Sepolia).`,
   },
   INVALID_QUERY: {
     statusCode: 400,

@@ -3,10 +3,10 @@ import { actionCost, blobCost, type CostTier } from "../core/costs/actionCosts.t
 import type { Action } from "../core/costs/defaultActions.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
 import { tierTipsOf } from "../core/fees/suggestionInput.ts";
-import type { ChainMoney } from "../service/chainMoney.ts";
 import type { Costs } from "../wire/costs.ts";
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import type { ChainPublication } from "../service/chainPublication.ts";
+import { l1FeeOf, operatorFeeOf, rollupFeeProblem } from "../service/rollupFees.ts";
 import { type PreparedBody, preparedJson } from "./preparedBody.ts";
 
 /** A publication with data (chainOfPath's PublicationWithData, named here so that the server's resources need no route file). */
@@ -50,14 +50,14 @@ export function costsBody({ snapshot, money }: PublicationWithData, actions: rea
     currency: money.currency,
     price: money.price?.shown ?? null,
     priceProblem: money.priceProblem,
-    l1FeeProblem: money.l1FeeProblem,
+    l1FeeProblem: rollupFeeProblem(money),
     basis: {
       block: snapshot.newestBlock.toString(),
       baseFee: toGweiString(snapshot.currentBaseFeeWei),
       ...(nextBlobBaseFeeWei === undefined ? {} : { blobBaseFee: toGweiString(nextBlobBaseFeeWei) }),
     },
     actions: actions.map((action) => {
-      const cost = actionCost(action, snapshot.currentBaseFeeWei, tips, l1FeeOf(money, action.txBytes), price);
+      const cost = actionCost(action, snapshot.currentBaseFeeWei, tips, l1FeeOf(money, action.txBytes), price, operatorFeeOf(money, action.gas));
       const tier = (name: CostTier) => ({ wei: cost.tiers[name].wei.toString(), fiat: cost.tiers[name].fiat });
       return {
         id: action.id,
@@ -68,14 +68,9 @@ export function costsBody({ snapshot, money }: PublicationWithData, actions: rea
         medium: tier("medium"),
         high: tier("high"),
         l1FeeWei: cost.l1FeeWei === undefined ? null : cost.l1FeeWei.toString(),
+        operatorFeeWei: cost.operatorFeeWei === undefined ? null : cost.operatorFeeWei.toString(),
       };
     }),
     ...(blob === undefined ? {} : { blob: { blobGas: blob.blobGas.toString(), wei: blob.wei.toString(), fiat: blob.fiat } }),
   };
-}
-
-/** The L1 fee of a transaction of `txBytes`: 0 where the chain charges none, undefined when it was not read. */
-function l1FeeOf(money: ChainMoney, txBytes: number): bigint | undefined {
-  if (money.l1FeeKind === "none") return 0n;
-  return money.l1Fees?.get(txBytes);
 }

@@ -8,6 +8,7 @@ import { MalformedRpcResponseError, RpcEndpointError, SuspectEndpointError, Wron
 import type { FeedBlocks, FeedPhase, FeedReport } from "./feedReport.ts";
 import { nextFeeHistoryRequest } from "./feeHistoryRequest.ts";
 import { FeeHistoryState } from "./feeHistoryState.ts";
+import { DroppedBlobFields } from "./droppedBlobFields.ts";
 import { fetchBaseFees } from "./fetchBaseFees.ts";
 import { firstFeedReport, nextFeedReport } from "./nextFeedReport.ts";
 import { headerAnchor } from "./headerAnchor.ts";
@@ -105,6 +106,7 @@ export class ChainFeed {
   readonly #pool: EndpointPool;
   readonly #state: FeeHistoryState;
   readonly #head: ChainHead;
+  readonly #droppedBlobFields: DroppedBlobFields;
   /** Headers believed from polls so far (the rhythm is learned from the first HEADERS_TO_LEARN). */
   #pollHeaders = 0;
   /** Blocks applied since the previous report, to go out in the next one. */
@@ -139,6 +141,7 @@ export class ChainFeed {
     }
     this.#options = options;
     this.#logger = options.logger;
+    this.#droppedBlobFields = new DroppedBlobFields(options.chainId, options.logger);
     this.#schedule = new PollSchedule({
       assumedBlockTimeMs: options.blockTimeMs,
       ...(options.pollIntervalMs === undefined ? {} : { fixedIntervalMs: options.pollIntervalMs }),
@@ -343,6 +346,7 @@ export class ChainFeed {
     const withHeader = timed && this.#headerDue();
     const answer = await fetchBaseFees(endpoint.connection, { ...request, withHeader }, this.#pool.feeHistoryLimit(endpoint));
     if (this.#stopped) return;
+    if (answer.blobProblem !== undefined) this.#droppedBlobFields.note(endpoint.redactedUrl, answer.blobProblem);
     if (answer.batchRefused) this.#refusedBatch(endpoint, now);
     // Judged before anything of it is kept: a head the chain cannot have, or a rewrite deeper than it reorganises.
     const answerNewest = answer.oldestBlock + BigInt(answer.baseFeesWei.length - 1);

@@ -176,3 +176,32 @@ test("the blob fields of every page are joined as the base fees are, with the ne
   assert.equal(partial.blobBaseFeesWei, undefined);
   assert.equal(partial.blobGasUsedRatios, undefined);
 });
+
+test("a page with a bad blob field costs every page of the fetch its blob fields, said once; the base fees of all are kept", async () => {
+  // Blocks 1..1000, asked in pages of 100: the page ending at block 800 says a blob gas used ratio of 1.7.
+  const { connection } = await chainServer({
+    answer: (call) => {
+      if (call.method !== "eth_feeHistory") return undefined;
+      const count = Number(BigInt(call.params[0] as string));
+      const newest = call.params[1] === "latest" ? 1000 : Number(BigInt(call.params[1] as string));
+      const fees = Array.from({ length: count + 1 }, () => "0x7");
+      const ratios = fees.slice(1).map(() => 0.5);
+      return {
+        result: {
+          oldestBlock: `0x${(newest - count + 1).toString(16)}`,
+          baseFeePerGas: fees,
+          gasUsedRatio: ratios,
+          baseFeePerBlobGas: fees.map(() => "0x1"),
+          blobGasUsedRatio: newest === 800 ? ratios.map((ratio, i) => (i === 3 ? 1.7 : ratio)) : ratios,
+        },
+      };
+    },
+  });
+  const limit = unlimited();
+  limit.lower(100);
+  const fetched = await fetchBaseFees(connection, { maxBlocks: 300, firstRequestBlocks: 100 }, limit);
+  assert.equal(fetched.oldestBlock, 701n);
+  assert.equal(fetched.baseFeesWei.length, 300);
+  assert.deepEqual([fetched.blobBaseFeesWei, fetched.nextBlobBaseFeeWei, fetched.blobGasUsedRatios], [undefined, undefined, undefined]);
+  assert.equal(fetched.blobProblem, "blobGasUsedRatio[3] is 1.7, not a number from 0 to 1");
+});

@@ -149,6 +149,8 @@ export async function fetchBaseFees(connection: FeeHistoryConnection, request: F
   const gasUsedRatios = joinedSeries(chunks, (chunk) => chunk.gasUsedRatios, excess);
   const blobBaseFeesWei = joinedSeries(chunks, (chunk) => chunk.blobBaseFeesWei, excess);
   const blobGasUsedRatios = blobBaseFeesWei && joinedSeries(chunks, (chunk) => chunk.blobGasUsedRatios, excess);
+  // One answer's malformed blob fields cost every answer's (joinedSeries leaves a series out unless all carry it).
+  const blobProblem = chunks.find((chunk) => chunk.blobProblem !== undefined)?.blobProblem;
   return {
     oldestBlock: oldest,
     baseFeesWei,
@@ -157,6 +159,7 @@ export async function fetchBaseFees(connection: FeeHistoryConnection, request: F
     ...(blobBaseFeesWei ? { blobBaseFeesWei } : {}),
     ...(blobBaseFeesWei && first.nextBlobBaseFeeWei !== undefined ? { nextBlobBaseFeeWei: first.nextBlobBaseFeeWei } : {}),
     ...(blobGasUsedRatios ? { blobGasUsedRatios } : {}),
+    ...(blobProblem === undefined ? {} : { blobProblem }),
     ...(first.tips ? { tips: first.tips } : {}),
     ...(first.header ? { header: first.header } : {}),
     ...(first.batchRefused ? { batchRefused: true } : {}),

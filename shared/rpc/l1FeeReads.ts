@@ -99,7 +99,8 @@ function decodeInputs(outcomes: readonly RpcOutcome[]): OpStackL1Inputs {
   return { l1BaseFee, blobBaseFee, baseFeeScalar, blobBaseFeeScalar };
 }
 
-function resultData(outcome: { ok: true; result: unknown } | { ok: false; error: Error } | undefined): `0x${string}` {
+/** The call data an oracle's call answered; throws when the call failed or answered what is not call data, or nothing. */
+export function resultData(outcome: { ok: true; result: unknown } | { ok: false; error: Error } | undefined): `0x${string}` {
   if (outcome === undefined) throw new Error("the endpoint left a call of the batch unanswered");
   if (!outcome.ok) throw outcome.error;
   if (typeof outcome.result !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(outcome.result)) throw new Error("the oracle's answer is not call data");

@@ -79,13 +79,19 @@ export interface FeeHistoryAnswer {
   readonly nextBlobBaseFeeWei?: bigint;
   /** Per block, its blob gas used over the block's blob gas maximum (0..1), when the endpoint gave them (`blobGasUsedRatio`). */
   readonly blobGasUsedRatios?: readonly number[];
+  /**
+   * What was wrong with the answer's blob fields, when one was malformed or out of range: they are all left out (the
+   * blob fields of these blocks are not known), and the base fees stand.
+   */
+  readonly blobProblem?: string;
 }
 
 /**
  * Checks an `eth_feeHistory` answer to a request for `requestedBlocks` blocks ending at `newestBlock`
  * (a number, or "latest"). It may hold fewer blocks than asked (a young chain, or an endpoint's cap), never more.
  * Reads each block's gas-used ratio (0..1000: above 1 on some chains) and, when the answer has them, its blob base fee (`baseFeePerBlobGas`, the
- * same length as `baseFeePerGas`, the same bounds).
+ * same length as `baseFeePerGas`, the same bounds) and blob gas used ratio. A malformed or out-of-range blob field costs
+ * the answer its blob fields (said in `blobProblem`), never its base fees.
  * With `withRewards` (the request asked for REWARD_PERCENTILES), a `reward` array is read into `tips`; an endpoint
  * that leaves it out is not wrong about the base fees, so its answer simply has no tips, but a malformed one is garbage.
  */
@@ -116,16 +122,13 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
   if (newestBlock !== "latest" && newest !== newestBlock) {
     throw fail(`it ends at block ${newest} where block ${newestBlock} was asked`);
   }
-  const blobFees = parseBlobBaseFees(value.baseFeePerBlobGas, blocks, url);
-  const blobGasUsedRatios = blobFees ? parseBlobGasUsedRatios(value.blobGasUsedRatio, blocks, url) : undefined;
+  const blob = parseBlobFields(value, blocks, url);
   const answer = {
     oldestBlock,
     baseFeesWei: parsed.slice(0, blocks),
     nextBaseFeeWei: parsed[blocks],
     gasUsedRatios: Object.freeze([...(ratios as number[])]),
-    ...(blobFees ? { blobBaseFeesWei: blobFees.perBlock } : {}),
-    ...(blobFees?.next !== undefined ? { nextBlobBaseFeeWei: blobFees.next } : {}),
-    ...(blobGasUsedRatios ? { blobGasUsedRatios } : {}),
+    ...blob,
   };
   if (!withRewards || value.reward === undefined || value.reward === null) return answer;
   const rewards = value.reward;
@@ -144,8 +147,33 @@ export function parseFeeHistory(value: unknown, requestedBlocks: number, newestB
 }
 
 /**
+ * The answer's blob fields: its blob base fees (and the next block's) and blob gas used ratios when it has them, or,
+ * when one of them is malformed or out of range, none of them and why. A blob field never refuses the answer: an
+ * endpoint's blob fields (a rollup's hold no blob market, and since Jovian an OP-stack `blobGasUsed` is a
+ * data-availability footprint, its ratio above 1) are no reason to doubt its base fees.
+ */
+function parseBlobFields(
+  value: Record<string, unknown>,
+  blocks: number,
+  url: string,
+): Pick<FeeHistoryAnswer, "blobBaseFeesWei" | "nextBlobBaseFeeWei" | "blobGasUsedRatios" | "blobProblem"> {
+  try {
+    const blobFees = parseBlobBaseFees(value.baseFeePerBlobGas, blocks, url);
+    const blobGasUsedRatios = blobFees ? parseBlobGasUsedRatios(value.blobGasUsedRatio, blocks, url) : undefined;
+    return {
+      ...(blobFees ? { blobBaseFeesWei: blobFees.perBlock } : {}),
+      ...(blobFees?.next !== undefined ? { nextBlobBaseFeeWei: blobFees.next } : {}),
+      ...(blobGasUsedRatios ? { blobGasUsedRatios } : {}),
+    };
+  } catch (error) {
+    if (!(error instanceof MalformedRpcResponseError)) throw error;
+    return { blobProblem: error.problem };
+  }
+}
+
+/**
  * The blob base fees of `blocks` mined blocks and, when given, the next block's; undefined when absent. Bounded as the
- * base fees are (below 2^63 wei: what the history and its store hold): a hostile value refuses the whole answer.
+ * base fees are (below 2^63 wei: what the history and its store hold); a hostile value throws.
  */
 function parseBlobBaseFees(value: unknown, blocks: number, url: string): { perBlock: readonly bigint[]; next: bigint | undefined } | undefined {
   const method = "eth_feeHistory";
@@ -160,7 +188,7 @@ function parseBlobBaseFees(value: unknown, blocks: number, url: string): { perBl
 
 /**
  * Each block's blob gas used ratio (`blobGasUsedRatio`: blob gas used over the block's maximum, so 0..1), one per
- * mined block; undefined when absent (the blob base fees stand without it). Anything else refuses the whole answer.
+ * mined block; undefined when absent (the blob base fees stand without it). Anything else throws.
  */
 function parseBlobGasUsedRatios(value: unknown, blocks: number, url: string): readonly number[] | undefined {
   const fail = (problem: string) => new MalformedRpcResponseError(url, "eth_feeHistory", problem);

@@ -16,6 +16,13 @@ export interface ChainMoney {
   /** Why l1Fees is missing; null otherwise. */
   readonly l1FeeProblem: string | null;
   /**
+   * The operator fee (OP stack, Isthmus) of a transaction of each action's gas, on an OP-stack chain: 0 each where the
+   * chain sets none; undefined until read or when failing (and on chains of other kinds, which charge none).
+   */
+  readonly operatorFees?: ReadonlyMap<bigint, bigint> | undefined;
+  /** Why operatorFees is missing on an OP-stack chain; null or absent otherwise. */
+  readonly operatorFeeProblem?: string | null;
+  /**
    * The blob schedule the chain's endpoint states (eth_config's current blobSchedule), read with the prices: a blob's
    * target and maximum for the blob view's use. Undefined until read, or when the endpoint does not answer eth_config.
    */

@@ -1,5 +1,5 @@
 import { defaultChainSettings } from "../config/defaultChainSettings.ts";
-import { defaultBlockTimeMs, defaultChainName, defaultReorgDepthBlocks } from "../core/chains/defaultChains.ts";
+import { defaultBlobMarket, defaultBlockTimeMs, defaultChainName, defaultReorgDepthBlocks } from "../core/chains/defaultChains.ts";
 import { parseDurationSeconds, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
 import type { ChainSettings, PriceFeedSettings } from "../config/settings.ts";
 import { defaultL1FeeKind, type L1FeeKind } from "../rpc/l1FeeReads.ts";
@@ -35,6 +35,16 @@ export interface ChainPlan {
   readonly priceFeed?: PriceFeedSettings | false;
   /** How the chain charges for L1 data; default by chain id (defaultL1FeeKind): OP Mainnet and Base, Arbitrum One. */
   readonly l1FeeKind?: L1FeeKind;
+  /** Whether the chain has a blob market of its own (settings' `blobMarket`); default by chain id (defaultBlobMarket). */
+  readonly blobMarket?: boolean;
+}
+
+/**
+ * Whether the chain's blob fields are kept: only on a chain with a blob market of its own. A rollup's are dropped
+ * where blocks enter its record, whatever its endpoints send (CONTRACT.md, "Blob fees").
+ */
+export function hasBlobMarket(plan: Pick<ChainPlan, "chainId" | "blobMarket">): boolean {
+  return plan.blobMarket ?? defaultBlobMarket(plan.chainId);
 }
 
 /** The plan's statistics window, defaults resolved. */
@@ -67,6 +77,7 @@ export function chainPlanFrom(chain: ChainSettings): ChainPlan {
     ...(chain.historyHorizon === undefined ? {} : { historyHorizon: chain.historyHorizon }),
     ...(chain.priceFeed === undefined ? {} : { priceFeed: chain.priceFeed }),
     l1FeeKind: defaultL1FeeKind(chain.chainId),
+    ...(chain.blobMarket === undefined ? {} : { blobMarket: chain.blobMarket }),
   };
 }
 

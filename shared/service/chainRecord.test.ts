@@ -121,3 +121,38 @@ test("blob fees: the feed's blob base fees go into the history and its store, an
   assert.deepEqual(loaded.historyWei, blob.historyWei);
   assert.equal(loaded.currentWei, blobFees.at(-1));
 });
+
+test("a rollup keeps no blob field, whatever the feed, a backfilled page or a store written before it was known as one carries", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "gasfees-record-rollup-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "history.sqlite");
+  const fees = Array.from({ length: 600 }, (_, i) => BigInt(1_000 + i));
+  const oneWei = fees.map(() => 1n);
+  const blocks = { firstBlock: 1_000n, baseFeesWei: fees, blobBaseFeesWei: oneWei, blobGasUsedRatios: fees.map(() => 0.3) };
+  // Written as a chain with a blob market (a store from before rollups were told apart)...
+  const store = HistoryStore.open(file);
+  const asBefore = new ChainRecord(
+    { ...PLAN, chainId: 10, blobMarket: true },
+    { store: new StoreWriter(store, { logger: silentLogger }), logger: silentLogger },
+  );
+  asBefore.takeReport(report(1_000n, fees, { chainId: 10, nextBlobBaseFeeWei: 1n, blocks: [blocks] }), NOW_MS);
+  assert.ok(asBefore.part().snapshot!.blob, "a chain with a blob market keeps them");
+  store.close();
+
+  // ...then read back, and followed, as OP Mainnet (a rollup by default).
+  const reopened = HistoryStore.open(file);
+  t.after(() => reopened.close());
+  const rollup = new ChainRecord({ ...PLAN, chainId: 10 }, { store: new StoreWriter(reopened, { logger: silentLogger }), logger: silentLogger });
+  rollup.loadStored();
+  assert.equal(rollup.part().snapshot!.blob, undefined, "none from the store");
+  assert.equal(rollup.history.newestBlobFees(500).length, 0);
+  rollup.takeReport(
+    report(1_600n, [2_000n], { chainId: 10, nextBlobBaseFeeWei: 1n, blocks: [{ firstBlock: 1_600n, baseFeesWei: [2_000n], blobBaseFeesWei: [1n] }] }),
+    NOW_MS,
+  );
+  rollup.writePage({ firstBlock: 400n, baseFeesWei: fees, blobBaseFeesWei: oneWei }, NOW_MS);
+  const { snapshot } = rollup.part();
+  assert.equal(snapshot!.newestBlock, 1_600n, "the base fees are kept");
+  assert.equal(snapshot!.blob, undefined, "none from the feed or a page");
+  assert.equal(rollup.history.newestBlobFees(500).length, 0);
+});

@@ -5,7 +5,8 @@ import { type ChainTip, snapshotOfHistory } from "../core/history/windowSnapshot
 import type { FeedBlocks, FeedReport } from "../rpc/feedReport.ts";
 import type { Logger } from "../log/logger.ts";
 import type { BackfillStatus, HistoryStatus, StoreHealth } from "../wire/networkStatus.ts";
-import { type ChainPlan, historyHorizonOf, statsWindowOf } from "./chainPlan.ts";
+import { withoutBlobFields } from "./blobFieldsKept.ts";
+import { type ChainPlan, hasBlobMarket, historyHorizonOf, statsWindowOf } from "./chainPlan.ts";
 import type { HistoryPart } from "./chainPublication.ts";
 import type { StoreWriter } from "./storeWriter.ts";
 
@@ -47,6 +48,8 @@ export class ChainRecord {
   readonly #store: StoreWriter | undefined;
   readonly #logger: Logger;
   readonly #horizonText: string;
+  /** Whether blob fields are kept: not on a rollup, whatever its endpoints or its stored history carry. */
+  readonly #blobMarket: boolean;
   /** What the feed knows beyond the blocks (its head, the next base fee, tips), as of its newest report. */
   #tip: ChainTip = NO_TIP;
   /** The published snapshot, made again only after the history or the tip changed. */
@@ -61,6 +64,7 @@ export class ChainRecord {
     this.#plan = plan;
     const horizon = historyHorizonOf(plan);
     this.#horizonText = horizon.text;
+    this.#blobMarket = hasBlobMarket(plan);
     this.#history = new ChainHistory({ window: statsWindowOf(plan), horizonSeconds: horizon.seconds, blockTimeMs: plan.blockTimeMs });
     this.#store = options.store;
     this.#logger = options.logger;
@@ -96,7 +100,7 @@ export class ChainRecord {
             baseFeesWei: run.baseFeesWei,
             anchors: run.anchors,
             ...(run.gasUsedRatios ? { gasUsedRatios: run.gasUsedRatios } : {}),
-            ...(run.blobBaseFeesWei?.some((fee) => fee >= 0n) ? { blobBaseFeesWei: run.blobBaseFeesWei } : {}),
+            ...(this.#blobMarket && run.blobBaseFeesWei?.some((fee) => fee >= 0n) ? { blobBaseFeesWei: run.blobBaseFeesWei } : {}),
           },
           Date.now() / 1_000,
         );
@@ -123,16 +127,17 @@ export class ChainRecord {
     if (report.blocks.length === 0 && report.anchors.length > 0)
       this.#write({ firstBlock: report.anchors[0]!.block, baseFeesWei: [], anchors: report.anchors }, nowMs);
     const tip = this.#tip;
+    const nextBlobBaseFeeWei = this.#blobMarket ? report.nextBlobBaseFeeWei : undefined;
     if (
       tip.newestBlock !== report.newestBlock ||
       tip.nextBaseFeeWei !== report.nextBaseFeeWei ||
-      tip.nextBlobBaseFeeWei !== report.nextBlobBaseFeeWei ||
+      tip.nextBlobBaseFeeWei !== nextBlobBaseFeeWei ||
       tip.recentTips !== report.recentTips
     ) {
       this.#tip = Object.freeze({
         newestBlock: report.newestBlock,
         nextBaseFeeWei: report.nextBaseFeeWei,
-        nextBlobBaseFeeWei: report.nextBlobBaseFeeWei,
+        nextBlobBaseFeeWei,
         recentTips: report.recentTips,
       });
       this.#snapshotStale = true;
@@ -169,7 +174,8 @@ export class ChainRecord {
     return { snapshot: this.#snapshot, status: this.#status, changed };
   }
 
-  #write(write: RecordWrite, nowMs: number): void {
+  #write(written: RecordWrite, nowMs: number): void {
+    const write = this.#blobMarket ? written : withoutBlobFields(written);
     let change: HistoryChange;
     // No header dated more than MAX_HEADER_AHEAD_SECONDS after the clock dates a block, whoever brought it (the
     // backfill's pages allow more before they call an endpoint a liar): it would date the blocks around it there too.

@@ -12,6 +12,7 @@ import { createContractClient, type ContractClient } from "../rpc/contractClient
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { errorLine } from "../rpc/errorLine.ts";
 import { L1FeeRefusedError, readL1Fees } from "../rpc/l1FeeReads.ts";
+import { readOperatorFees } from "../rpc/operatorFeeReads.ts";
 import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, readRoundElsewhere, type FeedSetup } from "../rpc/priceFeedReads.ts";
 import type { ChainMoney } from "./chainMoney.ts";
 import { historyHorizonOf, type ChainPlan } from "./chainPlan.ts";
@@ -39,6 +40,8 @@ export interface CostReadersOptions {
   readonly currency: string;
   /** The sizes (bytes) of the actions' transactions, whose L1 fees are read. */
   readonly txSizes: readonly number[];
+  /** The actions' gas, whose operator fees are read on OP-stack chains (none read without it). */
+  readonly gasAmounts?: readonly bigint[];
   readonly logger: Logger;
   /** Called with a chain's new money part after each read that changed it. */
   readonly onMoney: (chainId: number, money: ChainMoney) => void;
@@ -437,10 +440,25 @@ export class CostReaders {
           ? `the L1 fee from the chain's ${oracle} is refused: ${error.message}`
           : `the L1 fee could not be read from the chain's ${oracle}: ${errorLine(error)}`;
     }
-    this.#logOnce(`l1 ${plan.chainId}`, problem, plan.chainId);
+    // The OP stack's operator fee, from the same oracle through the same client (Isthmus; 0 on a chain before it).
+    const operator = kind === "op-stack" ? await this.#readOperatorFees(plan.chainId) : { fees: undefined, problem: null };
+    this.#logOnce(`l1 ${plan.chainId}`, [problem, operator.problem].filter((text) => text !== null).join("; ") || null, plan.chainId);
     this.#update(plan.chainId, (money) =>
-      money.l1FeeProblem === problem && sameFees(money.l1Fees, fees) ? money : { ...money, l1Fees: fees, l1FeeProblem: problem },
+      money.l1FeeProblem === problem &&
+      sameFees(money.l1Fees, fees) &&
+      (money.operatorFeeProblem ?? null) === operator.problem &&
+      sameFees(money.operatorFees, operator.fees)
+        ? money
+        : { ...money, l1Fees: fees, l1FeeProblem: problem, operatorFees: operator.fees, operatorFeeProblem: operator.problem },
     );
+  }
+
+  async #readOperatorFees(chainId: number): Promise<{ fees: ReadonlyMap<bigint, bigint> | undefined; problem: string | null }> {
+    try {
+      return { fees: await readOperatorFees(this.#client(chainId)!, this.#options.gasAmounts ?? []), problem: null };
+    } catch (error) {
+      return { fees: undefined, problem: `the operator fee could not be read from the chain's GasPriceOracle: ${errorLine(error)}` };
+    }
   }
 
   /**
@@ -516,7 +534,7 @@ function sameSchedule(a: BlobSchedule | undefined, b: BlobSchedule | undefined):
   return a.target === b.target && a.max === b.max && a.baseFeeUpdateFraction === b.baseFeeUpdateFraction;
 }
 
-function sameFees(a: ReadonlyMap<number, bigint> | undefined, b: ReadonlyMap<number, bigint> | undefined): boolean {
+function sameFees<K>(a: ReadonlyMap<K, bigint> | undefined, b: ReadonlyMap<K, bigint> | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return a.size === b.size && [...a].every(([size, fee]) => b.get(size) === fee);
 }

@@ -39,7 +39,7 @@ export const priceSchema = z
 
 const tierCostSchema = z
   .strictObject({
-    wei: weiStringSchema.describe("gas x (next base fee + the tier's tip) + l1FeeWei, exact."),
+    wei: weiStringSchema.describe("gas x (next base fee + the tier's tip) + l1FeeWei + operatorFeeWei, exact."),
     fiat: fiatStringSchema.nullable().describe("wei x price / 10^18 in the currency; null without a price."),
   })
   .readonly();
@@ -56,6 +56,11 @@ export const actionCostSchema = z
     l1FeeWei: weiStringSchema
       .nullable()
       .describe('The L1 data fee of a transaction of txBytes on a rollup; "0" on chains that charge none; null when it could not be read.'),
+    operatorFeeWei: weiStringSchema
+      .nullable()
+      .describe(
+        'The operator fee of a transaction using gas on an OP-stack chain (Isthmus: GasPriceOracle.getOperatorFee(gas)), included in each tier; "0" where the chain sets none; null when it could not be read.',
+      ),
   })
   .readonly();
 
@@ -69,7 +74,10 @@ export const costsSchema = z
       .describe(
         "Why there is no price (no feed for this chain, stale round, zero answer, failing call, testnet); with a price, why the feed's newer round is not used (suspect, and no other endpoint confirms it: the last good price is held); null otherwise.",
       ),
-    l1FeeProblem: z.string().nullable().describe("Why l1FeeWei is null (the oracle's call failed); null otherwise."),
+    l1FeeProblem: z
+      .string()
+      .nullable()
+      .describe("Why l1FeeWei or operatorFeeWei is null (the oracle's call failed, or answered what is not a fee); null otherwise."),
     basis: z
       .strictObject({
         block: blockNumberSchema.describe("The newest block the costs are computed at."),

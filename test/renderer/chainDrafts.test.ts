@@ -39,3 +39,15 @@ test("the endpoints' labels, set in the file, outlive a save of the settings pag
     ["rpcLabels"],
   );
 });
+
+test("a chain's blobMarket, set in the file, outlives a save of the settings page; anything but true or false is refused, said plainly", () => {
+  const rollup = { chainId: 7777777, rpcUrls: ["https://zora.example"], blobMarket: false };
+  assert.deepEqual(chainsOf([draftOf(rollup)]), [rollup]);
+  assert.ok(chainSettingsSchema.safeParse(rollup).success);
+  const refused = chainSettingsSchema.safeParse({ ...rollup, blobMarket: "no" });
+  assert.equal(refused.success, false);
+  assert.deepEqual(
+    refused.error?.issues.map((issue) => [issue.path.join("."), issue.message]),
+    [["blobMarket", "must be true (the chain has blob fees of its own) or false (a rollup: no blob fees)"]],
+  );
+});

@@ -7,6 +7,9 @@ import {
   chargesL1Fee,
   gasText,
   l1FeeText,
+  l1FeeTitle,
+  operatorFeeText,
+  chargesOperatorFee,
   noPriceWords,
   priceAgeText,
   priceText,
@@ -19,9 +22,9 @@ import {
 
 const PRICE: Price = { value: "3120.45", token: "ETH", feed: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", feedChainId: 1, updatedAt: 1_767_225_600 };
 
-function action(l1FeeWei: string | null): ActionCost {
+function action(l1FeeWei: string | null, operatorFeeWei: string | null = "0"): ActionCost {
   const tier = { wei: "317100000000000", fiat: "0.99" };
-  return { id: "transfer", name: "ETH transfer", gas: "21000", txBytes: 110, low: tier, medium: tier, high: tier, l1FeeWei };
+  return { id: "transfer", name: "ETH transfer", gas: "21000", txBytes: 110, low: tier, medium: tier, high: tier, l1FeeWei, operatorFeeWei };
 }
 
 test("a tier in money with a price, else in Gwei of the gas token (never a made-up money figure)", () => {
@@ -95,24 +98,38 @@ function tiered(
   baseFeeWei: bigint,
   tipsWei: readonly [bigint, bigint, bigint],
   l1FeeWei = 108_912_000_105n,
+  operatorFeeWei = 0n,
 ): ActionCost {
   const [low, medium, high] = tipsWei.map((tip) => {
-    const wei = gas * (baseFeeWei + tip) + l1FeeWei;
+    const wei = gas * (baseFeeWei + tip) + l1FeeWei + operatorFeeWei;
     return { wei: String(wei), fiat: fiatOfWei(wei, "1878.5") };
   });
-  return { id, name, gas: String(gas), txBytes: 118, low: low!, medium: medium!, high: high!, l1FeeWei: String(l1FeeWei) };
+  return {
+    id,
+    name,
+    gas: String(gas),
+    txBytes: 118,
+    low: low!,
+    medium: medium!,
+    high: high!,
+    l1FeeWei: String(l1FeeWei),
+    operatorFeeWei: String(operatorFeeWei),
+  };
 }
 
 const BASE_FEE_WEI = 92_883_124_373n;
 const basis = { block: "14651", baseFee: "92.883124373" };
 
-test("each tier's tip, exact, from what /costs answers: (wei − L1 fee) / gas − the next base fee", () => {
+test("each tier's tip, exact, from what /costs answers: (wei − L1 fee − operator fee) / gas − the next base fee", () => {
   const costs = { currency: "USD", basis, actions: [tiered("transfer", "ETH transfer", 21_000n, BASE_FEE_WEI, [74_000_000n, 146_000_000n, 482_000_000n])] };
   assert.deepEqual(tierTipsGwei(costs), { low: "0.074", medium: "0.146", high: "0.482" });
   // An action whose L1 fee is unknown cannot say its tip: the next one does.
   const unknown = { ...costs.actions[0]!, l1FeeWei: null };
   assert.deepEqual(tierTipsGwei({ ...costs, actions: [unknown, ...costs.actions] }), { low: "0.074", medium: "0.146", high: "0.482" });
   assert.equal(tierTipsGwei({ ...costs, actions: [unknown] }), undefined);
+  // An OP-stack chain's operator fee is in every tier too, and is taken out as the L1 fee is.
+  const operated = tiered("transfer", "ETH transfer", 21_000n, BASE_FEE_WEI, [74_000_000n, 146_000_000n, 482_000_000n], 108_912_000_105n, 21_000_000_000_000n);
+  assert.deepEqual(tierTipsGwei({ ...costs, actions: [operated] }), { low: "0.074", medium: "0.146", high: "0.482" });
 });
 
 test("tiers that read alike are explained: tips below the figures' rounding, all the same, or none at all", () => {
@@ -136,4 +153,15 @@ test("tiers that read alike are explained: tips below the figures' rounding, all
   );
   const none = tiered("transfer", "ETH transfer", 21_000n, BASE_FEE_WEI, [0n, 0n, 0n]);
   assert.match(tierSpreadWords({ currency: "USD", basis, actions: [none] }) ?? "", /paid no tips/);
+});
+
+test("the operator fee is shown where the chain sets one: beside the L1 fee and in its tooltip; nothing where it is 0", () => {
+  assert.equal(operatorFeeText(action("20000000000000"), PRICE, "USD"), undefined, '"0": not shown');
+  assert.equal(operatorFeeText(action("20000000000000", "1000000000000"), PRICE, "USD"), "$0.0031");
+  assert.equal(operatorFeeText(action("20000000000000", "1000000000000"), null, "USD"), "1,000 Gwei");
+  assert.equal(operatorFeeText(action("20000000000000", null), PRICE, "USD"), "unknown");
+  assert.equal(l1FeeTitle(action("20000000000000")), "L1 data fee 20000000000000 wei");
+  assert.equal(l1FeeTitle(action(null, "1000000000000")), "L1 data fee unknown wei; operator fee 1000000000000 wei (also in each tier)");
+  assert.equal(chargesOperatorFee({ actions: [action("1"), action("1")] }), false);
+  assert.equal(chargesOperatorFee({ actions: [action("1"), action("1", "5")] }), true);
 });

@@ -161,6 +161,11 @@ export interface ScriptedChain {
   readonly statsWindowBlocks?: number;
   /** Default the plan's ("7d"). */
   readonly historyHorizon?: string;
+  /**
+   * Whether the chain has a blob market of its own; default true, whatever its id: a scripted chain has the blob fees
+   * its script writes (the tests name chains by id, not by kind).
+   */
+  readonly blobMarket?: boolean;
   /** Keep the chain's history in the service's store, when it has one (default true). */
   readonly persistHistory?: boolean;
   /** A chain without an EIP-1559 base fee: its feed says so once started. */
@@ -205,6 +210,7 @@ export function scriptedPlan(chain: ScriptedChain): ChainPlan {
     ...(window === undefined ? { statsWindowBlocks: chain.statsWindowBlocks ?? 500 } : { statsWindow: window }),
     ...(chain.historyHorizon === undefined ? {} : { historyHorizon: chain.historyHorizon }),
     ...(chain.persistHistory === undefined ? {} : { persistHistory: chain.persistHistory }),
+    blobMarket: chain.blobMarket ?? true,
   };
 }
 

@@ -69,6 +69,12 @@ export interface SyntheticChainOptions {
   readonly blobFees?: boolean;
   /** The blob base fees follow EIP-4844/7918 from this blob use; default a pure function of the block number. */
   readonly blobRule?: BlobFeeRule;
+  /**
+   * The blob fields as an OP-stack endpoint sends them (its headers' blob fields, no blob market): every blob base fee
+   * 1 wei, and each block's blobGasUsedRatio 0 before Jovian ("ecotone"), or since Jovian ("jovian") its
+   * data-availability footprint over the blob target: 1.7 in every fourth block, 0.3 in the others. Wins over blobRule.
+   */
+  readonly opStackBlobFields?: "ecotone" | "jovian";
   readonly fault?: SyntheticFault;
   readonly retryAfterSeconds?: number;
   /** eth_config's answer (EIP-7910), as given, hostile ones too; default: the method does not exist (as Hardhat). */
@@ -116,8 +122,10 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
   const gasUsedRatioOf = (block: bigint) => Number(block % 101n) / 100;
   const blobRule = options.blobRule;
   const ruled = blobRule === undefined ? undefined : ruledBlobFees(blobRule, baseFeeOf);
-  const blobBaseFeeOf = ruled?.feeOf ?? ((block: bigint) => 1n + (block % 1_000n));
-  const blobGasUsedRatioOf = ruled?.ratioOf ?? gasUsedRatioOf;
+  const opStack = options.opStackBlobFields;
+  const opStackRatioOf = (block: bigint) => (opStack === "jovian" ? (block % 4n === 0n ? 1.7 : 0.3) : 0);
+  const blobBaseFeeOf = opStack !== undefined ? () => 1n : (ruled?.feeOf ?? ((block: bigint) => 1n + (block % 1_000n)));
+  const blobGasUsedRatioOf = opStack !== undefined ? opStackRatioOf : (ruled?.ratioOf ?? gasUsedRatioOf);
   const blobFees = options.blobFees ?? true;
   let fault: SyntheticFault = options.fault ?? "none";
   let retryAfterSeconds = options.retryAfterSeconds ?? 1;

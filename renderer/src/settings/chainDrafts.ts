@@ -11,6 +11,8 @@ export interface ChainDraft {
   historyHorizon: string;
   /** The endpoints' labels as stored (edited in the file only): kept for the URLs still listed. */
   rpcLabels?: Readonly<Record<string, string>>;
+  /** Whether the chain has a blob market of its own, as stored (edited in the file only): kept as it is. */
+  blobMarket?: boolean;
 }
 
 export const EMPTY_CHAIN_DRAFT: ChainDraft = { chainId: "", name: "", rpcUrls: "", statsWindow: "", historyHorizon: "" };
@@ -28,6 +30,7 @@ export function draftOf(chain: ChainSettings): ChainDraft {
     statsWindow: chain.statsWindow ?? legacyWindow,
     historyHorizon: chain.historyHorizon ?? "",
     ...(chain.rpcLabels === undefined ? {} : { rpcLabels: chain.rpcLabels }),
+    ...(chain.blobMarket === undefined ? {} : { blobMarket: chain.blobMarket }),
   };
 }
 
@@ -46,6 +49,7 @@ export function chainsOf(drafts: readonly ChainDraft[]): ChainSettings[] {
       ...(rpcLabels.length > 0 ? { rpcLabels: Object.fromEntries(rpcLabels) } : {}),
       ...(draft.statsWindow.trim() ? { statsWindow: draft.statsWindow.trim() } : {}),
       ...(draft.historyHorizon.trim() ? { historyHorizon: draft.historyHorizon.trim() } : {}),
+      ...(draft.blobMarket === undefined ? {} : { blobMarket: draft.blobMarket }),
     };
   });
 }

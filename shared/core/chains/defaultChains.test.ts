@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DEFAULT_CHAINS, defaultRpcUrls } from "./defaultChains.ts";
+import { DEFAULT_CHAINS, defaultBlobMarket, defaultRpcUrls } from "./defaultChains.ts";
 import { MORE_PUBLIC_RPC_URLS } from "./morePublicRpcUrls.ts";
 
 test("every default chain has at least two public RPC endpoints, on different hosts, so that one outage does not stop it", () => {
@@ -25,4 +25,19 @@ test("viem's own endpoint stays first; the others are https, need no key, and ea
       assert.match(source, /^(https:\/\/|github\.com\/)\S+/, `${url}: its source`);
     }
   }
+});
+
+test("the rollups among the default chains have no blob market of their own; Ethereum, Sepolia, Polygon and unknown chains have", () => {
+  const market = Object.fromEntries(DEFAULT_CHAINS.map((chain) => [chain.name, defaultBlobMarket(chain.id)]));
+  assert.deepEqual(market, {
+    Ethereum: true,
+    Base: false,
+    "Arbitrum One": false,
+    "OP Mainnet": false,
+    Polygon: true,
+    "Linea Mainnet": false,
+    Sepolia: true,
+  });
+  assert.equal(defaultBlobMarket(31337), true, "a local chain");
+  assert.equal(defaultBlobMarket(7777777), true, "a chain the defaults do not know: its settings say (blobMarket)");
 });

@@ -34,6 +34,19 @@ export function defaultReorgDepthBlocks(chainId: number): number {
 const REORG_DEPTH_BLOCKS: Readonly<Record<number, number>> = { [base.id]: 8, [optimism.id]: 8, [arbitrum.id]: 8, [linea.id]: 8, [polygon.id]: 128 };
 
 /**
+ * Whether a chain has a blob market of its own (EIP-4844), when its settings do not say (`blobMarket`): not the
+ * rollups, whose endpoints' `eth_feeHistory` may carry blob fields that are no market (an OP-stack header's blob base
+ * fee is 1 wei, and since Jovian its `blobGasUsed` is a data-availability footprint): what they pay for blobs is
+ * Ethereum's blob fee. OP Mainnet and Base (the OP stack), Arbitrum One and Linea are rollups; any other chain whose
+ * endpoints give blob fields has a market of its own.
+ */
+export function defaultBlobMarket(chainId: number): boolean {
+  return !ROLLUP_CHAIN_IDS.includes(chainId);
+}
+
+const ROLLUP_CHAIN_IDS: readonly number[] = Object.freeze([optimism.id, base.id, arbitrum.id, linea.id]);
+
+/**
  * A chain's public RPC endpoints, in the order the feed tries them: viem's http endpoint first, then the others of
  * morePublicRpcUrls.ts (each with where its provider documents it), then viem's WebSocket endpoint if it has one.
  */

@@ -18,12 +18,14 @@ export interface ActionCostValues {
   readonly tiers: Readonly<Record<CostTier, TierCost>>;
   /** The L1 data fee included in each tier; 0n where the chain charges none; undefined when it could not be read. */
   readonly l1FeeWei: bigint | undefined;
+  /** The operator fee (OP stack, Isthmus) included in each tier; 0n where the chain sets none; undefined when not read. */
+  readonly operatorFeeWei: bigint | undefined;
 }
 
 /**
- * gas × (next base fee + the tier's tip) + the L1 fee, in exact wei, and in money at `price` when there is one.
- * `l1FeeWei(txBytes)` gives an action's L1 fee: 0n on chains that charge none, undefined when unknown (then the tiers
- * hold the L2 part only).
+ * gas × (next base fee + the tier's tip) + the L1 fee + the operator fee, in exact wei, and in money at `price` when
+ * there is one. `l1FeeWei` is the action's L1 fee and `operatorFeeWei` its operator fee: 0n on chains that charge none,
+ * undefined when unknown (then the tiers hold the rest only).
  */
 export function actionCost(
   action: Action,
@@ -31,12 +33,13 @@ export function actionCost(
   tipsWei: Readonly<Record<CostTier, bigint>>,
   l1FeeWei: bigint | undefined,
   price: FeedPrice | undefined,
+  operatorFeeWei: bigint | undefined,
 ): ActionCostValues {
   const tier = (name: CostTier): TierCost => {
-    const wei = action.gas * (nextBaseFeeWei + tipsWei[name]) + (l1FeeWei ?? 0n);
+    const wei = action.gas * (nextBaseFeeWei + tipsWei[name]) + (l1FeeWei ?? 0n) + (operatorFeeWei ?? 0n);
     return { wei, fiat: price === undefined ? null : fiatOf(wei, price.answer, price.decimals) };
   };
-  return { action, tiers: { low: tier("low"), medium: tier("medium"), high: tier("high") }, l1FeeWei };
+  return { action, tiers: { low: tier("low"), medium: tier("medium"), high: tier("high") }, l1FeeWei, operatorFeeWei };
 }
 
 /** What one blob (GAS_PER_BLOB, 131,072 blob gas) costs at the next block's blob base fee, in exact wei and in money at `price`. */

@@ -10,7 +10,9 @@ const costs = (fiat: string | null, price: Costs["price"], priceProblem: string 
   priceProblem,
   l1FeeProblem: null,
   basis: { block: "1", baseFee: "1" },
-  actions: [{ id: "swap", name: "Swap", gas: "180000", txBytes: 300, low: tier(fiat), medium: tier("1.40"), high: tier(fiat), l1FeeWei: "0" }],
+  actions: [
+    { id: "swap", name: "Swap", gas: "180000", txBytes: 300, low: tier(fiat), medium: tier("1.40"), high: tier(fiat), l1FeeWei: "0", operatorFeeWei: "0" },
+  ],
 });
 const PRICE = { value: "3000", token: "ETH", feed: `0x${"1".repeat(40)}`, feedChainId: 1, updatedAt: 1 };
 
