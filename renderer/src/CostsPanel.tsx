@@ -6,6 +6,7 @@ import {
   chargesL1Fee,
   chargesOperatorFee,
   gasText,
+  heldPriceWords,
   l1FeeText,
   l1FeeTitle,
   noPriceWords,
@@ -82,8 +83,15 @@ function PriceLine({ costs }: { costs: Costs }) {
     );
   }
   const { price } = costs;
+  const held = heldPriceWords(costs);
   return (
-    <p className="costs-price" data-testid="costs-price" data-state="current" data-value={price.value} data-updated-at={price.updatedAt}>
+    <p
+      className="costs-price"
+      data-testid="costs-price"
+      data-state={held === undefined ? "current" : "held"}
+      data-value={price.value}
+      data-updated-at={price.updatedAt}
+    >
       <strong>{priceText(price, costs.currency)}</strong>
       <span className="costs-price-detail">
         {" "}
@@ -93,6 +101,12 @@ function PriceLine({ costs }: { costs: Costs }) {
         </span>{" "}
         on chain {price.feedChainId}
       </span>
+      {held === undefined ? null : (
+        <span className="costs-price-held" role="note" data-testid="costs-price-held">
+          {" "}
+          {held}
+        </span>
+      )}
     </p>
   );
 }

@@ -51,6 +51,17 @@ export function noPriceWords(costs: Pick<Costs, "price" | "priceProblem" | "curr
   return `No ${costs.currency} price: ${why}. Costs are shown in Gwei of the gas token, not in ${costs.currency}.`;
 }
 
+/**
+ * Why the price shown is an older one, as a sentence: the service holds its last good price while the feed's newer
+ * round is suspect (a jump no other endpoint confirms), and says why in priceProblem. Undefined when the price is the
+ * feed's newest or there is none.
+ */
+export function heldPriceWords(costs: Pick<Costs, "price" | "priceProblem">): string | undefined {
+  if (costs.price === null || costs.priceProblem === null) return undefined;
+  const why = costs.priceProblem.replace(/[.\s]+$/, "");
+  return `Held: the feed's newest round is not used (${why}). The costs are at the last price the service believed.`;
+}
+
 /** Whether the chain charges an L1 data fee (a rollup): some action's l1FeeWei is not "0" (null: charged, unread). */
 export function chargesL1Fee(costs: Pick<Costs, "actions">): boolean {
   return costs.actions.some((action) => action.l1FeeWei !== "0");

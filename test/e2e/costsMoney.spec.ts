@@ -32,7 +32,8 @@ async function api<T>(path: string): Promise<T> {
 
 async function openDashboard(page: Page): Promise<void> {
   await page.goto(`${stack.dashboardUrl}#chain=${COSTS_CHAIN_ID}`);
-  await expect(page.getByTestId("costs-price")).toHaveAttribute("data-state", "current", { timeout: 60_000 });
+  // A price shown: the feed's newest, or the last one believed while a jump is held (the tests run in order).
+  await expect(page.getByTestId("costs-price")).toHaveAttribute("data-state", /^(current|held)$/, { timeout: 60_000 });
 }
 
 /** The price points' own money figure for a cost in wei at `price` (a decimal string), by the backend's one rounding. */
@@ -125,6 +126,20 @@ test("the tile, the 24 h view and the cheapest hours show the chosen action's co
   await expect(chart).toHaveAttribute("data-unit", "Gwei");
   await expect(heatmap).toHaveAttribute("data-unit", "Gwei");
   await expect(page.getByTestId(`chain-${COSTS_CHAIN_ID}-fee`)).toContainText("Gwei");
+});
+
+test("a price that jumps tenfold with no endpoint to confirm it is held: the last price stays, and the panel says why", async ({ page }) => {
+  await openDashboard(page);
+  const price = page.getByTestId("costs-price");
+  const before = costsSchema.parse(await api<Costs>(`/networks/${COSTS_CHAIN_ID}/costs`));
+  await stack.jumpPrice();
+  await expect(price).toHaveAttribute("data-state", "held", { timeout: 20_000 });
+  const costs = costsSchema.parse(await api<Costs>(`/networks/${COSTS_CHAIN_ID}/costs`));
+  expect(costs.price?.value).toBe(before.price!.value);
+  expect(costs.priceProblem).not.toBeNull();
+  await expect(price).toContainText(`ETH ${moneyText(before.price!.value, "USD")}`);
+  await expect(page.getByTestId("costs-price-held")).toContainText(costs.priceProblem!.replace(/[.\s]+$/, ""));
+  await expect(page.getByTestId("costs-table")).toHaveAttribute("data-currency", "USD");
 });
 
 test("a stale price is said plainly: no money figure anywhere, Gwei instead, the reason given", async ({ page }) => {

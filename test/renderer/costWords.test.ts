@@ -10,6 +10,7 @@ import {
   l1FeeTitle,
   operatorFeeText,
   chargesOperatorFee,
+  heldPriceWords,
   noPriceWords,
   priceAgeText,
   priceText,
@@ -164,4 +165,14 @@ test("the operator fee is shown where the chain sets one: beside the L1 fee and 
   assert.equal(l1FeeTitle(action(null, "1000000000000")), "L1 data fee unknown wei; operator fee 1000000000000 wei (also in each tier)");
   assert.equal(chargesOperatorFee({ actions: [action("1"), action("1")] }), false);
   assert.equal(chargesOperatorFee({ actions: [action("1"), action("1", "5")] }), true);
+});
+
+test("a held price says so: the feed's newer round is not used, and why; nothing when the price is the newest or absent", () => {
+  const problem = "the feed's round of 18,785.00 moved 900% from 1,878.50 and no other endpoint confirms it.";
+  assert.equal(
+    heldPriceWords({ price: PRICE, priceProblem: problem }),
+    "Held: the feed's newest round is not used (the feed's round of 18,785.00 moved 900% from 1,878.50 and no other endpoint confirms it). The costs are at the last price the service believed.",
+  );
+  assert.equal(heldPriceWords({ price: PRICE, priceProblem: null }), undefined);
+  assert.equal(heldPriceWords({ price: null, priceProblem: problem }), undefined);
 });

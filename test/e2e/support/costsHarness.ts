@@ -12,6 +12,7 @@ export interface CostsStack {
   readonly dashboardUrl: string;
   readonly token: string;
   /** Writes a round older than the feed's heartbeat allows (its oracles stopped). */
+  jumpPrice(): Promise<void>;
   stalePrice(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -24,6 +25,7 @@ export async function startCostsStack(): Promise<CostsStack> {
     url: stack.url,
     dashboardUrl: stack.dashboardUrl,
     token: stack.token,
+    jumpPrice: async () => void (await stack.call({ type: "jumpPrice" })),
     stalePrice: async () => void (await stack.call({ type: "stalePrice" })),
     stop: () => stack.stop(),
   };

@@ -15,7 +15,7 @@ import { COSTS_CHAIN_ID, COSTS_KEY, COSTS_REPLAYED_BLOCKS, FEED_DECIMALS, FEED_H
 import { answerStackCommands, runStackChild } from "./stackChild.ts";
 import { startLocalService } from "../../support/startLocalService.ts";
 
-export type CostsCommand = { readonly id: number; readonly type: "stalePrice" } | { readonly id: number; readonly type: "stop" };
+export type CostsCommand = { readonly id: number; readonly type: "jumpPrice" | "stalePrice" | "stop" };
 
 /** MockV3Aggregator answers its source path as its description. */
 const MOCK_DESCRIPTION = "v0.8/tests/MockV3Aggregator.sol";
@@ -103,6 +103,12 @@ async function main(): Promise<void> {
   };
   answerStackCommands<CostsCommand>({ url: service.url, dashboardUrl: service.dashboardUrl, token: service.dashboardToken }, stop, async (command) => {
     switch (command.type) {
+      case "jumpPrice": {
+        // A fresh round at ten times the price, and no other endpoint to confirm it: the service must hold the last price.
+        const [whole = "0", fraction = ""] = PRICE_ROUNDS[PRICE_ROUNDS.length - 1]!.split(".");
+        await writeAndWait(nextRound++, `${whole}0${fraction === "" ? "" : `.${fraction}`}`, newestTime - 30, false);
+        return;
+      }
       case "stalePrice":
         // A round older than the heartbeat allows: the feed's oracles stopped. The service must stop using the price.
         await writeAndWait(nextRound++, PRICE_ROUNDS[PRICE_ROUNDS.length - 1]!, newestTime - FEED_HEARTBEAT_S - 3600, false);
