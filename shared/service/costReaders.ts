@@ -6,7 +6,8 @@ import { pricePlanOf, type PricePlan, type PriceFeedSpec } from "../config/price
 import { judgeRound } from "../core/costs/priceRound.ts";
 import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
 import type { Logger } from "../log/logger.ts";
-import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
+import { contractClientOf, createContractClient, type ContractClient } from "../rpc/contractClient.ts";
+import type { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { errorLine } from "../rpc/errorLine.ts";
 import { readL1Fees } from "../rpc/l1FeeReads.ts";
@@ -47,6 +48,11 @@ export interface CostReadersOptions {
    * (its problem is said as such, and logged at debug level only: the feed already says the chain is unreachable).
    */
   readonly chainAnswers?: (chainId: number) => boolean;
+  /**
+   * The chain's endpoint layer, shared with its feed and backfill: reads go only through endpoints it trusts. Without
+   * it (tools, tests), each chain read through gets a layer of its own.
+   */
+  readonly endpointsOf?: (chainId: number) => ChainEndpoints | undefined;
 }
 
 interface FeedReader {
@@ -178,7 +184,9 @@ export class CostReaders {
     if (existing !== undefined) return existing;
     const plan = this.#options.plans.find((candidate) => candidate.chainId === chainId);
     if (plan === undefined) return undefined;
-    const client = createContractClient(chainId, plan.rpcUrls, this.#options.requestTimeoutMs ?? plan.requestTimeoutMs ?? 10_000);
+    const timeoutMs = this.#options.requestTimeoutMs ?? plan.requestTimeoutMs ?? 10_000;
+    const layer = this.#options.endpointsOf?.(chainId);
+    const client = layer === undefined ? createContractClient(chainId, plan.rpcUrls, timeoutMs) : contractClientOf(layer, timeoutMs);
     this.#clients.set(chainId, client);
     return client;
   }

@@ -17,6 +17,14 @@ export const endpointStatusSchema = z
     lastError: z.string().optional(),
     reportedChainId: z.number().int().optional(),
     retryAt: z.number().int().optional().describe("Epoch ms of the next attempt while failing."),
+    setAsideFor: z
+      .enum(["ahead", "behind", "rewound", "wrong-chain", "disagrees"])
+      .optional()
+      .describe(
+        "Why it is set aside (no reader uses it meanwhile: not the feed, the backfill, prices nor L1 fees): its head runs ahead of what time allows, " +
+          "lags far behind, or it rewrote blocks deeper than the chain reorganises; it serves another chain; or its blocks, hashes, prices or fees " +
+          "disagree with the other endpoints' or with the history held (lastError says how).",
+      ),
   })
   .readonly();
 
