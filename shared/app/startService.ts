@@ -76,7 +76,10 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
   const layers = new Map(
     config.chains.map((plan) => [
       plan.chainId,
-      new ChainEndpoints(plan.chainId, plan.rpcUrls, { labels: plan.rpcLabels, ...(plan.requestTimeoutMs === undefined ? {} : { timeoutMs: plan.requestTimeoutMs }) }),
+      new ChainEndpoints(plan.chainId, plan.rpcUrls, {
+        labels: plan.rpcLabels,
+        ...(plan.requestTimeoutMs === undefined ? {} : { timeoutMs: plan.requestTimeoutMs }),
+      }),
     ]),
   );
   const service = new FeeService(config.chains, {

@@ -78,6 +78,7 @@ export class BackfillEndpoint {
     this.#pace.served();
     // The endpoint served after a wait it asked for: its backoff starts again from the shortest wait.
     if (this.layered.trusted && this.layered.health.failuresInARow > 0) this.layered.health.markServing();
+    else if (this.layered.health.state === "unknown") this.layered.health.markAnswering();
   }
 
   /**

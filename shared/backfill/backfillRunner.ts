@@ -109,11 +109,14 @@ export interface BackfillOutcome extends BackfillProgress {
 
 /**
  * Fetches a chain's history newest first, in `eth_feeHistory` pages with exact timestamps at each page's two ends,
- * gently: at most `requestsPerSecond` JSON-RPC calls to each endpoint, backing off on errors and 429s, through
- * connections of its own (the live feed's are never touched, so the head is never delayed). Each endpoint's chain id
- * is checked before use; an endpoint of another chain or whose answers contradict each other is set aside. It stops
- * at the horizon (a fetched block older than the newest block's timestamp minus the horizon) or the genesis; told what
- * is held, a run after a restart fetches only what is missing. One run per runner.
+ * gently: at most `requestsPerSecond` JSON-RPC calls to an endpoint, through the backfill's own lane of the chain's
+ * endpoint layer (the live feed's connections are never touched, so the head is never delayed), one source at a time
+ * (the endpoint the feed follows, else the first the layer trusts). Each page joins the history only where it meets
+ * it (the block above it, and below it where held): a page that does not is fetched again from another endpoint and
+ * the sources judged (backfillSeams.ts); a liar against a majority is set aside for every reader, two stories with
+ * no majority are a dispute of the chain. It stops at the horizon (a fetched block older than the newest block's
+ * timestamp minus the horizon) or the genesis; told what is held, a run after a restart fetches only what is missing.
+ * One run per runner.
  */
 export class BackfillRunner {
   readonly #options: BackfillRunnerOptions;
@@ -389,21 +392,6 @@ export class BackfillRunner {
       `chain ${chainId}: history backfill: ${endpoint.redactedUrl} failed ${failuresInARow} time(s) in a row; asking it again in ${waitedMs} ms`,
       fields,
     );
-  }
-
-  /** Resolves at the next page kept or released, or when the run ends. */
-  #nextChange(schedule: BackfillSchedule): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const signal = this.#ended.signal;
-      if (signal.aborted) return resolve();
-      const done = () => {
-        unsubscribe();
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const unsubscribe = schedule.onceChanged(done);
-      signal.addEventListener("abort", done, { once: true });
-    });
   }
 
   #finish(): void {

@@ -63,20 +63,9 @@ export function judgeSeams(first: SourcedPage, heldAt: (block: bigint) => HeldFe
     }
     return { kind: "fits" };
   }
-  // The two pages' own blocks are questions too: a page may meet the history right and lie inside.
-  const firstFees = new Map(first.page.baseFeesWei.map((fee, i) => [first.page.firstBlock + BigInt(i), fee]));
-  second.page.baseFeesWei.forEach((fee, i) => {
-    const block = second.page.firstBlock + BigInt(i);
-    const other = firstFees.get(block);
-    if (other !== undefined && other !== fee && !questions.has(block)) {
-      questions.set(block, [
-        { source: first.source, value: String(other) },
-        { source: second.source, value: String(fee) },
-      ]);
-    }
-  });
   const outliers = new Map<string, string>();
   const corrections: { block: bigint; baseFeeWei: bigint }[] = [];
+  // The seams first (the history held is a witness there), newest first.
   for (const [block, witnesses] of [...questions].sort((a, b) => (a[0] < b[0] ? 1 : -1))) {
     const judgement = judgeAnswers(witnesses);
     if (judgement.kind === "agreed") continue;
@@ -94,14 +83,36 @@ export function judgeSeams(first: SourcedPage, heldAt: (block: bigint) => HeldFe
       if (outlier.source !== HISTORY_HELD && !outliers.has(outlier.source)) outliers.set(outlier.source, how);
     }
   }
+  // Then the two pages' own blocks: a page may meet the history right and differ inside. Where one of the two was found
+  // an outlier at a seam, that explains it; otherwise two pages, two stories, and nothing to settle them.
+  if (!outliers.has(first.source) && !outliers.has(second.source)) {
+    const firstFees = new Map(first.page.baseFeesWei.map((fee, i) => [first.page.firstBlock + BigInt(i), fee]));
+    for (let i = second.page.baseFeesWei.length - 1; i >= 0; i--) {
+      const block = second.page.firstBlock + BigInt(i);
+      const fee = second.page.baseFeesWei[i]!;
+      const other = firstFees.get(block);
+      if (other === undefined || other === fee) continue;
+      const judgement = judgeAnswers([
+        { source: first.source, value: String(other) },
+        { source: second.source, value: String(fee) },
+      ]);
+      if (judgement.kind === "disputed")
+        return { kind: "disputed", subject: `block ${block}`, how: differenceText(`block ${block}'s base fee`, judgement), keep: undefined };
+    }
+  }
   const kept = pages.find(({ source }) => !outliers.has(source));
   if (kept === undefined) return { kind: "disputed", subject: `blocks ${first.page.firstBlock}..`, how: [...outliers.values()].join("; "), keep: undefined };
   return {
     kind: "keep",
     page: kept,
     outliers: [...outliers].map(([source, how]) => ({ source, how })),
-    corrections: corrections.filter((correction) => pageFeeAt(kept.page, correction.block) === undefined),
+    // A block inside the page kept is written with it; a seam block the history holds wrongly is corrected on its own.
+    corrections: corrections.filter((correction) => !inside(kept.page, correction.block)),
   };
+}
+
+function inside(page: BackfillPage, block: bigint): boolean {
+  return block >= page.firstBlock && block < page.firstBlock + BigInt(page.baseFeesWei.length);
 }
 
 /** The page's fee of `block`, a seam's included; undefined when the page says nothing of it. */
