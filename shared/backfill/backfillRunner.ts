@@ -16,6 +16,8 @@ import { BackfillStoppedError, untilAborted, waitMs } from "./backfillWait.ts";
 export const DEFAULT_BACKFILL_REQUESTS_PER_SECOND = 2;
 /** Per request, as the live feed's. */
 export const DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS = 10_000;
+/** What a dispute at a page's seams is filed under in the layer: said until a later run of the backfill ends without one. */
+export const SEAM_DISPUTE = "history seams";
 /** How long the backfill waits at most before it looks again for an endpoint to read through, while none is trusted. */
 const NO_SOURCE_WAIT_MS = 1_000;
 /**
@@ -130,6 +132,8 @@ export class BackfillRunner {
   #run: Promise<BackfillOutcome> | undefined;
   #finished = false;
   #pageFailure: { error: unknown } | undefined;
+  /** A page of this run did not meet the history held, with no majority to settle it. */
+  #disputed = false;
   #progress: BackfillProgress = { running: false, blocksFetched: 0, blocksToGo: 0, oldestReached: false };
   /** Wakes workers that wait for a page in flight or for an endpoint's backoff when the run ends. */
   readonly #ended = new AbortController();
@@ -218,6 +222,8 @@ export class BackfillRunner {
     }
     this.#publish(false);
     const outcome = this.#outcome();
+    // A run that met no disagreement at its pages' seams ends an earlier run's dispute.
+    if (!this.#disputed && !outcome.stopped) this.#layer.settle(SEAM_DISPUTE);
     const seconds = ((this.#monotonicMs() - startedAt) / 1000).toFixed(1);
     const fields = { chainId, blocksFetched: outcome.blocksFetched, pagesFetched: outcome.pagesFetched, requests: outcome.requests, seconds: Number(seconds) };
     if (this.#pageFailure) {
@@ -309,7 +315,8 @@ export class BackfillRunner {
         const judged = second === undefined ? undefined : judgeSeams(first, heldAt, second);
         if (judged === undefined || judged.kind === "disputed") {
           const how = judged?.how ?? `${verdict.kind === "refetch" ? verdict.how : "a seam disagrees"}, and no other endpoint answers to judge it`;
-          this.#layer.dispute(judged?.subject ?? `the history's seam at block ${range.toBlock + 1n}`, how);
+          this.#disputed = true;
+          this.#layer.dispute(SEAM_DISPUTE, how);
           logger.warn(`chain ${chainId}: a backfilled page does not meet the history held, and no majority settles it: ${how}`, { chainId });
           if (judged?.keep === undefined) throw new SeamDisputedError(endpoint.redactedUrl, how);
           kept = judged.keep;

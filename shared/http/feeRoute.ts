@@ -43,11 +43,16 @@ export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeR
   };
 }
 
-/** `X-Block-Number`, and once an RPC endpoint confirmed the data, `X-Data-Age-Ms` at `nowMs` and `Last-Modified`. */
+/**
+ * `X-Block-Number`, once an RPC endpoint confirmed the data `X-Data-Age-Ms` at `nowMs` and `Last-Modified`, and
+ * `X-Data-Disputed: true` while the chain's endpoints disagree with no majority to settle it.
+ */
 function freshnessHeaders(publication: PublicationWithData, { answers, lastModified }: PublishedAnswers, nowMs: number): Record<string, string> {
   const { confirmedAt } = publication;
-  if (confirmedAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber };
+  const disputed: Record<string, string> = publication.status.disputed === true ? { "X-Data-Disputed": "true" } : {};
+  if (confirmedAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber, ...disputed };
   return {
+    ...disputed,
     "X-Block-Number": answers.blockNumber,
     "X-Data-Age-Ms": String(Math.max(0, Math.round(nowMs - confirmedAt))),
     "Last-Modified": lastModified,

@@ -139,6 +139,10 @@ function successResponse(route: Route): Record<string, unknown> {
     headers["X-Block-Number"] = { description: "The newest block in the window.", schema: { type: "string", pattern: "^[0-9]+$" } };
     headers["X-Data-Age-Ms"] = { description: "Milliseconds since an RPC endpoint last confirmed the data.", schema: { type: "string", pattern: "^[0-9]+$" } };
     headers["Last-Modified"] = { description: "When an RPC endpoint last confirmed the data.", schema: { type: "string" } };
+    headers["X-Data-Disputed"] = {
+      description: "true while the chain's endpoints disagree and no majority settles it (two endpoints, two stories); absent otherwise.",
+      schema: { type: "string", enum: ["true"] },
+    };
   }
   if (response.windowed) {
     const blocks = { type: "string", pattern: "^[0-9]+$" };

@@ -4,6 +4,7 @@ import type { Logger } from "../log/logger.ts";
 import { BlockAnchors } from "./blockAnchors.ts";
 import { ChainHead, DEFAULT_REORG_DEPTH_BLOCKS, type HeadVerdict } from "./chainHead.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
+import { BlockCrossCheck } from "./endpoints/blockCrossCheck.ts";
 import { ChainEndpoints } from "./endpoints/chainEndpoints.ts";
 import { MalformedRpcResponseError, RpcEndpointError, SuspectEndpointError, WrongChainError } from "./errors.ts";
 import type { FeedBlocks, FeedPhase, FeedReport } from "./feedReport.ts";
@@ -136,6 +137,8 @@ export class ChainFeed {
   #retryTimer: NodeJS.Timeout | undefined;
   readonly #ownsLayer: boolean;
   #unsubscribeLayer: (() => void) | undefined;
+  /** The chain's endpoints compared on a sample of the blocks confirmed (where it has two or more). */
+  readonly #crossCheck: BlockCrossCheck;
 
   constructor(options: ChainFeedOptions) {
     if (!Number.isSafeInteger(options.chainId) || options.chainId < 1) throw new RangeError(`a chain id is a positive integer (got ${options.chainId})`);
@@ -158,6 +161,7 @@ export class ChainFeed {
         labels: options.rpcLabels,
       });
     this.#pool = new EndpointPool(layer);
+    this.#crossCheck = new BlockCrossCheck(layer, { logger: options.logger, timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
     this.#state = new FeeHistoryState({ windowBlocks: options.windowBlocks });
     this.#head = new ChainHead({ blockTimeMs: options.blockTimeMs, reorgDepthBlocks: options.reorgDepthBlocks ?? DEFAULT_REORG_DEPTH_BLOCKS });
     if (options.heldHead) this.#head.seed(options.heldHead.block, options.heldHead.timestamp * 1000);
@@ -205,6 +209,7 @@ export class ChainFeed {
     clearTimeout(this.#retryTimer);
     this.#pollTimer = this.#retryTimer = undefined;
     this.#dropSubscription();
+    this.#crossCheck.stop();
     this.#unsubscribeLayer?.();
     this.#pool.close();
     if (this.#ownsLayer) this.#pool.layer.close();
@@ -385,6 +390,7 @@ export class ChainFeed {
     if (applied.blocks) this.#unreportedBlocks.push(applied.blocks);
     if (applied.changed) this.#confirmedAt = Date.now();
     this.#head.confirm(answerNewest, Date.now());
+    this.#crossCheck.offer(answerNewest);
   }
 
   /** Whether the next poll brings the newest header: while the rhythm is learned, then every HEADER_EVERY_BLOCKS blocks. */
@@ -569,6 +575,7 @@ export class ChainFeed {
       endpoints: this.#pool.statuses(this.#active),
       anchors: this.#anchors.takeUnreported(),
       callCounts: this.#pool.callCounts(),
+      disputes: this.#pool.layer.disputes,
     });
     this.#unreportedBlocks = [];
     if (!next) return;

@@ -47,7 +47,7 @@ export interface PublicationChanges {
 }
 
 /** The feed's part of a publication: its health and the time of its newest new data, and what changed. */
-export type FeedHealth = Pick<FeedReport, "phase" | "endpoints" | "confirmedAt" | "callCounts" | "changed">;
+export type FeedHealth = Pick<FeedReport, "phase" | "endpoints" | "confirmedAt" | "callCounts" | "changed" | "disputes">;
 
 /** What the chain's history gives a publication: the snapshot (statistics over its window), and what it holds. */
 export interface HistoryPart {
@@ -95,6 +95,8 @@ export function publish(
     blockTimeMs: plan.blockTimeMs,
     dataAgeMs: snapshot && confirmedAt !== undefined ? 0 : null,
     endpoints: report.endpoints,
+    disputed: (report.disputes?.length ?? 0) > 0,
+    disputes: report.disputes ?? [],
     price: money.price?.shown ?? null,
     priceProblem: money.priceProblem,
   });

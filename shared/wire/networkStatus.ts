@@ -132,6 +132,14 @@ export const networkStatusSchema = z
     blockTimeMs: z.number().int().min(1),
     dataAgeMs: z.number().int().min(0).nullable().describe("Milliseconds since an RPC endpoint last confirmed the data; null without data."),
     endpoints: z.array(endpointStatusSchema).readonly(),
+    disputed: z
+      .boolean()
+      .optional()
+      .describe(
+        "The chain's endpoints disagree (a block's base fee or hash, a price round, an L1 fee) and no majority settles it (two endpoints, two stories): " +
+          "the data served is one endpoint's word, and every answer carries X-Data-Disputed: true meanwhile.",
+      ),
+    disputes: z.array(z.string()).readonly().optional().describe("How they disagree, one line per disagreement; empty while none."),
     price: priceSchema.nullable().describe("The gas token's price in the currency (as in /costs); null while there is none."),
     priceProblem: z.string().nullable().describe("Why price is null (no feed, stale, zero, failing, testnet); null with a price."),
   })

@@ -161,3 +161,89 @@ test("the money readers skip an endpoint the feed set aside as suspect: its pric
   assert.equal(liar.calls("eth_call"), liarCalls, "no contract read reached the endpoint set aside");
   await running.stop();
 });
+
+test(
+  "of three endpoints, the one the feed followed that doubles every base fee is set aside by the cross-check, and every block it supplied is replaced",
+  { timeout: 240_000 },
+  async () => {
+    const chainId = 71_003;
+    const head = 30_000n;
+    const liar = await chain(chainId, head, { baseFeeOf: doubledFee });
+    const first = await chain(chainId, head);
+    const second = await chain(chainId, head);
+    const historyFile = join(dir, "outlier.sqlite");
+    // The liar is listed first: the feed follows it, and the backfill reads from it, until the endpoints are compared.
+    const plan: ChainPlan = {
+      chainId,
+      name: "Outlier",
+      rpcUrls: [liar.url, first.url, second.url],
+      blockTimeMs: 12_000,
+      pollIntervalMs: 300,
+      historyHorizon: "4h",
+    };
+    const running = await service([plan], historyFile);
+    const setAside = await waitFor(
+      "the liar set aside",
+      async () => {
+        const status = await network(running, chainId);
+        return status.endpoints[0]?.setAsideFor === "disagrees" ? status : undefined;
+      },
+      { timeoutMs: LONG_MS, everyMs: 50 },
+    );
+    assert.equal(setAside.endpoints[0]!.state, "suspect");
+    assert.match(setAside.endpoints[0]!.lastError ?? "", /differs from the chain's other endpoints: block \d+: base fee \d+ wei, hash 0x[0-9a-f]{64} at http/);
+    assert.notEqual(setAside.disputed, true, "a majority settles it: no dispute");
+    await waitFor(
+      "every block honest, the horizon held",
+      async () => {
+        const status = await network(running, chainId);
+        if (status.history.backfill.running || status.history.backfill.progress < 1) return undefined;
+        const rows = await csvRows(running, chainId);
+        return rows.every((row) => row.gwei === formatGwei(honestFee(row.block))) ? rows : undefined;
+      },
+      { timeoutMs: LONG_MS, everyMs: 200 },
+    );
+    assert.ok((await assertNoLie(running, chainId, "after the liar was found")) >= 1_200);
+    await running.stop();
+    const again = await service([{ ...plan, rpcUrls: [first.url] }], historyFile, { backfill: false });
+    await waitFor("the restart's data", async () => ((await network(again, chainId)).newestBlock === String(head) ? true : undefined), { timeoutMs: LONG_MS });
+    await assertNoLie(again, chainId, "after a restart without the liar");
+    await again.stop();
+  },
+);
+
+test(
+  "two endpoints, two stories: the chain is disputed in /networks, the X-Data-Disputed header and /metrics; neither is set aside",
+  { timeout: 120_000 },
+  async () => {
+    const chainId = 71_004;
+    const head = 20_000n;
+    const liar = await chain(chainId, head, { baseFeeOf: doubledFee });
+    const honest = await chain(chainId, head);
+    const plan: ChainPlan = { chainId, name: "Disputed", rpcUrls: [honest.url, liar.url], blockTimeMs: 12_000, pollIntervalMs: 300, historyHorizon: "1h" };
+    const running = await service([plan], join(dir, "disputed.sqlite"), { backfill: false });
+    const status = await waitFor(
+      "the chain disputed",
+      async () => ((await network(running, chainId)).disputed === true ? network(running, chainId) : undefined),
+      {
+        timeoutMs: LONG_MS,
+        everyMs: 50,
+      },
+    );
+    assert.equal(status.disputes?.length, 1);
+    assert.match(
+      status.disputes![0]!,
+      /^block \d+: base fee \d+ wei, hash 0x[0-9a-f]{64} at http:\/\/127\.0\.0\.1:\d+, base fee \d+ wei, hash 0x[0-9a-f]{64} at http/,
+    );
+    for (const endpoint of status.endpoints) {
+      assert.equal(endpoint.setAsideFor, undefined, "neither is set aside: nothing says which is right");
+      assert.notEqual(endpoint.state, "suspect");
+    }
+    const answer = await callApi(running.url, `/networks/${chainId}/busyThreshold`, KEY);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get("x-data-disputed"), "true");
+    const metrics = await fetch(`${running.url}/metrics`, { headers: { authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` } });
+    assert.match(await metrics.text(), new RegExp(`gasfees_chain_disputed\\{[^}]*"${chainId}"[^}]*\\} 1`));
+    await running.stop();
+  },
+);
