@@ -232,7 +232,7 @@ test(
     );
     assert.equal(status.disputes?.length, 1);
     assert.match(
-      status.disputes![0]!,
+      status.disputes[0]!,
       /^block \d+: base fee \d+ wei, hash 0x[0-9a-f]{64} at http:\/\/127\.0\.0\.1:\d+, base fee \d+ wei, hash 0x[0-9a-f]{64} at http/,
     );
     for (const endpoint of status.endpoints) {
