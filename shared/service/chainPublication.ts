@@ -95,8 +95,8 @@ export function publish(
     blockTimeMs: plan.blockTimeMs,
     dataAgeMs: snapshot && confirmedAt !== undefined ? 0 : null,
     endpoints: report.endpoints,
-    disputed: (report.disputes?.length ?? 0) > 0,
-    disputes: report.disputes ?? [],
+    // Said only while the endpoints disagree with no majority to settle it.
+    ...((report.disputes?.length ?? 0) > 0 ? { disputed: true, disputes: report.disputes } : {}),
     price: money.price?.shown ?? null,
     priceProblem: money.priceProblem,
   });

@@ -136,10 +136,10 @@ export const networkStatusSchema = z
       .boolean()
       .optional()
       .describe(
-        "The chain's endpoints disagree (a block's base fee or hash, a price round, an L1 fee) and no majority settles it (two endpoints, two stories): " +
-          "the data served is one endpoint's word, and every answer carries X-Data-Disputed: true meanwhile.",
+        "true while the chain's endpoints disagree (a block's base fee or hash, a backfilled page where it meets the history) and no majority settles it " +
+          "(two endpoints, two stories): the data served is one endpoint's word, and the fee answers carry X-Data-Disputed: true meanwhile. Absent otherwise.",
       ),
-    disputes: z.array(z.string()).readonly().optional().describe("How they disagree, one line per disagreement; empty while none."),
+    disputes: z.array(z.string()).readonly().optional().describe("How they disagree, one line per disagreement; absent while none."),
     price: priceSchema.nullable().describe("The gas token's price in the currency (as in /costs); null while there is none."),
     priceProblem: z.string().nullable().describe("Why price is null (no feed, stale, zero, failing, testnet); null with a price."),
   })
