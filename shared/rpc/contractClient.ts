@@ -23,6 +23,10 @@ export interface ContractClient {
   trustedEndpoints(): readonly string[];
   /** An endpoint's answer was found false against the others': set aside for every reader, with how it differed. */
   setAside(endpoint: string, error: Error): void;
+  /** The endpoints disagree about `subject` with no majority (`how`), or no longer (undefined): the chain is disputed meanwhile. */
+  dispute(subject: string, how: string | undefined): void;
+  /** The endpoint (its redacted URL) that answered the last call made through `viem` or `batch`; undefined before any. */
+  readonly lastSource: string | undefined;
 }
 
 /** No endpoint of the chain may be read through now: each is failing, set aside or waiting. */
@@ -64,13 +68,16 @@ export function contractClientOf(
       throw error;
     }
   };
+  let lastSource: string | undefined;
   const tryEach = async <T>(send: (connection: RpcConnection) => Promise<T>): Promise<{ endpoint: ChainEndpoint; result: T }> => {
     const ready = layer.trusted().filter((endpoint) => paceOf(endpoint).waitMs(now()) === 0);
     if (ready.length === 0) throw noneTrusted(layer);
     let lastError: unknown;
     for (const endpoint of ready) {
       try {
-        return { endpoint, result: await through(endpoint, send) };
+        const result = await through(endpoint, send);
+        lastSource = endpoint.redactedUrl;
+        return { endpoint, result };
       } catch (error) {
         lastError = error;
       }
@@ -104,6 +111,10 @@ export function contractClientOf(
     setAside: (url, error) => {
       const endpoint = named(url);
       if (endpoint !== undefined) layer.setAside(endpoint, "disagrees", error, { by: "contracts" });
+    },
+    dispute: (subject, how) => (how === undefined ? layer.settle(subject) : layer.dispute(subject, how)),
+    get lastSource() {
+      return lastSource;
     },
     get callCount() {
       return layer.callCounts("contracts").reduce((sum, count) => sum + count.calls, 0);

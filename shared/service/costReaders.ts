@@ -10,6 +10,7 @@ import { contractClientOf, createContractClient, type ContractClient } from "../
 import type { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { errorLine } from "../rpc/errorLine.ts";
+import { crossCheckRound } from "../rpc/endpoints/roundCrossCheck.ts";
 import { readL1Fees } from "../rpc/l1FeeReads.ts";
 import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, type FeedSetup } from "../rpc/priceFeedReads.ts";
 import type { ChainMoney } from "./chainMoney.ts";
@@ -65,6 +66,8 @@ interface FeedReader {
    */
   pastRead: "not yet" | "started";
   pastWalksStarted: number;
+  /** The newest round compared across the chain's endpoints (rpc/endpoints/roundCrossCheck.ts). */
+  checkedRoundId?: bigint;
 }
 
 /**
@@ -221,7 +224,14 @@ export class CostReaders {
         });
         reader.setup = setup;
       }
-      const round = await readLatestRound(client, spec.address);
+      let round = await readLatestRound(client, spec.address);
+      // A round not yet compared is asked of the chain's other endpoints; one outvoted is read again from the others.
+      if (reader.checkedRoundId !== round.roundId) {
+        const check = await crossCheckRound(client, spec.address, round, client.lastSource);
+        if (check.kind === "disputed") throw new Error(check.problem);
+        if (check.kind === "outvoted") round = await readLatestRound(client, spec.address);
+        reader.checkedRoundId = round.roundId;
+      }
       const verdict = judgeRound(round, reader.setup.decimals, spec.heartbeatS, Math.ceil(this.#intervalMs / 1000), nowS);
       if (verdict.ok) {
         const value = formatUnits(verdict.price.answer, verdict.price.decimals);

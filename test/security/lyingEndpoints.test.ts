@@ -109,36 +109,43 @@ test(
   },
 );
 
-/** A Chainlink aggregator's answers (AggregatorV3Interface) quoting `price` (8 decimals), its round dated a minute ago. */
+/** When the aggregators' round 7 was written: a minute before the tests started. */
+const ROUND_UPDATED_AT = BigInt(Math.floor(Date.now() / 1000) - 60);
+
+/** A Chainlink aggregator's answers (AggregatorV3Interface) quoting `price` (8 decimals) in its round 7, its newest. */
 function aggregator(price: bigint): SyntheticChainOptions["ethCall"] {
   return (data) => {
     const call = decodeFunctionData({ abi: AGGREGATOR_V3_ABI, data: data as `0x${string}` });
-    const updatedAt = BigInt(Math.floor(Date.now() / 1000) - 60);
+    const round = [7n, price, ROUND_UPDATED_AT, ROUND_UPDATED_AT, 7n] as const;
     if (call.functionName === "description")
       return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "description", result: "ETH / USD" }) };
     if (call.functionName === "decimals") return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "decimals", result: 8 }) };
     if (call.functionName === "latestRoundData")
-      return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "latestRoundData", result: [7n, price, updatedAt, updatedAt, 7n] }) };
+      return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "latestRoundData", result: round }) };
+    if (call.functionName === "getRoundData" && call.args[0] === 7n)
+      return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "getRoundData", result: round }) };
     return { error: { code: 3, message: "execution reverted: No data present" } };
   };
 }
 
+const FEED_ADDRESS = "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419";
+const pricedPlan = (chainId: number, rpcUrls: string[]): ChainPlan => ({
+  chainId,
+  name: "Priced",
+  rpcUrls,
+  blockTimeMs: 12_000,
+  pollIntervalMs: 300,
+  historyHorizon: "1h",
+  priceFeed: { address: FEED_ADDRESS, token: "ETH", description: "ETH / USD", heartbeatSeconds: 3600 },
+});
+
 test("the money readers skip an endpoint the feed set aside as suspect: its price is not read, the honest one's is", { timeout: 120_000 }, async () => {
   const chainId = 71_002;
   const head = 10_000n;
-  const feedAddress = "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419";
   // The liar is listed first: the feed follows it until its head falls back 1,000 blocks, deeper than the chain reorganises.
   const liar = await chain(chainId, head, { ethCall: aggregator(30_000_000_000_000_000n) });
   const honest = await chain(chainId, head, { ethCall: aggregator(300_000_000_000n) });
-  const plan: ChainPlan = {
-    chainId,
-    name: "Priced",
-    rpcUrls: [liar.url, honest.url],
-    blockTimeMs: 12_000,
-    pollIntervalMs: 300,
-    historyHorizon: "1h",
-    priceFeed: { address: feedAddress, token: "ETH", description: "ETH / USD", heartbeatSeconds: 3600 },
-  };
+  const plan = pricedPlan(chainId, [liar.url, honest.url]);
   const running = await service([plan], join(dir, "money.sqlite"), { backfill: false, costReads: { intervalMs: 200 } });
   await waitFor("the feed on the first endpoint", async () => ((await network(running, chainId)).endpoints[0]?.active === true ? true : undefined), {
     timeoutMs: LONG_MS,
@@ -247,3 +254,48 @@ test(
     await running.stop();
   },
 );
+
+test(
+  "of three endpoints, the one quoting a price 10,000 times the others' is set aside by the round's cross-check; the price is the others'",
+  { timeout: 120_000 },
+  async () => {
+    const chainId = 71_005;
+    const head = 10_000n;
+    // The liar is listed first: the contract reads ask it first.
+    const liar = await chain(chainId, head, { ethCall: aggregator(3_000_000_000_000_000n) });
+    const first = await chain(chainId, head, { ethCall: aggregator(300_000_000_000n) });
+    const second = await chain(chainId, head, { ethCall: aggregator(300_000_000_000n) });
+    const running = await service([pricedPlan(chainId, [liar.url, first.url, second.url])], join(dir, "price-outlier.sqlite"), {
+      backfill: false,
+      costReads: { intervalMs: 60_000 },
+    });
+    await waitFor("data", async () => ((await network(running, chainId)).newestBlock === String(head) ? true : undefined), { timeoutMs: LONG_MS });
+    await running.costReaders.readAll();
+    const status = await network(running, chainId);
+    assert.equal(status.price?.value, "3000", `the others' price (problem: ${status.priceProblem})`);
+    assert.equal(status.endpoints[0]!.setAsideFor, "disagrees");
+    assert.match(status.endpoints[0]!.lastError ?? "", /round 7 of the price feed 0x[0-9a-fA-F]{40}: 3000000000000000 updated at \d+ at http/);
+    await running.stop();
+  },
+);
+
+test("two endpoints quoting two prices for the same round: no price, the dispute said, the chain disputed", { timeout: 120_000 }, async () => {
+  const chainId = 71_006;
+  const head = 10_000n;
+  const liar = await chain(chainId, head, { ethCall: aggregator(3_000_000_000_000_000n) });
+  const honest = await chain(chainId, head, { ethCall: aggregator(300_000_000_000n) });
+  const running = await service([pricedPlan(chainId, [honest.url, liar.url])], join(dir, "price-dispute.sqlite"), {
+    backfill: false,
+    costReads: { intervalMs: 60_000 },
+  });
+  await waitFor("data", async () => ((await network(running, chainId)).newestBlock === String(head) ? true : undefined), { timeoutMs: LONG_MS });
+  await running.costReaders.readAll();
+  const status = await waitFor("the chain disputed", async () => {
+    const current = await network(running, chainId);
+    return current.disputed === true ? current : undefined;
+  });
+  assert.equal(status.price, null);
+  assert.match(status.priceProblem ?? "", /endpoints disagree on the price and no majority settles it: round 7 of the price feed/);
+  assert.ok(status.disputes?.some((dispute) => /round 7 of the price feed/.test(dispute)));
+  await running.stop();
+});
