@@ -10,6 +10,7 @@ import { contractClientOf, createContractClient, type ContractClient } from "../
 import type { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { errorLine } from "../rpc/errorLine.ts";
+import { crossCheckL1Fee } from "../rpc/endpoints/l1FeeCrossCheck.ts";
 import { crossCheckRound } from "../rpc/endpoints/roundCrossCheck.ts";
 import { readL1Fees } from "../rpc/l1FeeReads.ts";
 import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, type FeedSetup } from "../rpc/priceFeedReads.ts";
@@ -337,7 +338,15 @@ export class CostReaders {
     let fees: ReadonlyMap<number, bigint> | undefined;
     let problem: string | null = null;
     try {
-      fees = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)]);
+      const client = this.#client(plan.chainId)!;
+      const sizes = [...new Set(this.#options.txSizes)];
+      fees = await readL1Fees(client, kind, sizes);
+      // The fee used is compared across the chain's endpoints (its smallest transaction's); one outvoted is read again.
+      const size = Math.min(...sizes);
+      const read = fees.get(size);
+      const check = read === undefined ? undefined : await crossCheckL1Fee(client, kind, size, read, client.lastSource);
+      if (check?.kind === "disputed") throw new Error(check.problem);
+      if (check?.kind === "outvoted") fees = await readL1Fees(client, kind, sizes);
     } catch (error) {
       problem = `the L1 fee could not be read from the chain's ${kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle"}: ${errorLine(error)}`;
     }

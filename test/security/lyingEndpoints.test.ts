@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { decodeFunctionData, encodeFunctionResult, formatGwei } from "viem";
 import type { RunningService } from "../../shared/app/startService.ts";
+import { GAS_PRICE_ORACLE_ABI } from "../../shared/rpc/l1FeeReads.ts";
 import { AGGREGATOR_V3_ABI } from "../../shared/rpc/priceFeedReads.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
@@ -297,5 +298,38 @@ test("two endpoints quoting two prices for the same round: no price, the dispute
   assert.equal(status.price, null);
   assert.match(status.priceProblem ?? "", /endpoints disagree on the price and no majority settles it: round 7 of the price feed/);
   assert.ok(status.disputes?.some((dispute) => /round 7 of the price feed/.test(dispute)));
+  await running.stop();
+});
+
+/** The OP stack's GasPriceOracle answering every getL1Fee with `fee`. */
+function oracle(fee: bigint): SyntheticChainOptions["ethCall"] {
+  return () => ({ result: encodeFunctionResult({ abi: GAS_PRICE_ORACLE_ABI, functionName: "getL1Fee", result: fee }) });
+}
+
+test("of three rollup endpoints, the one whose L1 fee is 1,000 times the others' is set aside; the fee used is the others'", { timeout: 120_000 }, async () => {
+  const chainId = 71_007;
+  const head = 10_000n;
+  const liar = await chain(chainId, head, { ethCall: oracle(1_000_000_000_000n) });
+  const first = await chain(chainId, head, { ethCall: oracle(1_000_000_000n) });
+  const second = await chain(chainId, head, { ethCall: oracle(1_000_000_000n) });
+  const plan: ChainPlan = {
+    chainId,
+    name: "Rollup",
+    rpcUrls: [liar.url, first.url, second.url],
+    blockTimeMs: 2_000,
+    pollIntervalMs: 300,
+    historyHorizon: "1h",
+    priceFeed: false,
+    l1FeeKind: "op-stack",
+  };
+  const running = await service([plan], join(dir, "l1-outlier.sqlite"), { backfill: false, costReads: { intervalMs: 60_000 } });
+  await waitFor("data", async () => ((await network(running, chainId)).newestBlock === String(head) ? true : undefined), { timeoutMs: LONG_MS });
+  await running.costReaders.readAll();
+  const money = running.service.get(chainId)!.money;
+  assert.equal(money.l1FeeProblem, null);
+  assert.ok(money.l1Fees !== undefined && [...money.l1Fees.values()].every((fee) => fee === 1_000_000_000n), "the others' fee");
+  const status = await network(running, chainId);
+  assert.equal(status.endpoints[0]!.setAsideFor, "disagrees");
+  assert.match(status.endpoints[0]!.lastError ?? "", /the L1 fee of a \d+-byte transaction: about 1000000000000 wei at http/);
   await running.stop();
 });
