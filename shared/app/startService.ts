@@ -13,6 +13,8 @@ import { FeeService } from "../service/feeService.ts";
 import { CostReaders, type CostReadersOptions } from "../service/costReaders.ts";
 import { actionsWith } from "../core/costs/defaultActions.ts";
 import type { Logger } from "../log/logger.ts";
+import { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
+import { ChainFeed } from "../rpc/chainFeed.ts";
 
 export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> &
   Partial<Pick<Settings, "currency" | "actions">> & {
@@ -70,15 +72,31 @@ export interface RunningService {
 export async function startService(config: ServiceConfig, logger: Logger): Promise<RunningService> {
   const backfill = config.backfill ?? true;
   const store = config.historyFile === undefined ? undefined : openHistoryStore(config.historyFile, logger);
+  // One endpoint layer per chain: its feed, its backfill and its contract reads are users of it (one health per endpoint).
+  const layers = new Map(
+    config.chains.map((plan) => [
+      plan.chainId,
+      new ChainEndpoints(plan.chainId, plan.rpcUrls, {
+        labels: plan.rpcLabels,
+        ...(plan.requestTimeoutMs === undefined ? {} : { timeoutMs: plan.requestTimeoutMs }),
+      }),
+    ]),
+  );
   const service = new FeeService(config.chains, {
     logger,
+    createFeed: (options) => new ChainFeed({ ...options, endpoints: layers.get(options.chainId)! }),
     ...(config.currency === undefined ? {} : { currency: config.currency }),
     ...(store ? { store } : {}),
     ...(backfill === false
       ? {}
       : {
           startBackfill: (plan, record, republish) => {
-            const chainBackfill = new ChainBackfill(plan, record, { logger, republish, ...(backfill === true ? {} : { runner: backfill }) });
+            const chainBackfill = new ChainBackfill(plan, record, {
+              logger,
+              republish,
+              endpoints: layers.get(plan.chainId)!,
+              ...(backfill === true ? {} : { runner: backfill }),
+            });
             chainBackfill.start();
             return chainBackfill;
           },
@@ -94,6 +112,7 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     logger,
     onMoney: (chainId, money) => service.setMoney(chainId, money),
     chainAnswers: (chainId) => service.get(chainId)?.snapshot !== undefined,
+    endpointsOf: (chainId) => layers.get(chainId),
     ...(store ? { pricePointLog: store.pricePoints } : {}),
     ...config.costReads,
   });
@@ -143,7 +162,10 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     configureAlerts,
     stop: () => {
       alerts.stop();
-      return (stopping ??= Promise.all([server.close(), service.stop(), webhooks.stop(), costReaders.stop()]).then(() => store?.close()));
+      return (stopping ??= Promise.all([server.close(), service.stop(), webhooks.stop(), costReaders.stop()]).then(() => {
+        for (const layer of layers.values()) layer.close();
+        store?.close();
+      }));
     },
   };
 }

@@ -1,54 +1,51 @@
-import type { BackoffOptions } from "../rpc/backoff.ts";
-import { checkChainId } from "../rpc/checkChainId.ts";
-import { EndpointHealth } from "../rpc/endpointHealth.ts";
-import { EndpointRateLimit } from "../rpc/endpointRateLimit.ts";
 import { WrongChainError } from "../rpc/errors.ts";
 import type { FeeHistoryLimit } from "../rpc/fetchBaseFees.ts";
-import { createRpcConnection, type RpcConnection } from "../rpc/rpcConnection.ts";
+import type { ChainEndpoint, ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
+import { EndpointRateLimit } from "../rpc/endpointRateLimit.ts";
+import { LaneBackoff } from "../rpc/endpoints/laneBackoff.ts";
 import type { BackfillPageConnection } from "./backfillPage.ts";
 import { untilAborted, waitMs } from "./backfillWait.ts";
 
 export interface BackfillEndpointOptions {
   readonly requestsPerSecond: number;
   readonly requestTimeoutMs: number;
-  /** The wait after failures in a row (the one policy, as the live feed's). */
-  readonly backoff: BackoffOptions;
   /** Aborts every wait and request of the endpoint: the backfill stopped. */
   readonly signal: AbortSignal;
-  /** Monotonic milliseconds (the rate limit, the backoff and the waits are measured on it). */
+  /** Monotonic milliseconds (the rate limit, the lane's backoff and the waits are measured on it). */
   readonly monotonicMs: () => number;
-  /** How the endpoint is named in logs and errors (endpointNamesOf), as the live feed names it. */
-  readonly shownAs?: string;
 }
 
 /**
- * One endpoint as the backfill uses it: its own connection (never the live feed's, so the head is never delayed),
- * with the same answer bounds and timeout; every JSON-RPC call it makes waits for the endpoint's rate limit; and its
- * health as the live feed's pool keeps its endpoints' (rpc/endpointHealth.ts): its chain id checked, its
- * `eth_feeHistory` cap, its failures in a row and when it may be asked again.
+ * One endpoint of the chain's layer as the backfill uses it: the backfill's own lane to it (never the live feed's
+ * connection, so the head is never delayed) with the same answer bounds and timeout; every JSON-RPC call it makes
+ * waits for the backfill's rate limit. Its health is the layer's, one for every reader: the chain-id check, its
+ * `eth_feeHistory` cap, a Retry-After, and the set-aside of an endpoint of another chain or one found lying. Only the
+ * pace of the lane after its own failures (LaneBackoff) is the backfill's.
  */
 export class BackfillEndpoint {
+  readonly layered: ChainEndpoint;
   readonly redactedUrl: string;
   /** The rate-limited connection pages are fetched through. */
   readonly connection: BackfillPageConnection;
-  readonly #connection: RpcConnection;
-  readonly #health: EndpointHealth;
+  readonly #layer: ChainEndpoints;
+  readonly #pace: LaneBackoff;
   readonly #rateLimit: EndpointRateLimit;
   readonly #options: BackfillEndpointOptions;
   #requests = 0;
 
-  constructor(url: string, options: BackfillEndpointOptions) {
-    this.#connection = createRpcConnection(url, { timeoutMs: options.requestTimeoutMs, shownAs: options.shownAs });
-    this.#health = new EndpointHealth(options.backoff);
+  constructor(layer: ChainEndpoints, layered: ChainEndpoint, options: BackfillEndpointOptions) {
+    this.#layer = layer;
+    this.layered = layered;
+    this.#pace = new LaneBackoff(layer.backoff);
     this.#rateLimit = new EndpointRateLimit(options.requestsPerSecond);
     this.#options = options;
-    this.redactedUrl = this.#connection.redactedUrl;
+    this.redactedUrl = layered.redactedUrl;
     this.connection = { redactedUrl: this.redactedUrl, request: (method, params) => this.#request(method, params) };
   }
 
-  /** The endpoint's `eth_feeHistory` block-count cap, learned from its refusals and short answers. */
+  /** The endpoint's `eth_feeHistory` block-count cap, learned by any reader from its refusals and short answers. */
   get limit(): FeeHistoryLimit {
-    return this.#health.feeHistoryLimit;
+    return this.layered.health.feeHistoryLimit;
   }
 
   /** JSON-RPC calls sent so far (each counted against the rate limit). */
@@ -56,60 +53,68 @@ export class BackfillEndpoint {
     return this.#requests;
   }
 
-  /** Its chain id was checked since it was last set aside. */
-  get verified(): boolean {
-    return this.#health.verified;
+  /** The layer trusts it: not failing, not set aside. */
+  get trusted(): boolean {
+    return this.layered.trusted;
   }
 
   get failuresInARow(): number {
-    return this.#health.failuresInARow;
+    return this.#pace.failuresInARow;
   }
 
-  /** Milliseconds (monotonic) until the endpoint may be asked again; 0 when it may be now. */
+  /** Milliseconds (monotonic) until the lane may ask again after its own failures; 0 when it may now. */
   get waitMs(): number {
-    return this.#health.waitMs(this.#options.monotonicMs());
+    return this.#pace.waitMs(this.#options.monotonicMs());
   }
 
-  /** Checks its chain id (throws WrongChainError for another chain's); it is used once that passed. */
-  async verify(chainId: number): Promise<void> {
-    this.#health.recordChainId(await checkChainId(this.connection, chainId));
-    this.#health.markVerified();
-    this.#health.markAnswering();
+  /** The layer's chain-id check through the backfill's lane (asked once per connection; WrongChainError sets it aside). */
+  async verify(): Promise<void> {
+    await this.#slot();
+    await untilAborted(this.#layer.checkChainId(this.layered, "backfill", { timeoutMs: this.#options.requestTimeoutMs }), this.#options.signal);
   }
 
-  /** A page came through: the backoff starts again from its shortest wait. */
+  /** A page came through: the lane's backoff starts again from its shortest wait. */
   markServing(): void {
-    this.#health.markServing();
+    this.#pace.served();
+    // The endpoint served after a wait it asked for: its backoff starts again from the shortest wait.
+    if (this.layered.trusted && this.layered.health.failuresInARow > 0) this.layered.health.markServing();
+    else if (this.layered.health.state === "unknown") this.layered.health.markAnswering();
   }
 
   /**
-   * A failure (unreachable, an HTTP or JSON-RPC error): waits longer after each one in a row, and at least what the
-   * endpoint asked for (a 429's Retry-After) up to the longest wait. Returns the wait.
+   * A failure (unreachable, an HTTP or JSON-RPC error). One that asked for a wait (a 429's Retry-After) is the
+   * endpoint's, waited out by every reader (the layer); others pace the backfill's lane alone, longer after each one
+   * in a row. Returns the wait in ms, the failures in a row it counts, and whether the endpoint asked for it.
    */
-  markFailing(error: Error): number {
-    return this.#health.markFailing(error, this.#options.monotonicMs());
+  markFailing(error: Error): { readonly waitMs: number; readonly failuresInARow: number; readonly askedByEndpoint: boolean } {
+    if (this.#layer.askedToWait(this.layered, error, "backfill")) {
+      const { health } = this.layered;
+      return { waitMs: health.waitMs(Date.now()), failuresInARow: health.failuresInARow, askedByEndpoint: true };
+    }
+    const waitMs = this.#pace.failed(this.#options.monotonicMs());
+    return { waitMs, failuresInARow: this.#pace.failuresInARow, askedByEndpoint: false };
   }
 
-  /**
-   * Its answers cannot be trusted (another chain, garbage, inconsistent pages): not asked for `ms`, then its chain id
-   * is checked again, through a new connection.
-   */
-  setAside(error: Error, ms: number): void {
-    if (error instanceof WrongChainError) this.#health.recordChainId(error.reportedChainId);
-    this.#health.setAside(error instanceof WrongChainError ? "wrong-chain" : "suspect", error, this.#options.monotonicMs(), ms);
-    this.#connection.close();
+  /** Its answers cannot be true (another chain, garbage, inconsistent pages, a lie): set aside for every reader. */
+  setAside(error: Error): void {
+    this.#layer.setAside(this.layered, error instanceof WrongChainError ? "wrong-chain" : "disagrees", error, { by: "backfill" });
   }
 
-  /** Closes its sockets and aborts its requests. */
+  /** Closes the lane (its chain id is asked again at its next use). */
   close(): void {
-    this.#connection.close();
+    this.#layer.reconnect(this.layered, "backfill");
   }
 
-  async #request(method: string, params: readonly unknown[]): Promise<unknown> {
+  async #slot(): Promise<void> {
     const { signal, monotonicMs } = this.#options;
     for (let wait = this.#rateLimit.waitMs(monotonicMs()); wait > 0; wait = this.#rateLimit.waitMs(monotonicMs())) await waitMs(wait, signal);
     this.#rateLimit.record(monotonicMs());
     this.#requests++;
-    return untilAborted(this.#connection.request(method, params), signal);
+  }
+
+  async #request(method: string, params: readonly unknown[]): Promise<unknown> {
+    await this.#slot();
+    const connection = this.#layer.connection(this.layered, "backfill", this.#options.requestTimeoutMs);
+    return untilAborted(connection.request(method, params), this.#options.signal);
   }
 }

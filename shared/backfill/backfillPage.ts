@@ -15,6 +15,17 @@ export interface BackfillPage {
   readonly blobBaseFeesWei?: readonly bigint[];
   /** The exact timestamps of the page's two ends, oldest first (one when the page holds one block). */
   readonly anchors: readonly BlockAnchor[];
+  /**
+   * The base fees the same answer gave for the blocks where the page meets the history held: the block above it
+   * (eth_feeHistory's extra last element), and the block below it when asked for (`seamBelow`). Not part of the page.
+   */
+  readonly seams?: readonly SeamFee[];
+}
+
+/** A block's base fee as a page's answer gave it, where the page meets the history held. */
+export interface SeamFee {
+  readonly block: bigint;
+  readonly baseFeeWei: bigint;
 }
 
 /** What a page is checked against: the timestamps known, and the clock. */
@@ -24,6 +35,8 @@ export interface BackfillPageChecks {
   readonly nowSeconds: number;
   /** How far past the local clock a block's timestamp may be (clocks drift). */
   readonly maxFutureSeconds: number;
+  /** Ask for one block more below the range: the block the history holds below it, to check the page meets it. */
+  readonly seamBelow?: boolean;
 }
 
 /** What fetching a page needs of a connection. */
@@ -45,18 +58,21 @@ export async function fetchBackfillPage(
 ): Promise<BackfillPage> {
   const url = connection.redactedUrl;
   const capKnown = Number.isFinite(limit.maxBlocks);
-  const answer = await feeHistory(connection, blocksIn(range), range.toBlock, limit);
-  const blocks = answer.baseFeesWei.length;
-  const expected = Math.min(blocksIn(range), limit.maxBlocks);
-  if (blocks < expected) {
-    // The first short answer teaches the endpoint's cap; one shorter than the cap it taught is not a cap.
-    if (capKnown)
-      throw new BackfillAnswerError(
-        url,
-        `eth_feeHistory gave ${blocks} blocks ending at block ${range.toBlock} where ${expected} were asked, within its own limit`,
-      );
-    limit.lower(blocks);
-  }
+  const below = checks.seamBelow === true && range.fromBlock > 0n ? 1 : 0;
+  const asked = blocksIn(range) + below;
+  const fetched = await feeHistory(connection, asked, range.toBlock, limit);
+  const expected = Math.min(asked, limit.maxBlocks);
+  // The first short answer teaches the endpoint's cap; one shorter than the cap it taught is not a cap.
+  if (fetched.baseFeesWei.length < expected && capKnown)
+    throw new BackfillAnswerError(
+      url,
+      `eth_feeHistory gave ${fetched.baseFeesWei.length} blocks ending at block ${range.toBlock} where ${expected} were asked, within its own limit`,
+    );
+  if (fetched.baseFeesWei.length < expected) limit.lower(fetched.baseFeesWei.length);
+  const seams: SeamFee[] = fetched.nextBaseFeeWei === undefined ? [] : [{ block: range.toBlock + 1n, baseFeeWei: fetched.nextBaseFeeWei }];
+  // The block below the range, when the answer reaches it: a seam, not part of the page.
+  const answer = below === 1 && fetched.oldestBlock === range.fromBlock - 1n && fetched.baseFeesWei.length > 1 ? withoutOldest(fetched) : fetched;
+  if (answer !== fetched) seams.unshift({ block: fetched.oldestBlock, baseFeeWei: fetched.baseFeesWei[0]! });
   const firstBlock = answer.oldestBlock;
   const ends = firstBlock === range.toBlock ? [firstBlock] : [firstBlock, range.toBlock];
   const headers = await Promise.all(
@@ -85,6 +101,7 @@ export async function fetchBackfillPage(
     ...(answer.gasUsedRatios ? { gasUsedRatios: answer.gasUsedRatios } : {}),
     ...(answer.blobBaseFeesWei ? { blobBaseFeesWei: answer.blobBaseFeesWei } : {}),
     anchors: Object.freeze(anchors),
+    seams: Object.freeze(seams),
   };
 
   function checkedAnchor(header: BlockHeader, block: bigint, pageFeeWei: bigint): BlockAnchor {
@@ -94,4 +111,17 @@ export async function fetchBackfillPage(
     }
     return Object.freeze({ block, timestamp: header.timestamp });
   }
+}
+
+/** The answer without its oldest block (the seam below a page). */
+function withoutOldest<
+  T extends { oldestBlock: bigint; baseFeesWei: readonly bigint[]; gasUsedRatios?: readonly number[]; blobBaseFeesWei?: readonly bigint[] },
+>(answer: T): T {
+  return {
+    ...answer,
+    oldestBlock: answer.oldestBlock + 1n,
+    baseFeesWei: answer.baseFeesWei.slice(1),
+    ...(answer.gasUsedRatios ? { gasUsedRatios: answer.gasUsedRatios.slice(1) } : {}),
+    ...(answer.blobBaseFeesWei ? { blobBaseFeesWei: answer.blobBaseFeesWei.slice(1) } : {}),
+  };
 }

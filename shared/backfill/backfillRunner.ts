@@ -1,10 +1,12 @@
 import type { Logger } from "../log/logger.ts";
-import { checkedBackoff, DEFAULT_BACKOFF, type BackoffOptions } from "../rpc/backoff.ts";
+import { DEFAULT_BACKOFF, type BackoffOptions } from "../rpc/backoff.ts";
+import { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
 import { RpcEndpointError } from "../rpc/errors.ts";
 import type { BlockAnchor } from "./backfillAnchors.ts";
-import { endpointNamesOf } from "../rpc/redactUrl.ts";
 import { BackfillEndpoint } from "./backfillEndpoint.ts";
+import { BackfillAnswerError } from "./backfillErrors.ts";
 import { fetchBackfillPage, type BackfillPage } from "./backfillPage.ts";
+import { judgeSeams, type HeldFee, type SourcedPage } from "./backfillSeams.ts";
 import { DEFAULT_PAGE_BLOCKS } from "./backfillPlan.ts";
 import type { BlockRange } from "./backfillRanges.ts";
 import { BackfillSchedule } from "./backfillSchedule.ts";
@@ -14,8 +16,10 @@ import { BackfillStoppedError, untilAborted, waitMs } from "./backfillWait.ts";
 export const DEFAULT_BACKFILL_REQUESTS_PER_SECOND = 2;
 /** Per request, as the live feed's. */
 export const DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS = 10_000;
-/** An endpoint whose answers cannot be trusted is not asked again for this long. */
-export const DEFAULT_SET_ASIDE_MS = 10 * 60_000;
+/** What a dispute at a page's seams is filed under in the layer: said until a later run of the backfill ends without one. */
+export const SEAM_DISPUTE = "history seams";
+/** How long the backfill waits at most before it looks again for an endpoint to read through, while none is trusted. */
+const NO_SOURCE_WAIT_MS = 1_000;
 /**
  * A page whose block is dated further past the local clock than this is a lie, and its endpoint is set aside (a clock
  * may be minutes off); the history believes no date more than MAX_HEADER_AHEAD_SECONDS ahead all the same.
@@ -26,21 +30,33 @@ export const DEFAULT_WARN_AFTER_FAILURES = 3;
 
 export interface BackfillRunnerOptions {
   readonly chainId: number;
-  /** The chain's endpoints (http(s) or ws(s)): the backfill opens its own connections to each and uses them all. */
-  readonly rpcUrls: readonly string[];
+  /** The chain's endpoints (http(s) or ws(s)), when no layer is given: the runner makes a layer of its own of them. */
+  readonly rpcUrls?: readonly string[];
   /** The user's name of an endpoint, by its URL (as the live feed's `rpcLabels`). */
   readonly rpcLabels?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The chain's endpoint layer, shared with its feed and contract reads: the backfill reads through its own lane to
+   * the layer's one source at a time (the endpoint the feed follows), and an endpoint it finds lying is set aside for
+   * every reader. A layer given is not closed by the runner.
+   */
+  readonly endpoints?: ChainEndpoints;
+  /**
+   * The base fee the history holds for a block, and who supplied it: a page joins the history only where it agrees
+   * with it at its seams (the block above it, and the block below it when held).
+   */
+  readonly heldFeeAt?: (block: bigint) => HeldFee | undefined;
   /** How far back the history reaches from the newest block's timestamp. */
   readonly horizonSeconds: number;
   /** The chain's block spacing as configured: the first guess of how many blocks the horizon holds. */
   readonly blockTimeMs: number;
   readonly logger: Logger;
   /**
-   * Called with each page, once, before the next page of the same endpoint is fetched; pages of different endpoints
-   * may arrive out of order (each is newest first among its own). A page is held once this returns (or its promise
-   * resolves); if it throws, the backfill stops and `run` rejects with that error.
+   * Called with each page, once, newest first, with the endpoint it came from (its redacted URL), before the next page
+   * is fetched. A page is held once this returns (or its promise resolves); if it throws, the backfill stops and `run`
+   * rejects with that error. A seam block the history holds wrongly (by a majority of sources) comes as a page of its
+   * own, without anchors.
    */
-  readonly onPage: (page: BackfillPage) => void | Promise<void>;
+  readonly onPage: (page: BackfillPage, source: string) => void | Promise<void>;
   /** Called when the run starts, after each page, and when it ends; never after stop(). */
   readonly onProgress?: (progress: BackfillProgress) => void;
   /** JSON-RPC calls per second to each endpoint, every call counted; default 2. Infinity lifts the cap (benchmarks). */
@@ -51,8 +67,6 @@ export interface BackfillRunnerOptions {
   readonly requestTimeoutMs?: number;
   /** The wait after failures: 1 s doubling to 60 s by default, a Retry-After honoured up to the longest wait. */
   readonly backoff?: Partial<BackoffOptions>;
-  /** How long an endpoint whose answers cannot be trusted is left alone; default 10 minutes. */
-  readonly setAsideMs?: number;
   readonly maxFutureSeconds?: number;
   readonly warnAfterFailures?: number;
   /** The wall clock in epoch ms (blocks from the future are refused against it); default Date.now. */
@@ -97,15 +111,19 @@ export interface BackfillOutcome extends BackfillProgress {
 
 /**
  * Fetches a chain's history newest first, in `eth_feeHistory` pages with exact timestamps at each page's two ends,
- * gently: at most `requestsPerSecond` JSON-RPC calls to each endpoint, backing off on errors and 429s, through
- * connections of its own (the live feed's are never touched, so the head is never delayed). Each endpoint's chain id
- * is checked before use; an endpoint of another chain or whose answers contradict each other is set aside. It stops
- * at the horizon (a fetched block older than the newest block's timestamp minus the horizon) or the genesis; told what
- * is held, a run after a restart fetches only what is missing. One run per runner.
+ * gently: at most `requestsPerSecond` JSON-RPC calls to an endpoint, through the backfill's own lane of the chain's
+ * endpoint layer (the live feed's connections are never touched, so the head is never delayed), one source at a time
+ * (the endpoint the feed follows, else the first the layer trusts). Each page joins the history only where it meets
+ * it (the block above it, and below it where held): a page that does not is fetched again from another endpoint and
+ * the sources judged (backfillSeams.ts); a liar against a majority is set aside for every reader, two stories with
+ * no majority are a dispute of the chain. It stops at the horizon (a fetched block older than the newest block's
+ * timestamp minus the horizon) or the genesis; told what is held, a run after a restart fetches only what is missing.
+ * One run per runner.
  */
 export class BackfillRunner {
   readonly #options: BackfillRunnerOptions;
-  readonly #backoff: BackoffOptions;
+  readonly #layer: ChainEndpoints;
+  readonly #ownsLayer: boolean;
   readonly #stop = new AbortController();
   readonly #nowMs: () => number;
   readonly #monotonicMs: () => number;
@@ -114,15 +132,25 @@ export class BackfillRunner {
   #run: Promise<BackfillOutcome> | undefined;
   #finished = false;
   #pageFailure: { error: unknown } | undefined;
+  /** A page of this run did not meet the history held, with no majority to settle it. */
+  #disputed = false;
   #progress: BackfillProgress = { running: false, blocksFetched: 0, blocksToGo: 0, oldestReached: false };
   /** Wakes workers that wait for a page in flight or for an endpoint's backoff when the run ends. */
   readonly #ended = new AbortController();
 
   constructor(options: BackfillRunnerOptions) {
-    if (options.rpcUrls.length === 0) throw new RangeError(`chain ${options.chainId}: a backfill needs at least one RPC URL`);
+    if (options.endpoints === undefined && (options.rpcUrls ?? []).length === 0)
+      throw new RangeError(`chain ${options.chainId}: a backfill needs at least one RPC URL`);
     if (!(options.blockTimeMs > 0)) throw new RangeError(`chain ${options.chainId}: the block time is positive (got ${options.blockTimeMs} ms)`);
     this.#options = options;
-    this.#backoff = checkedBackoff({ ...DEFAULT_BACKOFF, ...options.backoff });
+    this.#ownsLayer = options.endpoints === undefined;
+    this.#layer =
+      options.endpoints ??
+      new ChainEndpoints(options.chainId, options.rpcUrls ?? [], {
+        backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+        labels: options.rpcLabels,
+        timeoutMs: options.requestTimeoutMs ?? DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS,
+      });
     this.#nowMs = options.nowMs ?? Date.now;
     this.#monotonicMs = options.monotonicMs ?? (() => performance.now());
   }
@@ -149,10 +177,11 @@ export class BackfillRunner {
     this.#ended.abort();
     for (const endpoint of this.#endpoints) endpoint.close();
     await this.#run?.catch(() => {});
+    if (this.#ownsLayer) this.#layer.close();
   }
 
   async #runOnce(target: BackfillTarget): Promise<BackfillOutcome> {
-    const { chainId, logger, rpcUrls, horizonSeconds } = this.#options;
+    const { chainId, logger, horizonSeconds } = this.#options;
     const requestsPerSecond = this.#options.requestsPerSecond ?? DEFAULT_BACKFILL_REQUESTS_PER_SECOND;
     const schedule = new BackfillSchedule({
       heldRanges: target.heldRanges,
@@ -170,14 +199,11 @@ export class BackfillRunner {
       if (firstPlan.complete) logger.info(`chain ${chainId}: the history is complete back to block ${firstPlan.floorBlock}; nothing to backfill`, { chainId });
       return this.#outcome();
     }
-    const names = endpointNamesOf(rpcUrls, this.#options.rpcLabels);
-    this.#endpoints = rpcUrls.map(
-      (url, index) =>
-        new BackfillEndpoint(url, {
-          shownAs: names[index]!,
+    this.#endpoints = this.#layer.endpoints.map(
+      (layered) =>
+        new BackfillEndpoint(this.#layer, layered, {
           requestsPerSecond,
           requestTimeoutMs: this.#options.requestTimeoutMs ?? DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS,
-          backoff: this.#backoff,
           signal: this.#stop.signal,
           monotonicMs: this.#monotonicMs,
         }),
@@ -185,17 +211,19 @@ export class BackfillRunner {
     const top = firstPlan.missing[0]!.toBlock;
     logger.info(
       `chain ${chainId}: history backfill starts: about ${firstPlan.blocksToGo} blocks missing from block ${top} back, ` +
-        `through ${this.#endpoints.length} endpoint(s) at most ${requestsPerSecond} requests/s each`,
+        `through one of ${this.#endpoints.length} endpoint(s) at a time, at most ${requestsPerSecond} requests/s each`,
       { chainId, newestBlock: target.newest.block, fromBlock: top, blocksToGo: firstPlan.blocksToGo, horizonSeconds },
     );
     this.#reportProgress(true);
     try {
-      await Promise.all(this.#endpoints.map((endpoint) => this.#work(endpoint)));
+      await this.#work();
     } finally {
       for (const endpoint of this.#endpoints) endpoint.close();
     }
     this.#reportProgress(false);
     const outcome = this.#outcome();
+    // A run that met no disagreement at its pages' seams ends an earlier run's dispute.
+    if (!this.#disputed && !outcome.stopped) this.#layer.settle(SEAM_DISPUTE);
     const seconds = ((this.#monotonicMs() - startedAt) / 1000).toFixed(1);
     const fields = { chainId, blocksFetched: outcome.blocksFetched, pagesFetched: outcome.pagesFetched, requests: outcome.requests, seconds: Number(seconds) };
     if (this.#pageFailure) {
@@ -213,52 +241,111 @@ export class BackfillRunner {
     return outcome;
   }
 
-  /** One endpoint's loop: check its chain, then take pages until none is left (or the run stops). */
-  async #work(endpoint: BackfillEndpoint): Promise<void> {
+  /**
+   * The run's loop: one source at a time (the layer's, the endpoint the feed follows, else the first it trusts; the
+   * next trusted one while the source's lane backs off), its chain id checked, then pages newest first until none is
+   * left (or the run stops).
+   */
+  async #work(): Promise<void> {
     const schedule = this.#schedule!;
     while (!this.#finished && !this.#stop.signal.aborted) {
+      const endpoint = this.#source();
       try {
-        const wait = endpoint.waitMs;
-        if (wait > 0) {
-          await waitMs(wait, this.#ended.signal);
+        if (endpoint === undefined) {
+          await waitMs(this.#sourceWaitMs(), this.#ended.signal);
           continue;
         }
-        if (!endpoint.verified) {
-          await endpoint.verify(this.#options.chainId);
+        if (!this.#layer.chainIdKnown(endpoint.layered, "backfill")) {
+          await endpoint.verify();
           continue;
         }
-        const range = schedule.take(endpoint.limit.maxBlocks);
+        // One block below the page is asked for too where the history holds it (its seam).
+        const range = schedule.take(Math.max(1, endpoint.limit.maxBlocks - 1));
         if (range === undefined) {
-          if (schedule.pagesInFlight === 0) this.#finish();
-          else await this.#nextChange(schedule);
+          this.#finish();
           continue;
         }
         await this.#fetchAndKeep(endpoint, range);
       } catch (error) {
         if (error instanceof BackfillStoppedError || this.#stop.signal.aborted) return;
         if (this.#pageFailure) return;
-        this.#failed(endpoint, error);
+        if (endpoint !== undefined) this.#failed(endpoint, error);
       }
     }
+  }
+
+  /** The endpoint to read through now: the layer's source, else the next one it trusts, whose lane is not backing off. */
+  #source(): BackfillEndpoint | undefined {
+    const preferred = this.#layer.source();
+    const ready = this.#endpoints.filter((endpoint) => endpoint.trusted && endpoint.waitMs === 0);
+    return ready.find((endpoint) => endpoint.layered === preferred) ?? ready[0];
+  }
+
+  /**
+   * How long to wait for a source: until the first trusted lane's backoff is over, or (none trusted) a moment, after
+   * which an endpoint that only asked to be left alone (a Retry-After) and whose wait is over is asked again.
+   */
+  #sourceWaitMs(): number {
+    const trusted = this.#endpoints.filter((endpoint) => endpoint.trusted);
+    if (trusted.length > 0) return Math.min(...trusted.map((endpoint) => endpoint.waitMs));
+    const now = Date.now();
+    for (const endpoint of this.#endpoints) this.#layer.waitOver(endpoint.layered, now);
+    return NO_SOURCE_WAIT_MS;
   }
 
   async #fetchAndKeep(endpoint: BackfillEndpoint, range: BlockRange): Promise<void> {
     const schedule = this.#schedule!;
     const { chainId, logger } = this.#options;
-    let page: BackfillPage;
+    const heldAt = this.#options.heldFeeAt ?? (() => undefined);
+    let kept: SourcedPage;
+    let corrections: readonly { block: bigint; baseFeeWei: bigint }[] = [];
     try {
-      page = await fetchBackfillPage(endpoint.connection, range, endpoint.limit, {
-        anchors: schedule.anchors,
-        nowSeconds: this.#nowMs() / 1000,
-        maxFutureSeconds: this.#options.maxFutureSeconds ?? DEFAULT_MAX_FUTURE_SECONDS,
-      });
+      const first = { page: await this.#fetch(endpoint, range), source: endpoint.redactedUrl };
+      const verdict = judgeSeams(first, heldAt);
+      if (verdict.kind === "fits") kept = first;
+      else {
+        // The page does not meet the history held: the same page from another endpoint, and the three judged.
+        const other = this.#endpoints.find((candidate) => candidate !== endpoint && candidate.trusted);
+        const second =
+          other === undefined
+            ? undefined
+            : await this.#fetch(other, range).then(
+                (page) => ({ page, source: other.redactedUrl }),
+                () => undefined,
+              );
+        const judged = second === undefined ? undefined : judgeSeams(first, heldAt, second);
+        if (judged === undefined || judged.kind === "disputed") {
+          const how = judged?.how ?? `${verdict.kind === "refetch" ? verdict.how : "a seam disagrees"}, and no other endpoint answers to judge it`;
+          this.#disputed = true;
+          this.#layer.dispute(SEAM_DISPUTE, how);
+          logger.warn(`chain ${chainId}: a backfilled page does not meet the history held, and no majority settles it: ${how}`, { chainId });
+          if (judged?.keep === undefined) throw new SeamDisputedError(endpoint.redactedUrl, how);
+          kept = judged.keep;
+        } else if (judged.kind === "keep") {
+          for (const outlier of judged.outliers) {
+            const liar = this.#endpoints.find((candidate) => candidate.redactedUrl === outlier.source);
+            const error = new BackfillAnswerError(outlier.source, `its blocks disagree with the other sources': ${outlier.how}`);
+            liar?.setAside(error);
+            logger.warn(`chain ${chainId}: history backfill sets ${outlier.source} aside for lying: ${outlier.how}`, { chainId, url: outlier.source });
+          }
+          kept = judged.page;
+          corrections = judged.corrections;
+        } else kept = first;
+      }
       if (this.#stop.signal.aborted) throw new BackfillStoppedError();
     } catch (error) {
       schedule.release(range);
       throw error;
     }
+    const { page } = kept;
     try {
-      await untilAborted(Promise.resolve(this.#options.onPage(page)), this.#stop.signal);
+      for (const correction of corrections) {
+        await untilAborted(
+          Promise.resolve(this.#options.onPage({ firstBlock: correction.block, baseFeesWei: [correction.baseFeeWei], anchors: [] }, kept.source)),
+          this.#stop.signal,
+        );
+      }
+      await untilAborted(Promise.resolve(this.#options.onPage(page, kept.source)), this.#stop.signal);
     } catch (error) {
       schedule.release(range);
       if (!(error instanceof BackfillStoppedError)) {
@@ -270,48 +357,49 @@ export class BackfillRunner {
     schedule.complete(range, page);
     endpoint.markServing();
     const toBlock = page.firstBlock + BigInt(page.baseFeesWei.length) - 1n;
-    logger.debug(`chain ${chainId}: backfilled blocks ${page.firstBlock}..${toBlock} through ${endpoint.redactedUrl}`, {
+    logger.debug(`chain ${chainId}: backfilled blocks ${page.firstBlock}..${toBlock} through ${kept.source}`, {
       chainId,
-      url: endpoint.redactedUrl,
+      url: kept.source,
       blocks: page.baseFeesWei.length,
     });
     this.#reportProgress(true);
   }
 
-  /** Backs off from a failing endpoint, or sets aside one that lies or serves another chain. */
+  /** One page of `range` through `endpoint`, with its seams (the block below asked for where the history holds it). */
+  #fetch(endpoint: BackfillEndpoint, range: BlockRange): Promise<BackfillPage> {
+    const seamBelow = range.fromBlock > 0n && this.#options.heldFeeAt?.(range.fromBlock - 1n) !== undefined;
+    return fetchBackfillPage(endpoint.connection, range, endpoint.limit, {
+      anchors: this.#schedule!.anchors,
+      nowSeconds: this.#nowMs() / 1000,
+      maxFutureSeconds: this.#options.maxFutureSeconds ?? DEFAULT_MAX_FUTURE_SECONDS,
+      seamBelow,
+    });
+  }
+
+  /** Backs off from a failing endpoint, or sets aside one that lies or serves another chain (for every reader). */
   #failed(endpoint: BackfillEndpoint, caught: unknown): void {
     const { chainId, logger } = this.#options;
     const error = caught instanceof Error ? caught : new Error(String(caught));
     const fields = { chainId, url: endpoint.redactedUrl, error: error.message };
-    if (!(error instanceof RpcEndpointError)) {
-      // Another chain, garbage or answers that contradict each other: not asked again for a long while.
-      const setAsideMs = this.#options.setAsideMs ?? DEFAULT_SET_ASIDE_MS;
-      endpoint.setAside(error, setAsideMs);
-      logger.warn(`chain ${chainId}: history backfill sets ${endpoint.redactedUrl} aside for ${Math.round(setAsideMs / 1000)} s: ${error.message}`, fields);
+    if (error instanceof SeamDisputedError) {
+      // Nothing to blame on one endpoint: the page is asked again after the lane's backoff, the dispute said meanwhile.
+      endpoint.markFailing(error);
       return;
     }
-    const waitedMs = endpoint.markFailing(error);
+    if (!(error instanceof RpcEndpointError)) {
+      // Another chain, garbage or answers that contradict each other: set aside for every reader of the chain.
+      endpoint.setAside(error);
+      logger.warn(`chain ${chainId}: history backfill sets ${endpoint.redactedUrl} aside: ${error.message}`, fields);
+      return;
+    }
+    const { waitMs: waitedMs, failuresInARow, askedByEndpoint } = endpoint.markFailing(error);
     const warnAfter = this.#options.warnAfterFailures ?? DEFAULT_WARN_AFTER_FAILURES;
-    const level = endpoint.failuresInARow === warnAfter ? "warn" : "debug";
+    // A wait the endpoint asked for (a Retry-After) is said: every reader of the chain waits it out.
+    const level = failuresInARow === warnAfter || (askedByEndpoint && failuresInARow === 1) ? "warn" : "debug";
     logger[level](
-      `chain ${chainId}: history backfill: ${endpoint.redactedUrl} failed ${endpoint.failuresInARow} time(s) in a row; asking it again in ${waitedMs} ms`,
+      `chain ${chainId}: history backfill: ${endpoint.redactedUrl} failed ${failuresInARow} time(s) in a row; asking it again in ${waitedMs} ms`,
       fields,
     );
-  }
-
-  /** Resolves at the next page kept or released, or when the run ends. */
-  #nextChange(schedule: BackfillSchedule): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const signal = this.#ended.signal;
-      if (signal.aborted) return resolve();
-      const done = () => {
-        unsubscribe();
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const unsubscribe = schedule.onceChanged(done);
-      signal.addEventListener("abort", done, { once: true });
-    });
   }
 
   #finish(): void {
@@ -345,5 +433,13 @@ export class BackfillRunner {
       requests: this.#endpoints.reduce((sum, endpoint) => sum + endpoint.requests, 0),
       stopped: this.#stop.signal.aborted && !this.#progress.oldestReached,
     });
+  }
+}
+
+/** A page that does not meet the history held, with no majority to say who is right: nothing of it is kept. */
+class SeamDisputedError extends Error {
+  override name = "SeamDisputedError";
+  constructor(url: string, how: string) {
+    super(`a page from ${url} does not meet the history held, and no majority settles it: ${how}`);
   }
 }

@@ -1,7 +1,8 @@
 import { ALLOWED_METHODS } from "./apiErrors.ts";
 
 /** Headers a browser client may read from an answer (besides the CORS-safelisted ones). */
-const EXPOSED_HEADERS = "ETag, Last-Modified, Retry-After, X-Block-Number, X-Data-Age-Ms, X-Stats-Blocks, X-Stats-From-Block, X-Stats-To-Block";
+const EXPOSED_HEADERS =
+  "ETag, Last-Modified, Retry-After, X-Block-Number, X-Data-Age-Ms, X-Data-Disputed, X-Stats-Blocks, X-Stats-From-Block, X-Stats-To-Block";
 const ALLOWED_REQUEST_HEADERS = "Authorization, If-None-Match";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
 

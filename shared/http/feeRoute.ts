@@ -44,11 +44,16 @@ export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeR
   };
 }
 
-/** `X-Block-Number`, and once an RPC endpoint brought data, `X-Data-Age-Ms` at `nowMs` and `Last-Modified`. */
+/**
+ * `X-Block-Number`, once an RPC endpoint brought data, `X-Data-Age-Ms` at `nowMs` and `Last-Modified`, and
+ * `X-Data-Disputed: true` while the chain's endpoints disagree with no majority to settle it.
+ */
 function freshnessHeaders(publication: PublicationWithData, { answers, lastModified }: PublishedAnswers, nowMs: number): Record<string, string> {
   const { newDataAt } = publication;
-  if (newDataAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber };
+  const disputed: Record<string, string> = publication.status.disputed === true ? { "X-Data-Disputed": "true" } : {};
+  if (newDataAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber, ...disputed };
   return {
+    ...disputed,
     "X-Block-Number": answers.blockNumber,
     "X-Data-Age-Ms": String(dataAgeMsAt(publication, nowMs)),
     "Last-Modified": lastModified,

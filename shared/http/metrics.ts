@@ -96,6 +96,11 @@ const CHAIN_GAUGES: readonly ChainGauge[] = [
     value: (status) => flag(status.blobBusy),
   },
   {
+    name: "gasfees_chain_disputed",
+    help: "1 while the chain's endpoints disagree and no majority settles it (X-Data-Disputed), else 0.",
+    value: (status) => (status.disputed === true ? 1 : 0),
+  },
+  {
     name: "gasfees_data_age_seconds",
     help: "Seconds since an RPC endpoint last brought new data (X-Data-Age-Ms).",
     value: (status) => (status.dataAgeMs === null ? undefined : status.dataAgeMs / 1000),

@@ -318,6 +318,7 @@ test("the document is made from the server's route list: one path per route, wit
     "X-Block-Number",
     "X-Data-Age-Ms",
     "Last-Modified",
+    "X-Data-Disputed",
     "X-Stats-Blocks",
     "X-Stats-From-Block",
     "X-Stats-To-Block",
@@ -328,6 +329,7 @@ test("the document is made from the server's route list: one path per route, wit
     "X-Block-Number",
     "X-Data-Age-Ms",
     "Last-Modified",
+    "X-Data-Disputed",
   ]);
   assert.deepEqual(response("200").content, { "application/json": { schema: { $ref: "#/components/schemas/SuggestedGasFees" } } });
 });

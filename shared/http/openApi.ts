@@ -142,6 +142,10 @@ function successResponse(route: Route): Record<string, unknown> {
       schema: { type: "string", pattern: "^[0-9]+$" },
     };
     headers["Last-Modified"] = { description: "When an RPC endpoint last brought new data.", schema: { type: "string" } };
+    headers["X-Data-Disputed"] = {
+      description: "true while the chain's endpoints disagree and no majority settles it (two endpoints, two stories); absent otherwise.",
+      schema: { type: "string", enum: ["true"] },
+    };
   }
   if (response.windowed) {
     const blocks = { type: "string", pattern: "^[0-9]+$" };

@@ -4,6 +4,8 @@ import type { Logger } from "../log/logger.ts";
 import { BlockAnchors } from "./blockAnchors.ts";
 import { ChainHead, DEFAULT_REORG_DEPTH_BLOCKS, type HeadVerdict } from "./chainHead.ts";
 import { DEFAULT_BACKOFF, type BackoffOptions, type Endpoint, EndpointPool } from "./endpointPool.ts";
+import { BlockCrossCheck } from "./endpoints/blockCrossCheck.ts";
+import { ChainEndpoints } from "./endpoints/chainEndpoints.ts";
 import { MalformedRpcResponseError, RpcEndpointError, SuspectEndpointError, WrongChainError } from "./errors.ts";
 import type { FeedBlocks, FeedPhase, FeedReport } from "./feedReport.ts";
 import { nextFeeHistoryRequest } from "./feeHistoryRequest.ts";
@@ -12,7 +14,7 @@ import { DroppedBlobFields } from "./droppedBlobFields.ts";
 import { fetchBaseFees } from "./fetchBaseFees.ts";
 import { firstFeedReport, nextFeedReport } from "./nextFeedReport.ts";
 import { headerAnchor } from "./headerAnchor.ts";
-import { parseRpcChainId, parseLatestBlock } from "./parseRpcAnswers.ts";
+import { parseLatestBlock } from "./parseRpcAnswers.ts";
 import { PollSchedule } from "./pollSchedule.ts";
 
 export interface ChainFeedOptions {
@@ -59,6 +61,11 @@ export interface ChainFeedOptions {
   heldBlocks?: FeedBlocks;
   /** How often an endpoint in use has its chain id checked again; default CHAIN_ID_RECHECK_MS. */
   chainIdRecheckMs?: number;
+  /**
+   * The chain's endpoint layer, shared with the backfill and the contract reads (one health per endpoint); without
+   * one, the feed makes its own of `rpcUrls`. The feed does not close a layer it was given.
+   */
+  endpoints?: ChainEndpoints;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -133,6 +140,10 @@ export class ChainFeed {
   #cycleAgain = false;
   #pollTimer: NodeJS.Timeout | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
+  readonly #ownsLayer: boolean;
+  #unsubscribeLayer: (() => void) | undefined;
+  /** The chain's endpoints compared on a sample of the blocks confirmed (where it has two or more). */
+  readonly #crossCheck: BlockCrossCheck;
 
   constructor(options: ChainFeedOptions) {
     if (!Number.isSafeInteger(options.chainId) || options.chainId < 1) throw new RangeError(`a chain id is a positive integer (got ${options.chainId})`);
@@ -147,11 +158,16 @@ export class ChainFeed {
       ...(options.pollIntervalMs === undefined ? {} : { fixedIntervalMs: options.pollIntervalMs }),
     });
     this.#overlapBlocks = Math.max(1, options.overlapBlocks ?? DEFAULT_OVERLAP_BLOCKS);
-    this.#pool = new EndpointPool(options.rpcUrls, {
-      timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
-      labels: options.rpcLabels,
-    });
+    this.#ownsLayer = options.endpoints === undefined;
+    const layer =
+      options.endpoints ??
+      new ChainEndpoints(options.chainId, options.rpcUrls, {
+        timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+        labels: options.rpcLabels,
+      });
+    this.#pool = new EndpointPool(layer);
+    this.#crossCheck = new BlockCrossCheck(layer, { logger: options.logger, timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
     this.#state = new FeeHistoryState({ windowBlocks: options.windowBlocks });
     this.#head = new ChainHead({ blockTimeMs: options.blockTimeMs, reorgDepthBlocks: options.reorgDepthBlocks ?? DEFAULT_REORG_DEPTH_BLOCKS });
     if (options.heldHead) this.#head.seed(options.heldHead.block, options.heldHead.timestamp * 1000);
@@ -177,6 +193,17 @@ export class ChainFeed {
   start(): void {
     if (this.#started || this.#stopped) return;
     this.#started = true;
+    // Another reader set an endpoint aside (the backfill found it lying, a cross-check) or it asked every reader to wait:
+    // its status goes out, its check is scheduled, and the feed leaves it if it was following the chain through it.
+    this.#unsubscribeLayer = this.#pool.layer.onChange((_endpoint, by) => {
+      if (this.#stopped || by === "feed") return;
+      if (this.#active !== undefined && this.#active.state !== "ok" && this.#active.state !== "unknown") {
+        this.#setActive(undefined);
+        this.#kick();
+      }
+      this.#publish();
+      this.#scheduleRetry();
+    });
     this.#kick();
   }
 
@@ -187,7 +214,10 @@ export class ChainFeed {
     clearTimeout(this.#retryTimer);
     this.#pollTimer = this.#retryTimer = undefined;
     this.#dropSubscription();
+    this.#crossCheck.stop();
+    this.#unsubscribeLayer?.();
     this.#pool.close();
+    if (this.#ownsLayer) this.#pool.layer.close();
     return Promise.resolve();
   }
 
@@ -303,11 +333,10 @@ export class ChainFeed {
 
   /** Throws WrongChainError when the endpoint now reports another chain id. */
   async #checkChainId(endpoint: Endpoint): Promise<void> {
-    const { connection } = endpoint;
-    const reported = parseRpcChainId(await connection.request("eth_chainId", []), connection.redactedUrl);
+    // The layer's one check (forced: the feed asks again on connecting, when an answer turns suspect, and now and then).
+    // Another chain's endpoint is set aside by the pool (markWrongChain, through the layer), said once in #fail.
+    await this.#pool.layer.checkChainId(this.#pool.layered(endpoint), "feed", { force: true, setAside: false });
     this.#chainIdCheckedAt.set(endpoint, Date.now());
-    this.#pool.recordChainId(endpoint, reported);
-    if (reported !== this.chainId) throw new WrongChainError(connection.redactedUrl, this.chainId, reported);
   }
 
   /**
@@ -369,6 +398,7 @@ export class ChainFeed {
     if (applied.blocks) this.#unreportedBlocks.push(applied.blocks);
     if (applied.changed) this.#newDataAt = Date.now();
     this.#head.confirm(answerNewest, Date.now());
+    this.#crossCheck.offer(answerNewest);
   }
 
   /** Whether the next poll brings the newest header: while the rhythm is learned, then every HEADER_EVERY_BLOCKS blocks. */
@@ -455,6 +485,7 @@ export class ChainFeed {
     if (this.#subscription && this.#subscription.endpoint !== endpoint) this.#dropSubscription();
     const previous = this.#active;
     this.#active = endpoint;
+    this.#pool.layer.markActive(endpoint === undefined ? undefined : this.#pool.layered(endpoint));
     // Leaving a ws endpoint that still works (a preferred one came back): close its socket and subscription.
     if (previous && previous.state === "ok" && previous.connection.transport === "ws") this.#pool.disconnect(previous);
   }
@@ -558,6 +589,7 @@ export class ChainFeed {
       endpoints: this.#pool.statuses(this.#active),
       anchors: this.#anchors.takeUnreported(),
       callCounts: this.#pool.callCounts(),
+      disputes: this.#pool.layer.disputes,
     });
     this.#unreportedBlocks = [];
     if (!next) return;

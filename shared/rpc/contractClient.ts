@@ -1,47 +1,95 @@
 // A viem client for reading contracts through a chain's own RPC endpoints, over this project's bounded connections
-// (rpcConnection.ts: answers capped, secrets redacted, timeouts), trying the endpoints in order.
+// (rpcConnection.ts: answers capped, secrets redacted, timeouts), as a user of the chain's endpoint layer.
 import { createPublicClient, custom, type PublicClient } from "viem";
-import { checkChainId } from "./checkChainId.ts";
 import { RpcEndpointError } from "./errors.ts";
-import { createRpcConnection, type RpcCall, type RpcConnection, type RpcOutcome } from "./rpcConnection.ts";
+import { type ChainEndpoint, ChainEndpoints } from "./endpoints/chainEndpoints.ts";
+import { LaneBackoff } from "./endpoints/laneBackoff.ts";
+import type { RpcCall, RpcConnection, RpcOutcome } from "./rpcConnection.ts";
 
 /** Contract reads on one chain: a viem client and one JSON-RPC batch, each call counted. */
 export interface ContractClient {
   readonly chainId: number;
   readonly viem: PublicClient;
-  /** Several calls in one request to the first endpoint that answers it. */
+  /** Several calls in one request to the first trusted endpoint that answers it. */
   batch(calls: readonly RpcCall[]): Promise<readonly RpcOutcome[]>;
+  /** JSON-RPC calls sent so far (a batch counts each of its calls): for the benchmarks' call budget. */
+  readonly callCount: number;
+  close(): void;
+  /** As `batch`, saying which endpoint (its redacted URL) answered: what a cross-check compares with the others. */
+  batchWithSource(calls: readonly RpcCall[]): Promise<{ readonly endpoint: string; readonly outcomes: readonly RpcOutcome[] }>;
   /**
-   * Several calls in one request to the first endpoint not in `except` that answers it, and which endpoint that was (its
-   * URL as configured): what a reader needs to say where a value came from, or to have it confirmed elsewhere.
-   * Undefined when the chain has no endpoint beside those in `except`; throws when each of the others fails.
+   * Several calls in one request to the first trusted endpoint not in `except` (redacted URLs) that answers it, and
+   * which endpoint that was: what a reader needs to say where a value came from, or to have it confirmed elsewhere.
+   * Undefined when no trusted endpoint is left beside those in `except`; throws when each of the others fails.
    */
   batchFrom(
     calls: readonly RpcCall[],
     except?: readonly string[],
   ): Promise<{ readonly endpoint: string; readonly outcomes: readonly RpcOutcome[] } | undefined>;
-  /** JSON-RPC calls sent so far (a batch counts each of its calls): for the benchmarks' call budget. */
-  readonly callCount: number;
-  close(): void;
+  /** The same calls through one named endpoint (its redacted URL) alone, if the layer trusts it now. */
+  batchAt(endpoint: string, calls: readonly RpcCall[]): Promise<readonly RpcOutcome[]>;
+  /** The endpoints the layer trusts now, in order (redacted URLs): none failing, none set aside. */
+  trustedEndpoints(): readonly string[];
+  /** An endpoint's answer was found false against the others': set aside for every reader, with how it differed. */
+  setAside(endpoint: string, error: Error): void;
+  /** The endpoints disagree about `subject` with no majority (`how`), or no longer (undefined): the chain is disputed meanwhile. */
+  dispute(subject: string, how: string | undefined): void;
+  /** The endpoint (its redacted URL) that answered the last call made through `viem` or `batch`; undefined before any. */
+  readonly lastSource: string | undefined;
+}
+
+/** No endpoint of the chain may be read through now: each is failing, set aside or waiting. */
+export class NoTrustedEndpointError extends Error {
+  override name = "NoTrustedEndpointError";
 }
 
 /**
- * Reads through `urls` (the chain's endpoints), each used only once its `eth_chainId` is `chainId`; a failing endpoint
- * passes the call to the next one, and the last one's error is thrown. Every request ends within `timeoutMs`.
+ * Contract reads through the chain's endpoint layer: only endpoints it trusts (an endpoint the feed set aside as
+ * suspect, or found lying, supplies no price and no L1 fee), each once the layer's chain-id check passed through the
+ * reads' own lane (asked again after it reconnects). A failing endpoint passes the call to the next one and is paced
+ * by the one backoff policy; a Retry-After is the endpoint's (every reader waits it out).
  */
-export function createContractClient(chainId: number, urls: readonly string[], timeoutMs: number): ContractClient {
-  const connections = urls.map((url) => ({ url, connection: createRpcConnection(url, { timeoutMs }), checked: false }));
-  let calls = 0;
-  const tryEach = async <T>(send: (connection: RpcConnection) => Promise<T>, entries = connections): Promise<T> => {
-    let lastError: unknown = new Error(`chain ${chainId} has no RPC endpoint`);
-    for (const entry of entries) {
+export function contractClientOf(
+  layer: ChainEndpoints,
+  timeoutMs: number,
+  options: { readonly ownsLayer?: boolean; readonly now?: () => number } = {},
+): ContractClient {
+  const now = options.now ?? Date.now;
+  const paces = new Map<ChainEndpoint, LaneBackoff>();
+  const paceOf = (endpoint: ChainEndpoint) => {
+    let pace = paces.get(endpoint);
+    if (pace === undefined) paces.set(endpoint, (pace = new LaneBackoff(layer.backoff)));
+    return pace;
+  };
+  const through = async <T>(endpoint: ChainEndpoint, send: (connection: RpcConnection) => Promise<T>): Promise<T> => {
+    try {
+      await layer.checkChainId(endpoint, "contracts", { timeoutMs });
+      const result = await send(layer.connection(endpoint, "contracts", timeoutMs));
+      paceOf(endpoint).served();
+      return result;
+    } catch (error) {
+      // A JSON-RPC error answer (a revert, an unknown method) is an answer, not a failure of the endpoint.
+      const answered = error instanceof RpcEndpointError && error.rpcCode !== undefined && error.httpStatus === undefined;
+      if (!answered && !layer.askedToWait(endpoint, error, "contracts")) {
+        paceOf(endpoint).failed(now());
+        layer.reconnect(endpoint, "contracts");
+      }
+      throw error;
+    }
+  };
+  let lastSource: string | undefined;
+  const tryEach = async <T>(
+    send: (connection: RpcConnection) => Promise<T>,
+    except: readonly string[] = [],
+  ): Promise<{ endpoint: ChainEndpoint; result: T }> => {
+    const ready = layer.trusted().filter((endpoint) => !except.includes(endpoint.redactedUrl) && paceOf(endpoint).waitMs(now()) === 0);
+    if (ready.length === 0) throw noneTrusted(layer);
+    let lastError: unknown;
+    for (const endpoint of ready) {
       try {
-        if (!entry.checked) {
-          calls += 1;
-          await checkChainId(entry.connection, chainId);
-          entry.checked = true;
-        }
-        return await send(entry.connection);
+        const result = await through(endpoint, send);
+        lastSource = endpoint.redactedUrl;
+        return { endpoint, result };
       } catch (error) {
         lastError = error;
       }
@@ -51,41 +99,63 @@ export function createContractClient(chainId: number, urls: readonly string[], t
   const viem = createPublicClient({
     transport: custom(
       {
-        request: ({ method, params }: { method: string; params?: unknown }) =>
-          tryEach((connection) => {
-            calls += 1;
-            return connection.request(method, Array.isArray(params) ? params : []);
-          }),
+        request: async ({ method, params }: { method: string; params?: unknown }) =>
+          (await tryEach((connection) => connection.request(method, Array.isArray(params) ? params : []))).result,
       },
       { retryCount: 0 },
     ),
   });
+  const named = (url: string) => layer.endpoints.find((endpoint) => endpoint.redactedUrl === url);
   return {
-    chainId,
+    chainId: layer.chainId,
     viem,
-    batch: (batchCalls) =>
-      tryEach((connection) => {
-        calls += batchCalls.length;
-        return connection.requestBatch(batchCalls);
-      }),
-    batchFrom: async (batchCalls, except = []) => {
-      const others = connections.filter((entry) => !except.includes(entry.url));
-      if (others.length === 0) return undefined;
-      let answered = "";
-      const outcomes = await tryEach((connection) => {
-        calls += batchCalls.length;
-        answered = others.find((entry) => entry.connection === connection)!.url;
-        return batchCalls.length === 1 ? single(connection, batchCalls[0]!) : connection.requestBatch(batchCalls);
-      }, others);
-      return { endpoint: answered, outcomes };
+    batch: async (calls) => (await tryEach((connection) => connection.requestBatch(calls))).result,
+    batchWithSource: async (calls) => {
+      const { endpoint, result } = await tryEach((connection) => connection.requestBatch(calls));
+      return { endpoint: endpoint.redactedUrl, outcomes: result };
+    },
+    batchFrom: async (calls, except = []) => {
+      if (!layer.trusted().some((endpoint) => !except.includes(endpoint.redactedUrl))) return undefined;
+      const { endpoint, result } = await tryEach((connection) => (calls.length === 1 ? single(connection, calls[0]!) : connection.requestBatch(calls)), except);
+      return { endpoint: endpoint.redactedUrl, outcomes: result };
+    },
+    batchAt: async (url, calls) => {
+      const endpoint = named(url);
+      if (endpoint === undefined || !endpoint.trusted) throw new NoTrustedEndpointError(`${url} is not trusted now on chain ${layer.chainId}`);
+      return through(endpoint, (connection) => connection.requestBatch(calls));
+    },
+    trustedEndpoints: () => layer.trusted().map((endpoint) => endpoint.redactedUrl),
+    setAside: (url, error) => {
+      const endpoint = named(url);
+      if (endpoint !== undefined) layer.setAside(endpoint, "disagrees", error, { by: "contracts" });
+    },
+    dispute: (subject, how) => (how === undefined ? layer.settle(subject) : layer.dispute(subject, how)),
+    get lastSource() {
+      return lastSource;
     },
     get callCount() {
-      return calls;
+      return layer.callCounts("contracts").reduce((sum, count) => sum + count.calls, 0);
     },
     close: () => {
-      for (const { connection } of connections) connection.close();
+      for (const endpoint of layer.endpoints) layer.reconnect(endpoint, "contracts");
+      if (options.ownsLayer === true) layer.close();
     },
   };
+}
+
+/**
+ * Reads through `urls` (the chain's endpoints) with a layer of its own (tools and tests; the service gives the
+ * contract reads the chain's shared layer through `contractClientOf`). Every request ends within `timeoutMs`.
+ */
+export function createContractClient(chainId: number, urls: readonly string[], timeoutMs: number): ContractClient {
+  return contractClientOf(new ChainEndpoints(chainId, urls, { timeoutMs }), timeoutMs, { ownsLayer: true });
+}
+
+function noneTrusted(layer: ChainEndpoints): NoTrustedEndpointError {
+  const states = layer.endpoints.map(
+    (endpoint) => `${endpoint.redactedUrl} ${endpoint.setAsideFor === undefined ? endpoint.health.state : `set aside (${endpoint.setAsideFor})`}`,
+  );
+  return new NoTrustedEndpointError(`no RPC endpoint of chain ${layer.chainId} is trusted now (${states.join(", ")})`);
 }
 
 /**

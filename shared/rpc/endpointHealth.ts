@@ -5,12 +5,13 @@ import type { FeeHistoryLimit } from "./fetchBaseFees.ts";
 export type EndpointState = EndpointStatus["state"];
 
 /**
- * What is known of one RPC endpoint's health, the same for the live feed's pool and for the backfill: its state, its
- * chain id checked, the chain id it reported, its last error, its failures since it last served and when it may be
- * asked again (by the one backoff policy, a Retry-After honoured), and its `eth_feeHistory` cap as it taught it.
+ * What is known of one RPC endpoint's health, one record per endpoint for every reader of the chain (the live feed,
+ * the backfill, the contract reads): its state, its chain id checked, the chain id it reported, its last error, its
+ * failures since it last served and when it may be asked again (by the one backoff policy, a Retry-After honoured),
+ * and its `eth_feeHistory` cap as it taught it.
  *
- * Times are on the owner's clock (the pool's is epoch ms, the backfill's monotonic). The owner (EndpointPool, a
- * BackfillEndpoint) is its only writer and decides what a failure means for its connection.
+ * Times are epoch ms. It is held by the chain's endpoint layer (endpoints/chainEndpoints.ts) and written through it and
+ * the feed's pool (endpointPool.ts, its view of the layer).
  */
 export class EndpointHealth {
   readonly #backoff: Required<BackoffOptions>;

@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EndpointPool } from "./endpointPool.ts";
+import { ChainEndpoints } from "./endpoints/chainEndpoints.ts";
 import { RpcEndpointError } from "./errors.ts";
 
 const backoff = { initialMs: 50, maxMs: 800 };
 const failure = new Error("eth_feeHistory at http://127.0.0.1:9 failed: the method does not exist");
 
 function pool(urls = ["http://127.0.0.1:9", "ws://127.0.0.1:9"]) {
-  return new EndpointPool(urls, { timeoutMs: 1000, backoff });
+  return new EndpointPool(new ChainEndpoints(1, urls, { timeoutMs: 1000, backoff }));
 }
 
 test("the wait after a failure doubles up to the longest, and passing the probe's checks does not reset it", () => {
@@ -94,6 +95,6 @@ test("the fee-history limit the pool keeps per endpoint only ever goes down", ()
 test("the pool refuses endpoints that are not its own, and backoffs it cannot honour", () => {
   const endpoints = pool();
   assert.throws(() => endpoints.markServing(pool().endpoints[0]!), /is not an endpoint of this pool/);
-  assert.throws(() => new EndpointPool(["http://127.0.0.1:9"], { timeoutMs: 1000, backoff: { initialMs: 0, maxMs: 10 } }), /positive time/);
-  assert.throws(() => new EndpointPool([], { timeoutMs: 1000, backoff }), /at least one RPC URL/);
+  assert.throws(() => new ChainEndpoints(1, ["http://127.0.0.1:9"], { timeoutMs: 1000, backoff: { initialMs: 0, maxMs: 10 } }), /positive time/);
+  assert.throws(() => new ChainEndpoints(1, [], { timeoutMs: 1000, backoff }), /at least one RPC URL/);
 });

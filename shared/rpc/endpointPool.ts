@@ -1,12 +1,11 @@
-import { checkedBackoff, type BackoffOptions } from "./backoff.ts";
-import { countedConnection, type RpcCallCounts } from "./countedConnection.ts";
 import type { EndpointStatus } from "../wire/networkStatus.ts";
-import { EndpointHealth, type EndpointState } from "./endpointHealth.ts";
+import type { EndpointState } from "./endpointHealth.ts";
+import { SuspectEndpointError } from "./errors.ts";
 import type { FeeHistoryLimit } from "./fetchBaseFees.ts";
-import { createRpcConnection, type RpcConnection } from "./rpcConnection.ts";
-import { endpointNamesOf } from "./redactUrl.ts";
+import type { RpcConnection } from "./rpcConnection.ts";
+import { type ChainEndpoint, ChainEndpoints } from "./endpoints/chainEndpoints.ts";
 
-// The pool's backoff is the one policy (backoff.ts); re-exported for the feed, which configures it through the pool.
+// The backoff is the one policy (backoff.ts), kept by the chain's endpoint layer; re-exported for the feed.
 export { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff.ts";
 
 /** What the feed may do with an endpoint's connection: use it. Closing it is the pool's (`disconnect`, `close`). */
@@ -38,37 +37,41 @@ function isSetAside(state: EndpointState): boolean {
   return state === "failing" || state === "wrong-chain" || state === "suspect";
 }
 
-/** The pool's own record of an endpoint: the only place its state is written. */
+/** The feed's view of one endpoint of the chain's layer: its health is the layer's (one record), its lane the feed's. */
 class PooledEndpoint implements Endpoint {
-  readonly connection: RpcConnection;
-  /** Its state, chain id, failures and backoff, as the backfill keeps its endpoints' too. */
-  readonly health: EndpointHealth;
+  readonly layered: ChainEndpoint;
+  readonly #layer: ChainEndpoints;
   attempted = false;
   /** A background check of a failing endpoint is under way. */
   probing = false;
 
-  /** Every JSON-RPC call made through the endpoint, and those that failed. */
-  readonly counts: RpcCallCounts = { calls: 0, failures: 0 };
+  constructor(layer: ChainEndpoints, layered: ChainEndpoint) {
+    this.#layer = layer;
+    this.layered = layered;
+  }
 
-  constructor(url: string, shownAs: string, timeoutMs: number, backoff: BackoffOptions) {
-    this.connection = countedConnection(createRpcConnection(url, { timeoutMs, shownAs }), this.counts);
-    this.health = new EndpointHealth(backoff);
+  get connection(): RpcConnection {
+    return this.#layer.connection(this.layered, "feed");
+  }
+
+  get health() {
+    return this.layered.health;
   }
 
   get redactedUrl(): string {
-    return this.connection.redactedUrl;
+    return this.layered.redactedUrl;
   }
 
   get state(): EndpointState {
-    return this.health.state;
+    return this.layered.health.state;
   }
 
   get verified(): boolean {
-    return this.health.verified;
+    return this.layered.health.verified;
   }
 
   get retryAt(): number | undefined {
-    return this.health.retryAt;
+    return this.layered.health.retryAt;
   }
 }
 
@@ -79,14 +82,22 @@ class PooledEndpoint implements Endpoint {
  */
 export class EndpointPool {
   readonly #endpoints: readonly PooledEndpoint[];
-  readonly #backoff: Required<BackoffOptions>;
+  readonly #layer: ChainEndpoints;
 
-  /** `labels`: the user's name of an endpoint, by its URL (settings' `rpcLabels`), shown after its origin. */
-  constructor(urls: readonly string[], options: { timeoutMs: number; backoff: BackoffOptions; labels?: Readonly<Record<string, string>> | undefined }) {
-    if (urls.length === 0) throw new RangeError("a chain needs at least one RPC URL");
-    this.#backoff = checkedBackoff(options.backoff);
-    const names = endpointNamesOf(urls, options.labels);
-    this.#endpoints = urls.map((url, index) => new PooledEndpoint(url, names[index]!, options.timeoutMs, this.#backoff));
+  /** The feed's use of the chain's endpoint layer (shared/rpc/endpoints/chainEndpoints.ts): its lane, the layer's health. */
+  constructor(layer: ChainEndpoints) {
+    this.#layer = layer;
+    this.#endpoints = layer.endpoints.map((endpoint) => new PooledEndpoint(layer, endpoint));
+  }
+
+  /** The chain's endpoint layer the pool is a user of. */
+  get layer(): ChainEndpoints {
+    return this.#layer;
+  }
+
+  /** The layer's record of a view the pool handed out (for the layer's own calls: chain-id check, set-aside). */
+  layered(endpoint: Endpoint): ChainEndpoint {
+    return this.#own(endpoint).layered;
   }
 
   /** Every endpoint, in the configured order. */
@@ -142,6 +153,7 @@ export class EndpointPool {
   markServing(endpoint: Endpoint): boolean {
     const pooled = this.#own(endpoint);
     this.#tried(pooled);
+    this.#layer.trustAgain(pooled.layered);
     return pooled.health.markServing();
   }
 
@@ -153,6 +165,7 @@ export class EndpointPool {
   markAnswering(endpoint: Endpoint): void {
     const pooled = this.#own(endpoint);
     this.#tried(pooled);
+    this.#layer.trustAgain(pooled.layered);
     pooled.health.markAnswering();
   }
 
@@ -170,6 +183,7 @@ export class EndpointPool {
    */
   markSuspect(endpoint: Endpoint, error: Error, now: number): void {
     this.#markFailing(endpoint, error, now, "suspect");
+    if (error instanceof SuspectEndpointError) this.#own(endpoint).layered.setAsideFor = error.reason;
   }
 
   /** Its connection is closed: its chain id and base fee are checked again when its wait is over. */
@@ -178,7 +192,7 @@ export class EndpointPool {
     this.#tried(pooled);
     pooled.health.markFailing(error, now, state);
     pooled.health.markUnverified();
-    pooled.connection.close();
+    this.#layer.reconnect(pooled.layered, "feed");
   }
 
   /** Never used while it reports another chain; checked again only after the longest wait. */
@@ -186,40 +200,26 @@ export class EndpointPool {
     const pooled = this.#own(endpoint);
     this.#tried(pooled);
     pooled.health.recordChainId(reportedChainId);
-    pooled.health.setAside("wrong-chain", error, now, this.#backoff.maxMs);
-    pooled.connection.close();
+    this.#layer.setAside(pooled.layered, "wrong-chain", error, { now, by: "feed" });
   }
 
   /** Closes the endpoint's socket (ws) or aborts its requests (http) while keeping its state: the feed left it. */
   disconnect(endpoint: Endpoint): void {
-    this.#own(endpoint).connection.close();
+    this.#layer.reconnect(this.#own(endpoint).layered, "feed");
   }
 
   /** The JSON-RPC calls made through each endpoint so far and how many failed, in the configured order (URLs redacted). */
   callCounts(): readonly EndpointCallCount[] {
-    return Object.freeze(
-      this.#endpoints.map((endpoint) => Object.freeze({ url: endpoint.redactedUrl, calls: endpoint.counts.calls, failures: endpoint.counts.failures })),
-    );
+    return Object.freeze(this.#layer.callCounts("feed").map((count) => Object.freeze(count)));
   }
 
   /** Each endpoint as `/networks` shows it; `active` is the one the feed follows the chain through. */
   statuses(active: Endpoint | undefined): EndpointStatus[] {
-    return this.#endpoints.map((endpoint) => {
-      const { health } = endpoint;
-      return {
-        url: endpoint.redactedUrl,
-        transport: endpoint.connection.transport,
-        state: health.state,
-        active: endpoint === active,
-        ...(health.lastError === undefined ? {} : { lastError: health.lastError }),
-        ...(health.reportedChainId === undefined ? {} : { reportedChainId: health.reportedChainId }),
-        ...(health.retryAt === undefined ? {} : { retryAt: health.retryAt }),
-      };
-    });
+    return this.#layer.statuses(active === undefined ? undefined : this.#own(active).layered);
   }
 
   close(): void {
-    for (const endpoint of this.#endpoints) endpoint.connection.close();
+    for (const endpoint of this.#endpoints) this.#layer.reconnect(endpoint.layered, "feed");
   }
 
   /** It was tried, and the check or attempt that handed it out is over. */

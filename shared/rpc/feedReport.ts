@@ -64,4 +64,9 @@ export interface FeedReport {
   readonly anchors: readonly BlockAnchor[];
   /** Each endpoint's JSON-RPC calls and failures so far, as of this report (not a change: counts move every call). */
   readonly callCounts: readonly EndpointCallCount[];
+  /**
+   * How the chain's endpoints disagree where no majority settles it (rpc/endpoints: the cross-check, a backfill page's
+   * seam); none (or absent) while they agree. A change of it is a change of health.
+   */
+  readonly disputes?: readonly string[];
 }

@@ -16,6 +16,7 @@ export interface FeedView {
   readonly endpoints: readonly EndpointStatus[];
   readonly anchors: readonly BlockAnchor[];
   readonly callCounts: readonly EndpointCallCount[];
+  readonly disputes?: readonly string[];
 }
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -50,7 +51,9 @@ export function nextFeedReport(previous: FeedReport, now: FeedView): FeedReport 
   const blocks =
     now.blocks.length > 0 || now.nextBaseFeeWei !== previous.nextBaseFeeWei || now.nextBlobBaseFeeWei !== previous.nextBlobBaseFeeWei || tipsChanged;
   const endpointsChanged = !sameStatuses(previous.endpoints, now.endpoints);
-  const health = now.phase !== previous.phase || endpointsChanged;
+  const disputes = now.disputes ?? NONE;
+  const disputesChanged = !sameTexts(previous.disputes ?? NONE, disputes);
+  const health = now.phase !== previous.phase || endpointsChanged || disputesChanged;
   if (!blocks && !health && now.anchors.length === 0 && now.newDataAt === previous.newDataAt) return undefined;
   return freezeReport({
     chainId: previous.chainId,
@@ -65,7 +68,12 @@ export function nextFeedReport(previous: FeedReport, now: FeedView): FeedReport 
     changed: { blocks, health },
     anchors: now.anchors.length === 0 ? NONE : Object.freeze([...now.anchors]),
     callCounts: now.callCounts,
+    disputes: disputesChanged ? Object.freeze([...disputes]) : (previous.disputes ?? NONE),
   });
+}
+
+function sameTexts(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((text, i) => text === b[i]);
 }
 
 function freezeReport(report: FeedReport): FeedReport {

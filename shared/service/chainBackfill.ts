@@ -1,6 +1,8 @@
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import { BackfillRunner, type BackfillProgress, type BackfillRunnerOptions } from "../backfill/backfillRunner.ts";
+import { BlockRangeSet, type BlockRange } from "../backfill/backfillRanges.ts";
 import type { Logger } from "../log/logger.ts";
+import type { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
 import type { BackfillStatus } from "../wire/networkStatus.ts";
 import { type ChainPlan, historyHorizonOf } from "./chainPlan.ts";
 import type { ChainRecord } from "./chainRecord.ts";
@@ -18,6 +20,11 @@ export interface ChainBackfillOptions {
   readonly runner?: Partial<Pick<BackfillRunnerOptions, "requestsPerSecond" | "backoff" | "requestTimeoutMs" | "pageBlocks">>;
   /** Epoch ms. */
   readonly now?: () => number;
+  /**
+   * The chain's endpoint layer, shared with its feed and contract reads; without one, each run makes its own of the
+   * plan's URLs.
+   */
+  readonly endpoints?: ChainEndpoints;
 }
 
 /**
@@ -36,6 +43,7 @@ export class ChainBackfill {
   #stopped = false;
   /** A run reached the horizon (or the genesis): later runs are needed only for gaps. */
   #reachedOldest = false;
+  #unsubscribe: (() => void) | undefined;
 
   constructor(plan: ChainPlan, record: ChainRecord, options: ChainBackfillOptions) {
     this.#plan = plan;
@@ -45,11 +53,26 @@ export class ChainBackfill {
   }
 
   start(): void {
+    // An endpoint found lying (by the backfill, the feed or a cross-check): the blocks it supplied are fetched again
+    // from an honest one at once, written over its own.
+    this.#unsubscribe = this.#options.endpoints?.onChange((endpoint) => {
+      if (this.#stopped || endpoint?.setAsideFor !== "disagrees" || this.#record.blocksFrom(endpoint.redactedUrl).length === 0) return;
+      this.#options.logger.warn(`chain ${this.#plan.chainId}: the blocks ${endpoint.redactedUrl} supplied are fetched again from another endpoint`, {
+        chainId: this.#plan.chainId,
+        url: endpoint.redactedUrl,
+      });
+      const runner = this.#runner;
+      clearTimeout(this.#timer);
+      void (runner?.stop() ?? Promise.resolve()).then(() => {
+        if (this.#runner === runner) this.#schedule(0);
+      });
+    });
     this.#schedule(0);
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unsubscribe?.();
     clearTimeout(this.#timer);
     await this.#runner?.stop();
   }
@@ -69,22 +92,28 @@ export class ChainBackfill {
       this.#schedule(WAIT_FOR_HEAD_MS);
       return;
     }
-    const heldRanges = history.heldRanges();
-    if (this.#reachedOldest && heldRanges.length <= 1) {
+    const lies = this.#liedRanges();
+    const heldRanges = lies.length === 0 ? history.heldRanges() : without(history.heldRanges(), lies);
+    if (this.#reachedOldest && heldRanges.length <= 1 && lies.length === 0) {
       this.#schedule(RECHECK_MS);
       return;
     }
     const horizon = historyHorizonOf(this.#plan);
+    const layer = this.#options.endpoints;
     const runner = new BackfillRunner({
       chainId: this.#plan.chainId,
-      rpcUrls: this.#plan.rpcUrls,
-      rpcLabels: this.#plan.rpcLabels,
+      ...(layer === undefined ? { rpcUrls: this.#plan.rpcUrls, rpcLabels: this.#plan.rpcLabels } : { endpoints: layer }),
+      // Blocks a liar supplied are no witness at a seam: they are to be replaced.
+      heldFeeAt: (block) => {
+        const held = this.#record.heldFeeAt(block);
+        return held === undefined || this.#isLiar(held.source) ? undefined : held;
+      },
       horizonSeconds: horizon.seconds,
       blockTimeMs: this.#plan.blockTimeMs,
       logger: this.#options.logger,
       ...this.#options.runner,
-      onPage: (page) => {
-        this.#record.writePage(page, this.#now());
+      onPage: (page, source) => {
+        this.#record.writePage(page, this.#now(), source);
         this.#options.republish();
       },
       onProgress: (progress) => {
@@ -102,6 +131,20 @@ export class ChainBackfill {
     this.#schedule(RECHECK_MS);
   }
 
+  /** Whether `source` is an endpoint of the chain set aside for lying. */
+  #isLiar(source: string | undefined): boolean {
+    return (
+      source !== undefined &&
+      this.#options.endpoints?.endpoints.some((endpoint) => endpoint.redactedUrl === source && endpoint.setAsideFor === "disagrees") === true
+    );
+  }
+
+  /** The blocks held that endpoints set aside for lying supplied in this run: to fetch again. */
+  #liedRanges(): BlockRange[] {
+    const liars = this.#options.endpoints?.endpoints.filter((endpoint) => endpoint.setAsideFor === "disagrees") ?? [];
+    return liars.flatMap((liar) => this.#record.blocksFrom(liar.redactedUrl).map(({ fromBlock, toBlock }) => ({ fromBlock, toBlock })));
+  }
+
   /** The progress as /networks shows it: the share of the horizon held, and the blocks to go. */
   #status(progress: BackfillProgress, horizonSeconds: number): BackfillStatus {
     const { oldest, newest } = this.#record.history;
@@ -113,4 +156,19 @@ export class ChainBackfill {
       blocksToGo: progress.running || !progress.oldestReached ? progress.blocksToGo : 0,
     };
   }
+}
+
+/** `held` without the blocks of `removed`. */
+function without(held: readonly BlockRange[], removed: readonly BlockRange[]): BlockRange[] {
+  let ranges: BlockRange[] = [...held];
+  for (const cut of removed) {
+    ranges = ranges.flatMap((range) => {
+      if (range.toBlock < cut.fromBlock || range.fromBlock > cut.toBlock) return [range];
+      const parts: BlockRange[] = [];
+      if (range.fromBlock < cut.fromBlock) parts.push({ fromBlock: range.fromBlock, toBlock: cut.fromBlock - 1n });
+      if (range.toBlock > cut.toBlock) parts.push({ fromBlock: cut.toBlock + 1n, toBlock: range.toBlock });
+      return parts;
+    });
+  }
+  return new BlockRangeSet(ranges).ranges.slice();
 }

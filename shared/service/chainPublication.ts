@@ -47,7 +47,7 @@ export interface PublicationChanges {
 }
 
 /** The feed's part of a publication: its health and the time of its newest new data, and what changed. */
-export type FeedHealth = Pick<FeedReport, "phase" | "endpoints" | "newDataAt" | "callCounts" | "changed">;
+export type FeedHealth = Pick<FeedReport, "phase" | "endpoints" | "newDataAt" | "callCounts" | "changed" | "disputes">;
 
 /** What the chain's history gives a publication: the snapshot (statistics over its window), and what it holds. */
 export interface HistoryPart {
@@ -95,6 +95,8 @@ export function publish(
     blockTimeMs: plan.blockTimeMs,
     dataAgeMs: snapshot && newDataAt !== undefined ? 0 : null,
     endpoints: report.endpoints,
+    // Said only while the endpoints disagree with no majority to settle it.
+    ...((report.disputes?.length ?? 0) > 0 ? { disputed: true, disputes: report.disputes } : {}),
     price: money.price?.shown ?? null,
     priceProblem: money.priceProblem,
   });

@@ -9,6 +9,7 @@ import { withoutBlobFields } from "./blobFieldsKept.ts";
 import { type ChainPlan, hasBlobMarket, historyHorizonOf, statsWindowOf } from "./chainPlan.ts";
 import type { HistoryPart } from "./chainPublication.ts";
 import type { StoreWriter } from "./storeWriter.ts";
+import { BlockSources, type SourcedRange } from "./blockSources.ts";
 
 export type { HistoryPersistence } from "./storeWriter.ts";
 
@@ -59,6 +60,8 @@ export class ChainRecord {
   #backfill: BackfillStatus = IDLE_BACKFILL;
   #changed = false;
   #lastPruneMs = 0;
+  /** Which endpoint supplied each block written in this run. */
+  readonly #sources = new BlockSources();
 
   constructor(plan: ChainPlan, options: { readonly store?: StoreWriter | undefined; readonly logger: Logger }) {
     this.#plan = plan;
@@ -122,6 +125,9 @@ export class ChainRecord {
   /** Takes a feed's report: writes its blocks and anchors into the history (and the store), and keeps its tip. */
   takeReport(report: FeedReport, nowMs: number): void {
     const last = report.blocks.length - 1;
+    const source = report.endpoints.find((endpoint) => endpoint.active)?.url;
+    if (source !== undefined)
+      for (const blocks of report.blocks) this.#sources.record(blocks.firstBlock, blocks.firstBlock + BigInt(blocks.baseFeesWei.length) - 1n, source);
     report.blocks.forEach((blocks, i) => this.#write(i === last ? { ...blocks, anchors: report.anchors } : blocks, nowMs));
     // Headers of blocks already held (a poll that found nothing new, a ws head) still make their time exact.
     if (report.blocks.length === 0 && report.anchors.length > 0)
@@ -144,9 +150,21 @@ export class ChainRecord {
     }
   }
 
-  /** Writes a backfilled page (or any older blocks) into the history and the store. */
-  writePage(page: RecordWrite, nowMs: number): void {
+  /** Writes a backfilled page (or any older blocks) into the history and the store; `source`: the endpoint it came from. */
+  writePage(page: RecordWrite, nowMs: number, source?: string): void {
+    if (source !== undefined) this.#sources.record(page.firstBlock, page.firstBlock + BigInt(page.baseFeesWei.length) - 1n, source);
     this.#write(page, nowMs);
+  }
+
+  /** The base fee held for `block` and the endpoint that supplied it in this run (undefined: kept from before); undefined when not held. */
+  heldFeeAt(block: bigint): { readonly baseFeeWei: bigint; readonly source: string | undefined } | undefined {
+    const baseFeeWei = this.#history.baseFeeAt(block);
+    return baseFeeWei === undefined ? undefined : { baseFeeWei, source: this.#sources.sourceAt(block) };
+  }
+
+  /** The runs of blocks held that `source` supplied in this run, oldest first. */
+  blocksFrom(source: string): readonly SourcedRange[] {
+    return this.#sources.rangesOf(source);
   }
 
   /** The store's health changed (a problem started or ended, its queue was written): the next part says so. */

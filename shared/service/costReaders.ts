@@ -8,9 +8,12 @@ import { suspectPrice } from "../core/costs/priceBounds.ts";
 import { allowedRoundAgeS, judgeRound, type FeedRound } from "../core/costs/priceRound.ts";
 import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
 import type { Logger } from "../log/logger.ts";
-import { createContractClient, type ContractClient } from "../rpc/contractClient.ts";
+import { contractClientOf, createContractClient, type ContractClient } from "../rpc/contractClient.ts";
+import type { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
 import { readBlobSchedule } from "../rpc/blobScheduleRead.ts";
 import { errorLine } from "../rpc/errorLine.ts";
+import { crossCheckL1Fee } from "../rpc/endpoints/l1FeeCrossCheck.ts";
+import { crossCheckRound } from "../rpc/endpoints/roundCrossCheck.ts";
 import { L1FeeRefusedError, readL1Fees } from "../rpc/l1FeeReads.ts";
 import { readOperatorFees } from "../rpc/operatorFeeReads.ts";
 import { descriptionMatches, readFeedSetup, readLatestRound, readPastRounds, readRoundElsewhere, type FeedSetup } from "../rpc/priceFeedReads.ts";
@@ -57,6 +60,11 @@ export interface CostReadersOptions {
    * (its problem is said as such, and logged at debug level only: the feed already says the chain is unreachable).
    */
   readonly chainAnswers?: (chainId: number) => boolean;
+  /**
+   * The chain's endpoint layer, shared with its feed and backfill: reads go only through endpoints it trusts. Without
+   * it (tools, tests), each chain read through gets a layer of its own.
+   */
+  readonly endpointsOf?: (chainId: number) => ChainEndpoints | undefined;
 }
 
 interface FeedReader {
@@ -74,6 +82,8 @@ interface FeedReader {
    * and it is held while a suspect round waits for another endpoint's confirmation.
    */
   lastGood: { readonly price: NonNullable<ChainMoney["price"]>; readonly endpoint: string } | undefined;
+  /** The newest round compared across the chain's endpoints (rpc/endpoints/roundCrossCheck.ts). */
+  checkedRoundId?: bigint;
 }
 
 /**
@@ -85,6 +95,8 @@ export class CostReaders {
   readonly #intervalMs: number;
   readonly #now: () => number;
   readonly #clients = new Map<number, ContractClient>();
+  /** Stops hearing of each chain's endpoint layer (whose liars' price points are forgotten). */
+  readonly #unsubscribes: (() => void)[] = [];
   readonly #feeds: FeedReader[] = [];
   readonly #money = new Map<number, ChainMoney>();
   readonly #points = new Map<number, PricePoints>();
@@ -155,6 +167,7 @@ export class CostReaders {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     await this.#running;
     await Promise.all(this.#pastWalks);
+    for (const unsubscribe of this.#unsubscribes) unsubscribe();
     for (const client of this.#clients.values()) client.close();
   }
 
@@ -196,8 +209,16 @@ export class CostReaders {
     if (existing !== undefined) return existing;
     const plan = this.#options.plans.find((candidate) => candidate.chainId === chainId);
     if (plan === undefined) return undefined;
-    const client = createContractClient(chainId, plan.rpcUrls, this.#options.requestTimeoutMs ?? plan.requestTimeoutMs ?? 10_000);
+    const timeoutMs = this.#options.requestTimeoutMs ?? plan.requestTimeoutMs ?? 10_000;
+    const layer = this.#options.endpointsOf?.(chainId);
+    const client = layer === undefined ? createContractClient(chainId, plan.rpcUrls, timeoutMs) : contractClientOf(layer, timeoutMs);
     this.#clients.set(chainId, client);
+    // An endpoint found lying (by the feed, the backfill or a cross-check): the price points it supplied are removed and
+    // read again from an honest one, never kept because their times are held.
+    const unsubscribe = layer?.onChange((endpoint) => {
+      if (!this.#stopped && endpoint?.setAsideFor === "disagrees") this.forgetFrom(endpoint.redactedUrl);
+    });
+    if (unsubscribe !== undefined) this.#unsubscribes.push(unsubscribe);
     return client;
   }
 
@@ -231,9 +252,23 @@ export class CostReaders {
         });
         reader.setup = setup;
       }
-      const { round, endpoint } = await readLatestRound(client, spec.address);
+      let { round, endpoint } = await readLatestRound(client, spec.address);
+      // A round not yet compared is asked of the chain's other endpoints; one outvoted is read again from the others.
+      // Two stories and no majority: the round is not used (the chain is disputed meanwhile), and it is compared again
+      // at the next read.
+      let disputed: string | undefined;
+      if (reader.checkedRoundId !== round.roundId) {
+        const check = await crossCheckRound(client, spec.address, round, endpoint);
+        if (check.kind === "disputed") disputed = check.problem;
+        else {
+          if (check.kind === "outvoted") ({ round, endpoint } = await readLatestRound(client, spec.address));
+          reader.checkedRoundId = round.roundId;
+        }
+      }
       const verdict = judgeRound(round, reader.setup.decimals, spec.heartbeatS, Math.ceil(this.#intervalMs / 1000), nowS);
-      if (verdict.ok) {
+      if (disputed !== undefined) {
+        outcome = this.#held(reader, disputed, nowS);
+      } else if (verdict.ok) {
         const value = formatUnits(verdict.price.answer, verdict.price.decimals);
         const suspicion = suspectPrice(verdict.price, reader.lastGood?.price.feedPrice, spec);
         const unconfirmed = suspicion === undefined ? undefined : await this.#confirm(client, spec, round, endpoint);
@@ -297,7 +332,7 @@ export class CostReaders {
   }
 
   /**
-   * What the endpoint layer calls when it sets `endpoint` (a URL as configured) aside for lying: the price points read
+   * What the endpoint layer calls when it sets `endpoint` (its redacted URL, as the contract client names it) aside for lying: the price points read
    * from it are removed (memory and history file) and read back again from the endpoints left, and a price it gave is
    * taken down and read again at the next tick. Returns how many points were removed.
    */
@@ -427,9 +462,17 @@ export class CostReaders {
     let fees: ReadonlyMap<number, bigint> | undefined;
     let problem: string | null = null;
     try {
+      const client = this.#client(plan.chainId)!;
+      const sizes = [...new Set(this.#options.txSizes)];
       const held = this.#l1Inputs.get(plan.chainId);
       const known = held !== undefined && this.#now() - held.readAtMs < L1_INPUTS_MAX_AGE_MS ? held.inputs : undefined;
-      const read = await readL1Fees(this.#client(plan.chainId)!, kind, [...new Set(this.#options.txSizes)], known);
+      let read = await readL1Fees(client, kind, sizes, known);
+      // The fee used is compared across the chain's endpoints (its smallest transaction's); one outvoted is read again.
+      const size = Math.min(...sizes);
+      const smallest = read.fees.get(size);
+      const check = smallest === undefined ? undefined : await crossCheckL1Fee(client, kind, size, smallest, client.lastSource);
+      if (check?.kind === "disputed") throw new Error(check.problem);
+      if (check?.kind === "outvoted") read = await readL1Fees(client, kind, sizes, known);
       fees = read.fees;
       if (read.opInputs !== undefined && read.opInputs !== known) this.#l1Inputs.set(plan.chainId, { inputs: read.opInputs, readAtMs: this.#now() });
     } catch (error) {

@@ -17,6 +17,14 @@ export const endpointStatusSchema = z
     lastError: z.string().optional(),
     reportedChainId: z.number().int().optional(),
     retryAt: z.number().int().optional().describe("Epoch ms of the next attempt while failing."),
+    setAsideFor: z
+      .enum(["ahead", "behind", "rewound", "wrong-chain", "disagrees"])
+      .optional()
+      .describe(
+        "Why it is set aside (no reader uses it meanwhile: not the feed, the backfill, prices nor L1 fees): its head runs ahead of what time allows, " +
+          "lags far behind, or it rewrote blocks deeper than the chain reorganises; it serves another chain; or its blocks, hashes, prices or fees " +
+          "disagree with the other endpoints' or with the history held (lastError says how).",
+      ),
   })
   .readonly();
 
@@ -129,6 +137,14 @@ export const networkStatusSchema = z
       .nullable()
       .describe("Milliseconds since an RPC endpoint last brought new data (the age of the newest new data); null without data."),
     endpoints: z.array(endpointStatusSchema).readonly(),
+    disputed: z
+      .boolean()
+      .optional()
+      .describe(
+        "true while the chain's endpoints disagree (a block's base fee or hash, a backfilled page where it meets the history) and no majority settles it " +
+          "(two endpoints, two stories): the data served is one endpoint's word, and the fee answers carry X-Data-Disputed: true meanwhile. Absent otherwise.",
+      ),
+    disputes: z.array(z.string()).readonly().optional().describe("How they disagree, one line per disagreement; absent while none."),
     price: priceSchema.nullable().describe("The gas token's price in the currency (as in /costs); null while there is none."),
     priceProblem: z
       .string()

@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { decodeFunctionData, encodeFunctionResult, formatUnits } from "viem";
+import { type AbiFunction, decodeFunctionData, encodeFunctionResult, formatUnits, toFunctionSelector } from "viem";
 import type { RunningService } from "../../shared/app/startService.ts";
 import { createLogger } from "../../shared/log/logger.ts";
 import { GAS_PRICE_ORACLE_ABI } from "../../shared/rpc/l1FeeReads.ts";
@@ -40,6 +40,11 @@ interface FeedState {
 const roundData = (round: Round, factor: bigint) =>
   [round.roundId, round.answer * factor, BigInt(round.updatedAt), BigInt(round.updatedAt), round.roundId] as const;
 
+/** The selectors of the aggregator's functions: calls to anything else on the stand-in are the oracle's. */
+const AGGREGATOR_SELECTORS = new Set<string>(
+  AGGREGATOR_V3_ABI.filter((item) => item.type === "function").map((item) => toFunctionSelector(item as AbiFunction)),
+);
+
 /** A stand-in endpoint of the chain whose eth_call answers the feed from `state` (and, with `l1Fee`, the oracle). */
 function standIn(state: FeedState, l1Fee?: () => bigint): Promise<SyntheticChainServer> {
   return startSyntheticChainServer({
@@ -57,6 +62,8 @@ function standIn(state: FeedState, l1Fee?: () => bigint): Promise<SyntheticChain
           // Not the oracle's: the feed's.
         }
       }
+      // The oracle's other calls (getOperatorFee, which a pre-Isthmus oracle lacks): a revert without a reason, as there.
+      if (l1Fee !== undefined && !AGGREGATOR_SELECTORS.has(data.slice(0, 10))) return { error: { code: 3, message: "execution reverted" } };
       const call = decodeFunctionData({ abi: AGGREGATOR_V3_ABI, data: data as `0x${string}` });
       if (call.functionName === "description")
         return { result: encodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName: "description", result: MOCK_DESCRIPTION }) };
@@ -168,7 +175,7 @@ describe("a price that moves more than its feed can is used only once another en
     }
   });
 
-  test("a second endpoint that reads the round otherwise keeps it out; one that reads it alike confirms it", async () => {
+  test("a second endpoint that reads the round otherwise keeps it out (a dispute, the last price held); one that reads it alike confirms it", async () => {
     const first = roundsEnding(nowS() - 120, 1)[0]!;
     const liar: FeedState = { decimals: 8, rounds: [first], factor: 1n };
     const honest: FeedState = { decimals: 8, rounds: [first], factor: 1n };
@@ -179,11 +186,14 @@ describe("a price that moves more than its feed can is used only once another en
       const second = { roundId: 2n, answer: first.answer + 1_000_000n, updatedAt: nowS() - 60 };
       honest.rounds.push(second);
       liar.rounds.push({ ...second, answer: second.answer * 10n });
+      // Two endpoints, two stories: the chain is disputed, and the price it agreed on last is held meanwhile.
       const disputed = await waitFor("the disputed round said", async () => {
         const entry = await network(service);
-        return /reads round 2 otherwise/.test(entry.priceProblem ?? "") ? entry : undefined;
+        return /disagree on the price/.test(entry.priceProblem ?? "") ? entry : undefined;
       });
       assert.equal(disputed.price?.value, valueOf(first));
+      assert.match(disputed.priceProblem!, /round 2 of the price feed .*; the last good price \(1800\.37123457\) is kept$/);
+      assert.equal((disputed as { disputed?: boolean }).disputed, true);
       // Both endpoints now give the same 10x round (a market that truly moved): confirmed, used.
       honest.rounds.push({ roundId: 3n, answer: first.answer * 10n, updatedAt: nowS() - 30 });
       liar.rounds.push({ roundId: 3n, answer: first.answer * 10n, updatedAt: nowS() - 30 });
@@ -296,23 +306,28 @@ describe("a lie outlives its liar no more", () => {
     }
   });
 
-  test("forgetFrom (the endpoint layer's call for an endpoint set aside for lying) removes its points and reads them again", async () => {
+  test("an endpoint believed alone, then outvoted after a restart: the price points it gave are removed and read again from the honest ones", async () => {
     const historyFile = join(mkdtempSync(join(tmpdir(), "gasfees-forget-prices-")), "history.sqlite");
     const rounds = roundsEnding(nowS() - 60, 12);
     const liar = await standIn({ decimals: 8, rounds, factor: 10n });
-    const honest = await standIn({ decimals: 8, rounds, factor: 1n });
-    const { service, logged } = await serviceOver([liar.url, honest.url], { historyFile });
+    const alone = await serviceOver([liar.url], { historyFile });
     try {
-      await logged(/read back 11 past prices/);
+      await alone.logged(/read back 11 past prices/);
       assert.deepEqual(
-        await priceHistory(service),
+        await priceHistory(alone.service),
         rounds.map((round) => pointOf(round, 10n)),
       );
-      // The liar stops answering (as an endpoint set aside is no longer asked); the layer says why.
-      await liar.close();
-      assert.equal(service.costReaders.forgetFrom(liar.url), 12);
+    } finally {
+      await alone.service.stop();
+    }
+    // Two honest endpoints beside it: the first round compared finds it outvoted, the layer sets it aside for lying,
+    // and what it supplied before the restart goes with it.
+    const honest = await standIn({ decimals: 8, rounds, factor: 1n });
+    const other = await standIn({ decimals: 8, rounds, factor: 1n });
+    const { service, logged } = await serviceOver([liar.url, honest.url, other.url], { historyFile });
+    try {
       await logged(/forgetting 12 price points from an endpoint set aside for lying/);
-      await waitFor("the history read again from the honest endpoint", async () => {
+      await waitFor("the history read again from the honest endpoints", async () => {
         const history = await priceHistory(service);
         return JSON.stringify(history) === JSON.stringify(rounds.map((round) => pointOf(round))) ? history : undefined;
       });
@@ -320,7 +335,7 @@ describe("a lie outlives its liar no more", () => {
       assert.equal(service.costReaders.forgetFrom(liar.url), 0, "nothing left from it");
     } finally {
       await service.stop();
-      await honest.close();
+      await Promise.all([liar.close(), honest.close(), other.close()]);
     }
   });
 });
