@@ -52,14 +52,15 @@ export interface PriceFeedStandIn {
   /** What decimals() answers (a liar may say 36 while its answers keep the true scale). */
   readonly decimals: number;
   readonly rounds: () => readonly Round[];
-  /** Each answer is multiplied by this (a liar's 10x); default 1. */
-  readonly answerScale?: bigint;
+  /** Each answer is multiplied by this (a liar's 10x), or by what it returns at each call (a liar that turns); default 1. */
+  readonly answerScale?: bigint | (() => bigint);
 }
 
 /** A Chainlink aggregator at `address`: description(), decimals(), latestRoundData() and getRoundData(id). */
 export function priceFeedStandIn(feed: PriceFeedStandIn): ContractStandIn {
   const scale = feed.answerScale ?? 1n;
-  const roundData = (round: Round) => [round.roundId, round.answer * scale, BigInt(round.updatedAt), BigInt(round.updatedAt), round.roundId] as const;
+  const scaleNow = (): bigint => (typeof scale === "bigint" ? scale : scale());
+  const roundData = (round: Round) => [round.roundId, round.answer * scaleNow(), BigInt(round.updatedAt), BigInt(round.updatedAt), round.roundId] as const;
   return (data, to) => {
     if (to.toLowerCase() !== feed.address.toLowerCase()) return undefined;
     let call;
