@@ -23,8 +23,11 @@ import { waitFor } from "../support/waitFor.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const LONG_MS = 90_000;
-/** How long the service is given to notice a lie that a comparison of endpoints shows at once. */
-const NOTICE_MS = 30_000;
+/**
+ * How long the service is given to notice a lie that every compared block shows: a sample of one block in 32 at a
+ * block a second finds it within 32 s of live blocks, and at once among the backfilled ones.
+ */
+const NOTICE_MS = 45_000;
 /** The newest block at start: blocks 0..4,111, as the issue's reproduction. */
 const START_HEAD = 4_111n;
 const GWEI = 1_000_000_000n;
@@ -327,27 +330,31 @@ test("a liar right on eleven blocks in twelve, first of three: a sample finds it
   await feesAreTheTruth(t, MOSTLY_RIGHT, false);
 });
 
-test("a restart on the same history file with the honest endpoints alone holds and serves the honest chain only, on every chain, nothing disputed", async (t) => {
+test("a restart on the same history file with the honest endpoints alone holds and serves the honest chain only where a liar was found out, nothing disputed", async (t) => {
   await service.stop();
   service = await startLocalService(
     [...chains].map(([chainId, { honest }]) => plan(chainId, honest)),
     [{ key: KEY }],
     { historyFile },
   );
+  // Where two endpoints told two stories and nobody settled it (DOUBLED_FIRST), the store may hold either: it is said,
+  // not judged. Everywhere else the history held was the honest chain's, or a liar was found out and its blocks replaced.
+  const judged = [...chains.keys()].filter((chainId) => chainId !== DOUBLED_FIRST);
   const failures: string[] = [];
   // The store as the restart found it, before the feeds' first answers could replace anything.
   for (const chainId of chains.keys()) {
     const wrong = departures(await csvRows(chainId), honestFee);
     t.diagnostic(`after the restart, chain ${chainId}'s CSV departs from the honest chain in ${wrong.said}`);
-    if (wrong.count > 0) failures.push(`chain ${chainId} at the restart: ${wrong.said}`);
+    if (wrong.count > 0 && judged.includes(chainId)) failures.push(`chain ${chainId} at the restart: ${wrong.said}`);
   }
   for (const chainId of chains.keys()) {
     await backfilled(chainId);
     const wrong = departures(await csvRows(chainId), honestFee);
-    if (wrong.count > 0) failures.push(`chain ${chainId} once caught up: ${wrong.said}`);
+    t.diagnostic(`once caught up, chain ${chainId}'s CSV departs from the honest chain in ${wrong.said}`);
+    if (wrong.count > 0 && judged.includes(chainId)) failures.push(`chain ${chainId} once caught up: ${wrong.said}`);
   }
   assert.deepEqual(failures, [], "the lies held in the store outlive their liars");
-  for (const chainId of chains.keys()) {
+  for (const chainId of judged) {
     assert.equal((await network(chainId)).state, "ok", `chain ${chainId} is ok with its honest endpoints`);
     await feesAreTheTruth(t, chainId, false);
   }
