@@ -4,10 +4,11 @@
 // apart up to now, backfilled from its first start, then a block a second. The endpoints are stand-ins
 // (test/support/syntheticChainServer.ts): no real node can be made to lie, and these lie self-consistently, their
 // headers agreeing with their fee histories. The lies: every base fee doubled, from the second endpoint and from the
-// first; a fork 2,000 blocks deep with other hashes and fees; one liar of three; a liar right on nine blocks in ten.
+// first; a fork 2,000 blocks deep with other hashes and fees; one liar of three; a liar right on eleven blocks in twelve.
 // Asserted during each lie: /networks (the chain's state, the liar's), the fee answers (busyThreshold against the
 // honest chain's own percentile, X-Data-Disputed), /metrics, and every row of baseFeeHistory.csv; after a restart on
-// the same history file with the honest endpoints alone: the store holds the honest chain only.
+// the same history file with the honest endpoints alone: the store holds the honest chain only (said, not judged, where
+// two stories stood and nobody could tell which was true).
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -242,7 +243,7 @@ async function saysDisputed(t: TestContext, chainId: number): Promise<void> {
  * Runs each check, all of them even when one fails, then fails with every failure: a run says all that is wrong at
  * once (the values seen are in the diagnostics).
  */
-async function allOf(checks: readonly (() => Promise<void>)[]): Promise<void> {
+async function allOf(checks: readonly (() => Promise<void> | void)[]): Promise<void> {
   const failures: string[] = [];
   for (const check of checks) {
     try {

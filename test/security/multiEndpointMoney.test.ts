@@ -42,7 +42,7 @@ const START_HEAD = 60n;
 
 /**
  * Chains: [10x, honest]; [10x, honest, honest]; [decimals 36, honest]; [L1 fee 1,000x, honest]; [L1 fee and inputs
- * 1,000x, honest]; [honest until it turns to 10x, honest].
+ * 1,000x, honest]; [honest until it turns to 10x, honest]; [a newest round dated 290 s ahead, honest].
  */
 const PRICE_TWO = 44_001;
 const PRICE_THREE = 44_002;
@@ -50,7 +50,10 @@ const DECIMALS_36 = 44_003;
 const L1_FEE = 44_004;
 const L1_FEE_CONSISTENT = 44_005;
 const PRICE_TURNS = 44_006;
-const PRICE_CHAINS = [PRICE_TWO, PRICE_THREE, DECIMALS_36, PRICE_TURNS];
+const PRICE_AHEAD = 44_007;
+const PRICE_CHAINS = [PRICE_TWO, PRICE_THREE, DECIMALS_36, PRICE_TURNS, PRICE_AHEAD];
+/** How far ahead of the clock the liar of PRICE_AHEAD dates its newest round (the issue's reproduction). */
+const AHEAD_S = 290;
 const L1_CHAINS = [L1_FEE, L1_FEE_CONSISTENT];
 
 const startS = Math.floor(Date.now() / 1000);
@@ -121,6 +124,10 @@ before(async () => {
   await add(L1_FEE, ethCallOf(opGasPriceOracleStandIn(ORACLE, 1000n)), honestOracle);
   await add(L1_FEE_CONSISTENT, ethCallOf(opGasPriceOracleStandIn({ ...ORACLE, l1BaseFee: ORACLE.l1BaseFee * 1000n, blobBaseFee: 1000n })), honestOracle);
   await add(PRICE_TURNS, ethCallOf(feed({ answerScale: () => turncoatScale })), honestFeed);
+  // A round after the newest, a little dearer, dated ahead of the clock: what a feed cannot have written yet.
+  const ahead: Round = { roundId: rounds.at(-1)!.roundId + 1n, answer: (rounds.at(-1)!.answer * 101n) / 100n, updatedAt: startS + AHEAD_S };
+  const roundsAhead = [...rounds, ahead];
+  await add(PRICE_AHEAD, ethCallOf(priceFeedStandIn({ address: FEED, description: "ETH / USD", decimals: DECIMALS, rounds: () => roundsAhead })), honestFeed);
   miner = setInterval(() => {
     for (const { servers } of chains.values()) for (const server of servers) server.head += 1n;
   }, 1000);
@@ -185,7 +192,7 @@ async function priceRead(chainId: number): Promise<Costs> {
 }
 
 /** Every check runs even when one fails; the test then fails with all their failures. */
-async function allOf(checks: readonly (() => Promise<void>)[]): Promise<void> {
+async function allOf(checks: readonly (() => Promise<void> | void)[]): Promise<void> {
   const failures: string[] = [];
   for (const check of checks) {
     try {
@@ -309,6 +316,23 @@ test("an endpoint honest at first answers 10x from one read to the next: the mov
   await allOf([() => priceNeverALie(t, PRICE_TURNS), () => pointsAreTheTruth(t, PRICE_TURNS, 1)]);
   const { body } = await costs(PRICE_TURNS);
   if (body.price !== null) assert.ok(body.priceProblem !== null, "a price held says why it is held");
+});
+
+test("one endpoint of two dates its newest round 290 s ahead of the clock: that round is neither shown nor kept", async (t) => {
+  await priceRead(PRICE_AHEAD);
+  await readsGoneBy(PRICE_AHEAD, 20);
+  const { body } = await costs(PRICE_AHEAD);
+  const points = await priceHistory(PRICE_AHEAD);
+  const nowS = Math.floor(Date.now() / 1000);
+  const future = points.filter((point) => point.time > nowS + 30);
+  t.diagnostic(
+    `chain ${PRICE_AHEAD}: /costs price ${body.price?.value ?? null} dated ${body.price === null ? null : body.price.updatedAt - nowS} s from now, priceProblem ${JSON.stringify(body.priceProblem)}; /priceHistory holds ${points.length} points, ${future.length} dated ahead`,
+  );
+  await allOf([
+    () => assert.ok(body.price === null || body.price.updatedAt <= nowS + 30, "the price shown is not dated ahead of the clock"),
+    () => assert.equal(future.length, 0, "no price point is dated ahead of the clock"),
+    () => pointsAreTheTruth(t, PRICE_AHEAD, 1),
+  ]);
 });
 
 /** Waits until the chain's L1 fees were read (a fee or a problem other than "not read yet"); checks they are honest or null. */
