@@ -60,6 +60,9 @@ interface EndpointState {
 interface NetworkState {
   readonly chainId: number;
   readonly state: string;
+  /** The contract's "status (`disputed`)": said as the state, or as a flag beside it. */
+  readonly disputed?: boolean;
+  readonly disputes?: readonly string[];
   readonly newestBlock: string | null;
   readonly currentBaseFee: string | null;
   readonly busyThreshold: string | null;
@@ -137,6 +140,9 @@ after(async () => {
 });
 
 const head = () => chains.get(DOUBLED_SECOND)!.servers[0]!.head;
+
+/** Whether /networks says the chain is disputed: its state `disputed`, or its `disputed` flag (the contract names the word, not the field). */
+const isDisputed = (state: NetworkState) => state.state === "disputed" || state.disputed === true;
 
 async function network(chainId: number): Promise<NetworkState> {
   const answer = await callApi<NetworkState[]>(service.url, "/networks", KEY);
@@ -226,14 +232,11 @@ async function saysDisputed(t: TestContext, chainId: number): Promise<void> {
   t.diagnostic(
     `chain ${chainId}: state ${seen.state}; endpoints ${seen.endpoints.map((endpoint) => `${endpoint.state}${endpoint.active ? " (active)" : ""}${endpoint.lastError ? ` "${endpoint.lastError}"` : ""}`).join(", ")}`,
   );
-  await waitFor(
-    `chain ${chainId} disputed in /networks (it is ${seen.state})`,
-    async () => ((await network(chainId)).state === "disputed" ? true : undefined),
-    {
-      timeoutMs: NOTICE_MS,
-      everyMs: 100,
-    },
-  );
+  await waitFor(`chain ${chainId} disputed in /networks (it is ${seen.state})`, async () => (isDisputed(await network(chainId)) ? true : undefined), {
+    timeoutMs: NOTICE_MS,
+    everyMs: 100,
+  });
+  t.diagnostic(`chain ${chainId} disputed: ${JSON.stringify((await network(chainId)).disputes ?? [])}`);
   const history = await callApi<string[]>(service.url, `/networks/${chainId}/baseFeeHistory`, KEY);
   assert.equal(history.headers.get("x-data-disputed"), "true", "baseFeeHistory says the data is disputed");
   assert.equal(await disputedMetric(chainId), 1, "/metrics says the chain is disputed");
@@ -304,7 +307,8 @@ test("one endpoint of three doubles every base fee, and it is the first: the maj
     { timeoutMs: NOTICE_MS, everyMs: 100 },
   );
   t.diagnostic(`the liar's status: "${state.endpoints.find((endpoint) => endpoint.url === liarUrl)!.lastError}"`);
-  assert.equal(state.state, "ok", "a majority settles it: the chain is ok, not disputed");
+  assert.equal(state.state, "ok", "a majority settles it: the chain is ok");
+  assert.ok(!isDisputed(state), "a majority settles it: the chain is not disputed");
   await backfilled(ONE_OF_THREE);
   await allOf([() => csvHoldsTheTruth(t, ONE_OF_THREE), () => feesAreTheTruth(t, ONE_OF_THREE, false)]);
 });
@@ -322,7 +326,8 @@ test("a liar right on eleven blocks in twelve, first of three: a sample finds it
     },
     { timeoutMs: NOTICE_MS, everyMs: 100 },
   );
-  assert.equal((await network(MOSTLY_RIGHT)).state, "ok");
+  const settled = await network(MOSTLY_RIGHT);
+  assert.ok(settled.state === "ok" && !isDisputed(settled), "a majority settles it: the chain is ok, not disputed");
   // Its lies are refetched from the others: wait for the CSV to hold none of them (the store is rewritten, not patched later).
   await waitFor("the liar's blocks replaced", async () => (departures(await csvRows(MOSTLY_RIGHT), honestFee).count === 0 ? true : undefined), {
     timeoutMs: NOTICE_MS,
@@ -356,7 +361,8 @@ test("a restart on the same history file with the honest endpoints alone holds a
   }
   assert.deepEqual(failures, [], "the lies held in the store outlive their liars");
   for (const chainId of judged) {
-    assert.equal((await network(chainId)).state, "ok", `chain ${chainId} is ok with its honest endpoints`);
+    const state = await network(chainId);
+    assert.ok(state.state === "ok" && !isDisputed(state), `chain ${chainId} is ok with its honest endpoints, nothing disputed`);
     await feesAreTheTruth(t, chainId, false);
   }
 });
