@@ -282,12 +282,18 @@ test("two endpoints, two stories, the liar first: the dispute is said, never set
   const fromHonest = departures(rows, honestFee);
   const fromLiar = departures(rows, doubledFee);
   t.diagnostic(`chain ${DOUBLED_FIRST}: the CSV departs from the honest chain in ${fromHonest.said}, from the liar's in ${fromLiar.said}`);
-  await saysDisputed(t, DOUBLED_FIRST);
-  const later = await csvRows(DOUBLED_FIRST);
-  const departs = Math.min(departures(later, honestFee).count, departures(later, doubledFee).count);
-  assert.equal(departs, 0, `the CSV mixes the two stories: ${departures(later, honestFee).said} are not the honest chain's`);
-  const busy = await callApi(service.url, `/networks/${DOUBLED_FIRST}/busyThreshold`, KEY);
-  assert.equal(busy.headers.get("x-data-disputed"), "true");
+  await allOf([
+    () => saysDisputed(t, DOUBLED_FIRST),
+    async () => {
+      const later = await csvRows(DOUBLED_FIRST);
+      const departs = Math.min(departures(later, honestFee).count, departures(later, doubledFee).count);
+      assert.equal(departs, 0, `the CSV mixes the two stories: ${departures(later, honestFee).said} are not the honest chain's`);
+    },
+    async () => {
+      const busy = await callApi(service.url, `/networks/${DOUBLED_FIRST}/busyThreshold`, KEY);
+      assert.equal(busy.headers.get("x-data-disputed"), "true", "X-Data-Disputed: true on busyThreshold");
+    },
+  ]);
 });
 
 test("one endpoint of three doubles every base fee, and it is the first: the majority sets it aside as suspect, saying how it differed; the chain is ok and holds the truth", async (t) => {
