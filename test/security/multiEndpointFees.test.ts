@@ -342,6 +342,39 @@ test("a liar right on eleven blocks in twelve, first of three: a sample finds it
   await feesAreTheTruth(t, MOSTLY_RIGHT, false);
 });
 
+test("40 live blocks later the liars still lie: the disputes still stand, the liars found out stay aside, and every new block held is the honest chain's", async (t) => {
+  const through = head() + 40n;
+  await waitFor(
+    `block ${through} on every chain`,
+    async () => {
+      for (const chainId of chains.keys()) {
+        const newest = (await network(chainId)).newestBlock;
+        if (newest === null || BigInt(newest) < through) return undefined;
+      }
+      return true;
+    },
+    { timeoutMs: LONG_MS, everyMs: 200 },
+  );
+  const checks: (() => Promise<void>)[] = [];
+  for (const chainId of [DOUBLED_SECOND, FORK_SECOND, DOUBLED_FIRST]) {
+    checks.push(async () => assert.ok(isDisputed(await network(chainId)), `chain ${chainId} is still disputed`));
+  }
+  for (const chainId of [ONE_OF_THREE, MOSTLY_RIGHT]) {
+    checks.push(async () => {
+      const state = await network(chainId);
+      const liar = state.endpoints.find((endpoint) => endpoint.url === chains.get(chainId)!.servers[0]!.url)!;
+      assert.ok(!liar.active && !isDisputed(state), `chain ${chainId}: the liar is not used (${liar.state}), nothing disputed`);
+    });
+  }
+  for (const chainId of [DOUBLED_SECOND, FORK_SECOND, ONE_OF_THREE, MOSTLY_RIGHT]) checks.push(() => csvHoldsTheTruth(t, chainId));
+  checks.push(async () => {
+    const rows = await csvRows(DOUBLED_FIRST);
+    const departs = Math.min(departures(rows, honestFee).count, departures(rows, doubledFee).count);
+    assert.equal(departs, 0, `chain ${DOUBLED_FIRST}'s CSV mixes the two stories: ${departures(rows, honestFee).said} are not the honest chain's`);
+  });
+  await allOf(checks);
+});
+
 test("a restart on the same history file with the honest endpoints alone holds and serves the honest chain only where a liar was found out, nothing disputed", async (t) => {
   await service.stop();
   service = await startLocalService(
