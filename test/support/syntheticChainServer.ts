@@ -79,8 +79,16 @@ export interface SyntheticChainOptions {
   readonly retryAfterSeconds?: number;
   /** eth_config's answer (EIP-7910), as given, hostile ones too; default: the method does not exist (as Hardhat). */
   readonly ethConfig?: unknown;
-  /** eth_call's answer to a call's data (its result, or a JSON-RPC error), hostile ones too; default: no contracts. */
-  readonly ethCall?: (data: string) => { result: unknown } | { error: { code: number; message: string } };
+  /**
+   * eth_call's answer to a call's data and target address (its result, or a JSON-RPC error), hostile ones too; default:
+   * no contracts. test/support/contractStandIns.ts makes price feeds and an L1 fee oracle of it.
+   */
+  readonly ethCall?: (data: string, to: string) => { result: unknown } | { error: { code: number; message: string } };
+  /**
+   * Another branch of the chain (a fork, or a node that lies about it): blocks above `fromBlock` get hashes salted with
+   * `salt` (their parent hashes follow); their fees are whatever `baseFeeOf` says. Default: one branch, hashes from the number.
+   */
+  readonly fork?: { readonly fromBlock: bigint; readonly salt: number };
 }
 
 export interface SyntheticChainServer {
@@ -93,6 +101,8 @@ export interface SyntheticChainServer {
   readonly gasUsedRatioOf: (block: bigint) => number;
   /** A block's blob gas used over its maximum (blobGasUsedRatio). */
   readonly blobGasUsedRatioOf: (block: bigint) => number;
+  /** A block's hash on this server's branch. */
+  readonly hashOf: (block: bigint) => string;
   /** JSON-RPC calls received (each call of a batch counted), of one method or all. */
   calls(method?: string): number;
   /** performance.now() at each call's arrival, oldest first. */
@@ -139,6 +149,10 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
     head: options.head,
   };
 
+  const hashOf = (block: bigint) => {
+    const salt = options.fork !== undefined && block > options.fork.fromBlock ? BigInt(options.fork.salt) << 200n : 0n;
+    return `0x${(salt + block).toString(16).padStart(64, "0")}`;
+  };
   const header = (block: bigint) => {
     let timestamp = timestampOf(block);
     if (fault === "timestamps-backwards") timestamp = 1_500_000_000 - Number(block);
@@ -146,7 +160,8 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
     if (fault === "timestamps-future") timestamp = Math.floor(Date.now() / 1000) + 86_400;
     return {
       number: hex(block),
-      hash: `0x${block.toString(16).padStart(64, "0")}`,
+      hash: hashOf(block),
+      parentHash: block > 0n ? hashOf(block - 1n) : `0x${"0".repeat(64)}`,
       timestamp: hex(timestamp),
       gasLimit: hex(30_000_000n),
       baseFeePerGas: hex(baseFeeOf(block) + (fault === "header-fee-mismatch" ? 1n : 0n)),
@@ -204,9 +219,9 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
         };
       }
       case "eth_call": {
-        const data = (params[0] as { data?: unknown } | undefined)?.data;
+        const { data, to } = (params[0] ?? {}) as { data?: unknown; to?: unknown };
         if (options.ethCall === undefined || typeof data !== "string") return { result: "0x" };
-        return options.ethCall(data);
+        return options.ethCall(data, typeof to === "string" ? to : "");
       }
       case "eth_config":
         if (options.ethConfig !== undefined) return { result: options.ethConfig };
@@ -279,6 +294,7 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
     blobBaseFeeOf,
     gasUsedRatioOf,
     blobGasUsedRatioOf,
+    hashOf,
     calls: (method) => (method === undefined ? arrivalsMs.length : (counts.get(method) ?? 0)),
     arrivalsMs,
     get abandonedCalls() {
