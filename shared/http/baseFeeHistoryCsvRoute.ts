@@ -4,6 +4,7 @@ import { ratioOfParts } from "../core/history/blockColumns.ts";
 import type { HistoryView } from "../core/history/historyView.ts";
 import { SlicedHistoryRead } from "../core/history/slicedHistoryRead.ts";
 import { chainOfPath } from "./chainOfPath.ts";
+import { disputedHeader } from "./disputedHeader.ts";
 import type { HistoryScans } from "./historyScans.ts";
 import type { QueryParameter, StreamRoute } from "./routeTypes.ts";
 import { MAX_UNIX_SECONDS, parseCsvQuery } from "./statsQuery.ts";
@@ -47,7 +48,7 @@ export const BASE_FEE_HISTORY_CSV_ROUTE: StreamRoute = {
     chainOfPath(context, "held data");
     const history = context.resources.source.history(publication.chainId);
     const { res, head, headers } = context;
-    res.writeHead(200, { ...headers, "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store" });
+    res.writeHead(200, { ...headers, ...disputedHeader(publication), "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store" });
     if (head) {
       res.end();
       return;

@@ -1,4 +1,5 @@
 import { chainOfPath } from "./chainOfPath.ts";
+import { disputedHeader } from "./disputedHeader.ts";
 import type { JsonRoute } from "./routeTypes.ts";
 
 /** `GET /networks/{chainId}/costs`: what each action costs now, in wei and in money (CONTRACT.md, "Costs in money"). */
@@ -14,6 +15,10 @@ export const COSTS_ROUTE: JsonRoute = {
   reply: (context) => {
     const publication = chainOfPath(context, "data");
     const prepared = context.resources.costs.of(publication);
-    return { body: prepared.body, etag: prepared.etag, headers: { "X-Block-Number": publication.snapshot.newestBlock.toString() } };
+    return {
+      body: prepared.body,
+      etag: prepared.etag,
+      headers: { "X-Block-Number": publication.snapshot.newestBlock.toString(), ...disputedHeader(publication) },
+    };
   },
 };

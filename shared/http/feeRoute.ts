@@ -6,6 +6,7 @@ import type { OpenApiSchemaName } from "./openApiSchemas.ts";
 import type { PublishedAnswers } from "./preparedAnswerCache.ts";
 import type { FeeAnswerName } from "./preparedAnswers.ts";
 import type { JsonRoute } from "./routeTypes.ts";
+import { disputedHeader } from "./disputedHeader.ts";
 
 /** What makes one fee endpoint: which prepared body it answers, and what the OpenAPI description says of it. */
 export interface FeeRouteSpec {
@@ -50,7 +51,7 @@ export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeR
  */
 function freshnessHeaders(publication: PublicationWithData, { answers, lastModified }: PublishedAnswers, nowMs: number): Record<string, string> {
   const { newDataAt } = publication;
-  const disputed: Record<string, string> = publication.status.disputed === true ? { "X-Data-Disputed": "true" } : {};
+  const disputed = disputedHeader(publication);
   if (newDataAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber, ...disputed };
   return {
     ...disputed,

@@ -471,11 +471,16 @@ export class CostReaders {
       const size = Math.min(...sizes);
       const smallest = read.fees.get(size);
       const check = smallest === undefined ? undefined : await crossCheckL1Fee(client, kind, size, smallest, client.lastSource);
-      if (check?.kind === "disputed") throw new Error(check.problem);
-      if (check?.kind === "outvoted") read = await readL1Fees(client, kind, sizes, known);
-      fees = read.fees;
-      if (read.opInputs !== undefined && read.opInputs !== known) this.#l1Inputs.set(plan.chainId, { inputs: read.opInputs, readAtMs: this.#now() });
+      if (check?.kind === "disputed") {
+        // Two stories and no majority: no L1 fee is used, and the problem is the dispute's own whole sentence.
+        problem = check.problem;
+      } else {
+        if (check?.kind === "outvoted") read = await readL1Fees(client, kind, sizes, known);
+        fees = read.fees;
+        if (read.opInputs !== undefined && read.opInputs !== known) this.#l1Inputs.set(plan.chainId, { inputs: read.opInputs, readAtMs: this.#now() });
+      }
     } catch (error) {
+      fees = undefined;
       this.#l1Inputs.delete(plan.chainId);
       const oracle = kind === "arbitrum" ? "ArbGasInfo" : "GasPriceOracle";
       problem =
