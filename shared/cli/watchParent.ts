@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 const PARENT_CHECK_MS = 250;
 
 /** Shells that npm runs a script with (`sh -c`), which stay between npm and the service where they do not `exec` it. */
-const SCRIPT_SHELLS = new Set(["sh", "dash", "bash", "zsh", "ash", "ksh"]);
+const SCRIPT_SHELLS: readonly string[] = ["sh", "dash", "bash", "zsh", "ash", "ksh"];
 
 /** The parent of process `pid`, from /proc (Linux), or undefined where that cannot be read. */
 function parentOf(pid: number, procRoot: string): number | undefined {
@@ -31,7 +31,7 @@ function npmBehindShell(parent: number, procRoot: string): number | undefined {
   } catch {
     return undefined;
   }
-  return SCRIPT_SHELLS.has(command) ? parentOf(parent, procRoot) : undefined;
+  return SCRIPT_SHELLS.includes(command) ? parentOf(parent, procRoot) : undefined;
 }
 
 /**
