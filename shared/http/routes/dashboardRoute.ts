@@ -1,4 +1,4 @@
-import type { StreamRoute } from "./routeTypes.ts";
+import type { StreamRoute } from "../routeTypes.ts";
 
 /** `GET /`: the dashboard's page (no key: the page holds no data; the data it fetches needs the key or its token). */
 export const DASHBOARD_ROUTE: StreamRoute = {

@@ -1,4 +1,4 @@
-import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
+import { HISTORY_BLOCKS } from "../../core/fees/historyLength.ts";
 import { feeRoute } from "./feeRoute.ts";
 
 /** `GET /networks/{chainId}/baseFeeHistory`: the newest blocks' fees, not the statistics window (no X-Stats-* headers). */

@@ -1,5 +1,5 @@
-import { chainOfPath } from "./chainOfPath.ts";
-import type { JsonRoute } from "./routeTypes.ts";
+import { chainOfPath } from "../chainOfPath.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 /** `GET /networks/{chainId}/costs`: what each action costs now, in wei and in money (CONTRACT.md, "Costs in money"). */
 export const COSTS_ROUTE: JsonRoute = {

@@ -1,4 +1,4 @@
-import type { JsonRoute } from "./routeTypes.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 /** `GET /alerts`: the alert rules and their state, read-only. */
 export const ALERTS_ROUTE: JsonRoute = {

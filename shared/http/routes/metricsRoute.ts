@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import { ApiError, writeApiError } from "./apiErrors.ts";
-import type { ServiceMetrics } from "./metrics.ts";
-import type { StreamRoute } from "./routeTypes.ts";
+import { ApiError, writeApiError } from "../apiErrors.ts";
+import type { ServiceMetrics } from "../metrics.ts";
+import type { StreamRoute } from "../routeTypes.ts";
 
 /** `GET /metrics`: Prometheus' scrape, as of the time of asking. */
 export const METRICS_ROUTE: StreamRoute = {

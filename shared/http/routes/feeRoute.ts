@@ -1,11 +1,11 @@
-import { dataAgeMsAt } from "../service/chainPublication.ts";
-import { ApiError } from "./apiErrors.ts";
-import { chainOfPath, type PublicationWithData } from "./chainOfPath.ts";
-import type { PreparedBody } from "./preparedBody.ts";
-import type { OpenApiSchemaName } from "./openApiSchemas.ts";
-import type { PublishedAnswers } from "./preparedAnswerCache.ts";
-import type { FeeAnswerName } from "./preparedAnswers.ts";
-import type { JsonRoute } from "./routeTypes.ts";
+import { dataAgeMsAt } from "../../service/chainPublication.ts";
+import { ApiError } from "../apiErrors.ts";
+import { chainOfPath, type PublicationWithData } from "../chainOfPath.ts";
+import type { PreparedBody } from "../preparedBody.ts";
+import type { OpenApiSchemaName } from "../openApiSchemas.ts";
+import type { PublishedAnswers } from "../preparedAnswerCache.ts";
+import type { FeeAnswerName } from "../preparedAnswers.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 /** What makes one fee endpoint: which prepared body it answers, and what the OpenAPI description says of it. */
 export interface FeeRouteSpec {

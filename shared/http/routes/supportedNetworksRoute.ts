@@ -1,6 +1,6 @@
-import type { ChainPublication } from "../service/chainPublication.ts";
-import type { SupportedNetworksBody } from "../wire/supportedNetworks.ts";
-import type { JsonRoute } from "./routeTypes.ts";
+import type { ChainPublication } from "../../service/chainPublication.ts";
+import type { SupportedNetworksBody } from "../../wire/supportedNetworks.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 /** `GET /v1/supportedNetworks`: the hosted Gas API's network list, with no key as its clients call it. */
 export const SUPPORTED_NETWORKS_ROUTE: JsonRoute = {

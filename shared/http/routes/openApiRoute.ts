@@ -1,4 +1,4 @@
-import type { JsonRoute } from "./routeTypes.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 /** `GET /openapi.json`: the server's OpenAPI description, serialised once when the server is made. */
 export const OPEN_API_ROUTE: JsonRoute = {

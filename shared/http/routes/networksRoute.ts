@@ -1,5 +1,5 @@
-import { networkStatusAt } from "../service/chainPublication.ts";
-import type { JsonRoute } from "./routeTypes.ts";
+import { networkStatusAt } from "../../service/chainPublication.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 /** `GET /networks`: each configured chain's status, with its data's age at the time of asking. */
 export const NETWORKS_ROUTE: JsonRoute = {

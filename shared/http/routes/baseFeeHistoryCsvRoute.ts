@@ -1,12 +1,12 @@
 import type { ServerResponse } from "node:http";
-import { toGweiString } from "../core/fees/gwei.ts";
-import { ratioOfParts } from "../core/history/blockColumns.ts";
-import type { HistoryView } from "../core/history/historyView.ts";
-import { SlicedHistoryRead } from "../core/history/slicedHistoryRead.ts";
-import { chainOfPath } from "./chainOfPath.ts";
-import type { HistoryScans } from "./historyScans.ts";
-import type { QueryParameter, StreamRoute } from "./routeTypes.ts";
-import { MAX_UNIX_SECONDS, parseCsvQuery } from "./statsQuery.ts";
+import { toGweiString } from "../../core/fees/gwei.ts";
+import { ratioOfParts } from "../../core/history/blockColumns.ts";
+import type { HistoryView } from "../../core/history/historyView.ts";
+import { SlicedHistoryRead } from "../../core/history/slicedHistoryRead.ts";
+import { chainOfPath } from "../chainOfPath.ts";
+import type { HistoryScans } from "../historyScans.ts";
+import type { QueryParameter, StreamRoute } from "../routeTypes.ts";
+import { MAX_UNIX_SECONDS, parseCsvQuery } from "../statsQuery.ts";
 
 export const CSV_HEADER = "block,timestamp,base_fee_gwei,blob_base_fee_gwei,gas_used_ratio\n";
 /** Lines are gathered into pieces of this many blocks (about 80 KB, half a millisecond), one per write and turn of the event loop. */

@@ -1,4 +1,4 @@
-import type { StreamRoute } from "./routeTypes.ts";
+import type { StreamRoute } from "../routeTypes.ts";
 
 /** `GET /assets/{asset}`: the dashboard's built scripts and styles (no key, as the page itself). */
 export const DASHBOARD_ASSET_ROUTE: StreamRoute = {

@@ -1,5 +1,5 @@
-import type { DashboardCredentials } from "../wire/apiBodies.ts";
-import type { JsonRoute } from "./routeTypes.ts";
+import type { DashboardCredentials } from "../../wire/apiBodies.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 /** `GET /dashboard/credentials`: the user key the dashboard's API panel shows, to the dashboard's token only. */
 export const DASHBOARD_CREDENTIALS_ROUTE: JsonRoute = {

@@ -1,5 +1,5 @@
-import { preparedJson } from "./preparedBody.ts";
-import type { JsonRoute } from "./routeTypes.ts";
+import { preparedJson } from "../preparedBody.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 const HEALTHY = preparedJson({ status: "ok" });
 

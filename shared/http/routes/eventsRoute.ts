@@ -1,4 +1,4 @@
-import type { StreamRoute } from "./routeTypes.ts";
+import type { StreamRoute } from "../routeTypes.ts";
 
 /** `GET /events`: every chain's event stream in one. */
 export const EVENTS_ROUTE: StreamRoute = {

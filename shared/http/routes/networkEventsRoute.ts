@@ -1,5 +1,5 @@
-import { chainOfPath } from "./chainOfPath.ts";
-import type { StreamRoute } from "./routeTypes.ts";
+import { chainOfPath } from "../chainOfPath.ts";
+import type { StreamRoute } from "../routeTypes.ts";
 
 /** `GET /networks/{chainId}/events`: one chain's event stream, open whatever state the chain is in. */
 export const NETWORK_EVENTS_ROUTE: StreamRoute = {

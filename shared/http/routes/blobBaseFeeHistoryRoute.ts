@@ -1,4 +1,4 @@
-import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
+import { HISTORY_BLOCKS } from "../../core/fees/historyLength.ts";
 import { feeRoute } from "./feeRoute.ts";
 
 /** `GET /networks/{chainId}/blobBaseFeeHistory`: the newest blocks' blob base fees (no X-Stats-* headers). */

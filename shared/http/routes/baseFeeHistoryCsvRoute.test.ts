@@ -4,12 +4,12 @@
 import assert from "node:assert/strict";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { test, type TestContext } from "node:test";
-import type { ArrayBlock } from "../../test/support/arrayHistoryView.ts";
-import { type PlainAnswer, plainCall } from "../../test/support/plainCall.ts";
-import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
-import { ApiKeyring } from "../keys/apiKeyring.ts";
-import { createLogger } from "../log/logger.ts";
-import { createApiServer } from "./server.ts";
+import type { ArrayBlock } from "../../../test/support/arrayHistoryView.ts";
+import { type PlainAnswer, plainCall } from "../../../test/support/plainCall.ts";
+import { type ScriptedService, scriptedService } from "../../../test/support/scriptedFeed.ts";
+import { ApiKeyring } from "../../keys/apiKeyring.ts";
+import { createLogger } from "../../log/logger.ts";
+import { createApiServer } from "../server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const AUTH = { Authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64")}` };

@@ -1,8 +1,8 @@
-import { MAX_DURATION_SECONDS } from "../core/history/duration.ts";
-import type { PriceHistory } from "../wire/costs.ts";
-import { chainOfPath } from "./chainOfPath.ts";
-import type { JsonRoute } from "./routeTypes.ts";
-import { MAX_UNIX_SECONDS, parseCsvQuery } from "./statsQuery.ts";
+import { MAX_DURATION_SECONDS } from "../../core/history/duration.ts";
+import type { PriceHistory } from "../../wire/costs.ts";
+import { chainOfPath } from "../chainOfPath.ts";
+import type { JsonRoute } from "../routeTypes.ts";
+import { MAX_UNIX_SECONDS, parseCsvQuery } from "../statsQuery.ts";
 
 const UNIX_SECONDS = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
 

@@ -1,14 +1,14 @@
-import { toGweiString } from "../core/fees/gwei.ts";
-import { bucketStats, bucketStatsInSlices, type BucketSummary } from "../core/history/bucketStats.ts";
-import { MAX_DURATION_SECONDS, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
-import type { HistoryView } from "../core/history/historyView.ts";
-import { SlicedHistoryRead } from "../core/history/slicedHistoryRead.ts";
-import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
-import { BUCKET_PERCENTILES, type BaseFeeStats, type BaseFeeStatsBucket, MAX_STATS_BUCKETS } from "../wire/baseFeeStats.ts";
-import { ApiError } from "./apiErrors.ts";
-import { chainOfPath } from "./chainOfPath.ts";
-import type { JsonReply, JsonRoute, QueryParameter, RouteContext } from "./routeTypes.ts";
-import { bucketLayoutOf, MAX_UNIX_SECONDS, parseStatsQuery, type StatsRange } from "./statsQuery.ts";
+import { toGweiString } from "../../core/fees/gwei.ts";
+import { bucketStats, bucketStatsInSlices, type BucketSummary } from "../../core/history/bucketStats.ts";
+import { MAX_DURATION_SECONDS, parseWindowSpec, type WindowSpec } from "../../core/history/duration.ts";
+import type { HistoryView } from "../../core/history/historyView.ts";
+import { SlicedHistoryRead } from "../../core/history/slicedHistoryRead.ts";
+import { HISTORY_BLOCKS } from "../../core/fees/historyLength.ts";
+import { BUCKET_PERCENTILES, type BaseFeeStats, type BaseFeeStatsBucket, MAX_STATS_BUCKETS } from "../../wire/baseFeeStats.ts";
+import { ApiError } from "../apiErrors.ts";
+import { chainOfPath } from "../chainOfPath.ts";
+import type { JsonReply, JsonRoute, QueryParameter, RouteContext } from "../routeTypes.ts";
+import { bucketLayoutOf, MAX_UNIX_SECONDS, parseStatsQuery, type StatsRange } from "../statsQuery.ts";
 
 /** The window used when a chain's `statsWindow` cannot be read (it always can: the settings schema checks it). */
 const FALLBACK_WINDOW: WindowSpec = { kind: "blocks", blocks: HISTORY_BLOCKS, text: `${HISTORY_BLOCKS} blocks` };

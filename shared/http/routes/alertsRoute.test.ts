@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
-import { callApi } from "../../test/support/apiClient.ts";
-import { scriptedService } from "../../test/support/scriptedFeed.ts";
-import { openSse } from "../../test/support/sseClient.ts";
-import { AlertService } from "../alerts/alertService.ts";
-import type { AlertRule } from "../core/alerts/alertRule.ts";
-import { ApiKeyring } from "../keys/apiKeyring.ts";
-import { silentLogger } from "../log/logger.ts";
-import { type AlertEvent, alertEventSchema, alertsBodySchema } from "../wire/alerts.ts";
-import type { NetworkEvent } from "../wire/networkEvent.ts";
-import { createApiServer } from "./server.ts";
+import { callApi } from "../../../test/support/apiClient.ts";
+import { scriptedService } from "../../../test/support/scriptedFeed.ts";
+import { openSse } from "../../../test/support/sseClient.ts";
+import { AlertService } from "../../alerts/alertService.ts";
+import type { AlertRule } from "../../core/alerts/alertRule.ts";
+import { ApiKeyring } from "../../keys/apiKeyring.ts";
+import { silentLogger } from "../../log/logger.ts";
+import { type AlertEvent, alertEventSchema, alertsBodySchema } from "../../wire/alerts.ts";
+import type { NetworkEvent } from "../../wire/networkEvent.ts";
+import { createApiServer } from "../server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const ETHEREUM = 1;

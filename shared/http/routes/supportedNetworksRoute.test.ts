@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { test, type TestContext } from "node:test";
-import { type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
-import { ApiKeyring } from "../keys/apiKeyring.ts";
-import { silentLogger } from "../log/logger.ts";
-import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supportedNetworks.ts";
-import { createApiServer } from "./server.ts";
+import { type ScriptedService, scriptedService } from "../../../test/support/scriptedFeed.ts";
+import { ApiKeyring } from "../../keys/apiKeyring.ts";
+import { silentLogger } from "../../log/logger.ts";
+import { supportedChainNamesSchema, supportedNetworksSchema } from "../../wire/supportedNetworks.ts";
+import { createApiServer } from "../server.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const NEW_DATA_AT_MS = Date.UTC(2026, 0, 1);

@@ -1,6 +1,6 @@
-import type { ChainPublication } from "../service/chainPublication.ts";
-import type { SupportedChainNamesBody } from "../wire/supportedNetworks.ts";
-import type { JsonRoute } from "./routeTypes.ts";
+import type { ChainPublication } from "../../service/chainPublication.ts";
+import type { SupportedChainNamesBody } from "../../wire/supportedNetworks.ts";
+import type { JsonRoute } from "../routeTypes.ts";
 
 /** `GET /v1/supportedChainNames`: the hosted Gas API's chain names, with no key as its clients call it. */
 export const SUPPORTED_CHAIN_NAMES_ROUTE: JsonRoute = {
