@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { filesUnder, isSourceFile } from "../scripts/filesUnder.mjs";
 import { importsOf, resolveRelative } from "./support/sourceImports.ts";
@@ -54,29 +54,45 @@ const LAYERS: readonly (readonly string[])[] = [
 ];
 
 /**
- * What breaks the layering among `files` (path → text, paths as `shared/<folder>/…`): each import of a folder above
- * the importer's, each file in a folder no layer holds, and each import cycle among the files (named by the files
- * going round it, whatever their folders).
+ * A tree's folders in layers, from the bottom up: the folders directly under `root`, with "." naming the files at the
+ * root itself. With `siblingsApart`, the folders of one level may not use each other either.
  */
-function architectureFindings(files: ReadonlyMap<string, string>, layers: readonly (readonly string[])[] = LAYERS): string[] {
+interface Layering {
+  readonly root: string;
+  readonly layers: readonly (readonly string[])[];
+  readonly siblingsApart?: boolean;
+}
+
+const SHARED: Layering = { root: "shared", layers: LAYERS };
+
+/**
+ * What breaks the layering among `files` (path → text, paths as `<root>/<folder>/…`): each import of a folder above
+ * the importer's (or, with `siblingsApart`, of another folder of its level), each file in a folder no layer holds, and
+ * each import cycle among the files (named by the files going round it, whatever their folders). Imports that leave
+ * `root` are left to the other checks.
+ */
+function architectureFindings(files: ReadonlyMap<string, string>, { root, layers, siblingsApart = false }: Layering = SHARED): string[] {
   const levelOf = (path: string) => {
-    const folder = /^shared\/([^/]+)\//.exec(path)?.[1];
-    const level = layers.findIndex((folders) => folders.includes(folder ?? ""));
-    return level === -1 ? undefined : { folder: folder!, level };
+    if (!path.startsWith(`${root}/`)) return undefined;
+    const rest = path.slice(root.length + 1);
+    const folder = rest.includes("/") ? rest.slice(0, rest.indexOf("/")) : ".";
+    const level = layers.findIndex((folders) => folders.includes(folder));
+    return level === -1 ? { folder, level: undefined } : { folder, level };
   };
   const findings: string[] = [];
   const graph = new Map<string, string[]>();
   for (const [file, text] of files) {
     const from = levelOf(file);
-    if (from === undefined) findings.push(`${file} is in a folder that no layer holds: place it in LAYERS`);
+    if (from?.level === undefined) findings.push(`${file} is in a folder that no layer holds: place it in the layers`);
     const targets: string[] = [];
     for (const { specifier } of importsOf(text)) {
       const target = resolveRelative(file, specifier);
-      if (target === undefined || !target.startsWith("shared/")) continue;
+      if (target === undefined || !target.startsWith(`${root}/`)) continue;
       targets.push(target);
       const to = levelOf(target);
-      if (from !== undefined && to !== undefined && to.level > from.level)
-        findings.push(`${file} (${from.folder}) imports ${target} (${to.folder}), a layer above`);
+      if (from?.level === undefined || to?.level === undefined || to.folder === from.folder) continue;
+      if (to.level > from.level) findings.push(`${file} (${from.folder}) imports ${target} (${to.folder}), a layer above`);
+      else if (siblingsApart && to.level === from.level) findings.push(`${file} (${from.folder}) imports ${target} (${to.folder}), a folder beside its own`);
     }
     graph.set(file, targets);
   }
@@ -163,15 +179,15 @@ test("the check finds an upward import, a type-only one too, a file outside the 
     ["shared/core/fees/b.ts", 'import { c } from "./c.ts";'],
     ["shared/core/fees/c.ts", 'export { a } from "./a.ts";\nimport { d } from "./d.ts";'],
     ["shared/core/fees/d.ts", 'import { c } from "./c.ts";'],
-    ["shared/http/routes.ts", 'import { ALERTS_ROUTE } from "./alertsRoute.ts";\nimport { AlertService } from "../alerts/alertService.ts";'],
-    ["shared/http/alertsRoute.ts", 'import { logger } from "../log/logger.ts";'],
+    ["shared/http/routes.ts", 'import { ALERTS_ROUTE } from "./routes/alertsRoute.ts";\nimport { AlertService } from "../alerts/alertService.ts";'],
+    ["shared/http/routes/alertsRoute.ts", 'import { logger } from "../../log/logger.ts";'],
     ["shared/rpc/feed.ts", 'import { store } from "../history/store.ts";'],
     ["shared/extra/x.ts", 'import { a } from "../core/fees/a.ts";'],
   ]);
   assert.deepEqual(architectureFindings(planted), [
     "shared/core/fees/a.ts (core) imports shared/service/chainPublication.ts (service), a layer above",
     "shared/rpc/feed.ts (rpc) imports shared/history/store.ts (history), a layer above",
-    "shared/extra/x.ts is in a folder that no layer holds: place it in LAYERS",
+    "shared/extra/x.ts is in a folder that no layer holds: place it in the layers",
     "import cycle: shared/core/fees/a.ts → shared/core/fees/b.ts → shared/core/fees/c.ts → shared/core/fees/a.ts (going round with it too: shared/core/fees/d.ts)",
   ]);
 });
@@ -186,6 +202,128 @@ test("the check finds a cycle between two folders of one level, and one through 
   assert.deepEqual(architectureFindings(planted), [
     "import cycle: shared/alerts/alertSource.ts → shared/http/routeTypes.ts → shared/http/server.ts → shared/alerts/alertSource.ts",
     "import cycle: shared/log/logger.ts → shared/log/logger.ts",
+  ]);
+});
+
+/**
+ * renderer/src's folders from the bottom up. Each panel's component, hooks, words and CSS share a folder; a panel takes
+ * the shared words, the shared chart parts and the live feed below it, and never the folder of a panel of its own level.
+ * Two panels sit lower than the rest because others read their data (an exception to "panels stay apart", stated here):
+ * costs/ holds the money per action that the history chart, the heatmap and the chain tiles show; history/ holds the
+ * stats store and the chart range that the heatmap, the blob view and the chain tiles share. The page (App.tsx and
+ * the chain's view, at the root) puts the panels together. The renderer's imports of shared/ and electron/ are
+ * test/rendererImports.test.ts's rules.
+ */
+const RENDERER: Layering = {
+  root: "renderer/src",
+  siblingsApart: true,
+  layers: [
+    // words and numbers in plain text, used by several panels
+    ["text"],
+    // the chart parts every chart uses: frame, ticks, axes, tooltip, legend, hover, the bands of stats lines
+    ["chart"],
+    // the connection, the data client, the live feed and chain state, and the live fee chart drawn from them
+    ["live"],
+    // what an action costs in money (read by history, heatmap and chains)
+    ["costs"],
+    // the base fee's past: stats store, ranges, the history chart (read by heatmap, blob and chains)
+    ["history"],
+    // the panels, apart from each other
+    ["alerts", "api", "backfill", "blob", "chains", "heatmap", "settings"],
+    // the page that puts them together, and the entry point
+    ["."],
+  ],
+};
+
+/**
+ * What electron/ may take from shared/ at run time: the service as shared/app starts it, and what the shell needs
+ * around it (settings, API keys and their cipher, the logger, the wire's shapes, pure computation). Types may come
+ * from anywhere in shared/: they are erased. The service's insides (rpc, history, backfill, the publications, the
+ * server) are reached through shared/app, never directly; but for the files below, each named with why the shell
+ * uses it rather than a copy of its own.
+ */
+const ELECTRON_SHARED_FOLDERS = ["app", "config", "core", "keys", "log", "wire"];
+const ELECTRON_SHARED_FILES: ReadonlyMap<string, string> = new Map([
+  ["shared/http/dashboardCsp.ts", "the window's content security policy is the served dashboard's: one policy"],
+  ["shared/http/contentTypes.ts", "the app:// protocol serves the dashboard's files with the server's content types"],
+  ["shared/http/costAnswers.ts", "the tray's cost is the costs endpoint's answer, computed in one place"],
+  ["shared/alerts/loadAlertRules.ts", "the settings page checks and counts alert rules as the service loads them"],
+  ["shared/service/chainPlan.ts", "the settings page and the service host plan chains as the service does"],
+]);
+
+/** What electron/'s `files` import against the rule above or from renderer/, and each import cycle among them. */
+function electronFindings(files: ReadonlyMap<string, string>): string[] {
+  const findings: string[] = [];
+  const graph = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    const targets: string[] = [];
+    for (const { specifier, typeOnly } of importsOf(text)) {
+      const target = resolveRelative(file, specifier);
+      if (target === undefined) continue;
+      if (target.startsWith("electron/")) targets.push(target);
+      if (target.startsWith("renderer/")) findings.push(`${file} imports ${target}: the shell never takes from the page`);
+      const folder = /^shared\/([^/]+)\//.exec(target)?.[1];
+      if (folder === undefined || typeOnly || ELECTRON_SHARED_FOLDERS.includes(folder) || ELECTRON_SHARED_FILES.has(target)) continue;
+      findings.push(`${file} imports ${target}: electron/ takes from shared/ only ${ELECTRON_SHARED_FOLDERS.join(", ")} and the files named`);
+    }
+    graph.set(file, targets);
+  }
+  for (const { cycle } of importCycles(graph)) findings.push(`import cycle: ${cycle.join(" → ")}`);
+  return findings;
+}
+
+test("renderer/src's folders keep their layers: panels take text/, chart/, live/ and the panels read by others, never each other; no cycle", () => {
+  const files = new Map(sourceFiles("renderer/src").map((path) => [path, readFileSync(path, "utf8")]));
+  assert.ok(files.size > 50, "the check reads renderer/src");
+  assert.deepEqual(architectureFindings(files, RENDERER), []);
+});
+
+test("the renderer check finds a panel reaching into another, a lower folder reaching up, a file outside the layers, and a cycle", () => {
+  const planted = new Map([
+    ["renderer/src/heatmap/CheapestHours.tsx", 'import { BlobView } from "../blob/BlobView.tsx";\nimport { format } from "../text/format.ts";'],
+    ["renderer/src/blob/BlobView.tsx", 'import { statsStore } from "../history/statsStore.ts";\nimport type { CostsPanel } from "../costs/CostsPanel.tsx";'],
+    ["renderer/src/chart/ChartTooltip.tsx", 'import { dataClient } from "../live/dataClient.ts";'],
+    ["renderer/src/live/dataClient.ts", 'import { App } from "../App.tsx";'],
+    ["renderer/src/App.tsx", 'import { dataClient } from "./live/dataClient.ts";'],
+    ["renderer/src/misc/x.ts", 'import { format } from "../text/format.ts";'],
+  ]);
+  assert.deepEqual(architectureFindings(planted, RENDERER), [
+    "renderer/src/heatmap/CheapestHours.tsx (heatmap) imports renderer/src/blob/BlobView.tsx (blob), a folder beside its own",
+    "renderer/src/chart/ChartTooltip.tsx (chart) imports renderer/src/live/dataClient.ts (live), a layer above",
+    "renderer/src/live/dataClient.ts (live) imports renderer/src/App.tsx (.), a layer above",
+    "renderer/src/misc/x.ts is in a folder that no layer holds: place it in the layers",
+    "import cycle: renderer/src/App.tsx → renderer/src/live/dataClient.ts → renderer/src/App.tsx",
+  ]);
+});
+
+test("electron/ takes from shared/ only what the shell needs, nothing from renderer/, and no import goes round in a cycle", () => {
+  const files = new Map(sourceFiles("electron").map((path) => [path, readFileSync(path, "utf8")]));
+  assert.ok(files.size > 15, "the check reads electron/");
+  assert.deepEqual(electronFindings(files), []);
+  for (const file of ELECTRON_SHARED_FILES.keys()) assert.ok(existsSync(file), `${file}, named as an exception, exists`);
+});
+
+test("the electron check finds a value from a folder of shared/ outside the rule, an import of the page, and a cycle", () => {
+  const planted = new Map([
+    [
+      "electron/main/tray.ts",
+      [
+        'import { startService } from "../../shared/app/startService.ts";',
+        'import { costsBody } from "../../shared/http/costAnswers.ts";',
+        'import type { ChainPublication } from "../../shared/service/chainPublication.ts";',
+        'import { openHistoryStore } from "../../shared/history/historyStore.ts";',
+        'import { createApiServer } from "../../shared/http/server.ts";',
+        'import { format } from "../../renderer/src/text/format.ts";',
+        'import { window } from "./window.ts";',
+      ].join("\n"),
+    ],
+    ["electron/main/window.ts", 'import { tray } from "./tray.ts";'],
+  ]);
+  assert.deepEqual(electronFindings(planted), [
+    "electron/main/tray.ts imports shared/history/historyStore.ts: electron/ takes from shared/ only app, config, core, keys, log, wire and the files named",
+    "electron/main/tray.ts imports shared/http/server.ts: electron/ takes from shared/ only app, config, core, keys, log, wire and the files named",
+    "electron/main/tray.ts imports renderer/src/text/format.ts: the shell never takes from the page",
+    "import cycle: electron/main/tray.ts → electron/main/window.ts → electron/main/tray.ts",
   ]);
 });
 

@@ -1,6 +1,7 @@
 // What the page may take from the rest of the project. It runs in a browser (and in Electron's sandboxed window), so:
 // - from shared/, values only from shared/core/** and shared/wire/** (pure modules), types from anywhere;
-// - nothing from Node (`node:`) or Electron, ever;
+// - nothing from Node (`node:`) or Electron, ever; from electron/, only the types of the preload bridge (electron/bridge/**),
+//   which declare what the page may call (renderer/src/desktopBridge.d.ts, renderer/src/settings/settingsClient.ts);
 // - and what those value imports pull in at run time stays pure: no `node:`, nothing of shared/ outside core and wire.
 //   Zod is the one package of shared/ the page takes: it checks an edited alert rule with the schema the main process
 //   checks it with (shared/wire/alertRuleSchema.ts), so that the two never disagree about what a rule may be.
@@ -22,6 +23,7 @@ function rendererViolations(files: ReadonlyMap<string, string>): string[] {
     importsOf(text).flatMap(({ specifier, typeOnly, statement }) => {
       if (NODE_OR_ELECTRON.test(specifier)) return [`${file}: ${statement}`];
       const target = resolveRelative(file, specifier);
+      if (target !== undefined && inFolder(target, "electron")) return typeOnly && inFolder(target, "electron/bridge") ? [] : [`${file}: ${statement}`];
       if (typeOnly || target === undefined || !inFolder(target, "shared")) return [];
       return inFolder(target, "shared/core") || inFolder(target, "shared/wire") ? [] : [`${file}: ${statement}`];
     }),
@@ -69,7 +71,7 @@ function layerViolations(files: ReadonlyMap<string, string>): string[] {
 const readAll = (paths: readonly string[]) => new Map(paths.map((path) => [path, readFileSync(path, "utf8")]));
 const rendererFiles = () => readAll(sourceFiles("renderer"));
 
-test("the renderer takes values from shared/core and shared/wire only, types from anywhere in shared/, nothing from Node or Electron", () => {
+test("the renderer takes values from shared/core and shared/wire only, types from anywhere in shared/, nothing from Node or Electron but the bridge's types", () => {
   assert.deepEqual(rendererViolations(rendererFiles()), []);
 });
 
@@ -110,6 +112,9 @@ test("the checks catch what they forbid (each rule sees a planted breach, and le
         'import { readFileSync } from "node:fs";',
         'import { ipcRenderer } from "electron";',
         'const lazy = () => import("../../shared/service/startService.ts");',
+        'import type { GasfeesDesktopBridge } from "../../electron/bridge/bridgeCalls.ts";',
+        'import { BRIDGE_CHANNELS } from "../../electron/bridge/bridgeChannels.ts";',
+        'import type { TrayModel } from "../../electron/main/trayModel.ts";',
       ].join("\n"),
     ],
   ]);
@@ -120,6 +125,8 @@ test("the checks catch what they forbid (each rule sees a planted breach, and le
       'export { createApiServer } from "../../shared/http/server.ts"',
       'import { readFileSync } from "node:fs"',
       'import { ipcRenderer } from "electron"',
+      'import { BRIDGE_CHANNELS } from "../../electron/bridge/bridgeChannels.ts"',
+      'import type { TrayModel } from "../../electron/main/trayModel.ts"',
       'import("../../shared/service/startService.ts")',
     ],
   );

@@ -1,6 +1,6 @@
-import { CopyButton } from "./ApiPanel.tsx";
-import { endpointProblem } from "./chainState.ts";
-import type { NetworkStatus } from "./dataClient.ts";
+import { CopyButton } from "./api/ApiPanel.tsx";
+import { endpointProblem } from "./live/chainState.ts";
+import type { NetworkStatus } from "./live/dataClient.ts";
 
 export const DEMO_COMMAND = "npm run serve -- --demo";
 

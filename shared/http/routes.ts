@@ -1,29 +1,29 @@
 // The route list: what the server answers, in the order it matches paths. Each route is a file of its own
 // (`*Route.ts`); their shared shapes are routeTypes.ts, so that no route file imports this list.
-import { ALERTS_ROUTE } from "./alertsRoute.ts";
-import { BASE_FEE_HISTORY_CSV_ROUTE } from "./baseFeeHistoryCsvRoute.ts";
-import { BASE_FEE_HISTORY_ROUTE } from "./baseFeeHistoryRoute.ts";
-import { BASE_FEE_PERCENTILE_ROUTE } from "./baseFeePercentileRoute.ts";
-import { BASE_FEE_STATS_ROUTE } from "./baseFeeStatsRoute.ts";
-import { BLOB_BASE_FEE_HISTORY_ROUTE } from "./blobBaseFeeHistoryRoute.ts";
-import { BLOB_BASE_FEE_PERCENTILE_ROUTE } from "./blobBaseFeePercentileRoute.ts";
-import { BLOB_BUSY_THRESHOLD_ROUTE } from "./blobBusyThresholdRoute.ts";
-import { BUSY_THRESHOLD_ROUTE } from "./busyThresholdRoute.ts";
-import { COSTS_ROUTE } from "./costsRoute.ts";
-import { DASHBOARD_ASSET_ROUTE } from "./dashboardAssetRoute.ts";
-import { DASHBOARD_CREDENTIALS_ROUTE } from "./dashboardCredentialsRoute.ts";
-import { DASHBOARD_ROUTE } from "./dashboardRoute.ts";
-import { EVENTS_ROUTE } from "./eventsRoute.ts";
-import { HEALTH_ROUTE } from "./healthRoute.ts";
-import { METRICS_ROUTE } from "./metricsRoute.ts";
-import { NETWORK_EVENTS_ROUTE } from "./networkEventsRoute.ts";
-import { NETWORKS_ROUTE } from "./networksRoute.ts";
-import { OPEN_API_ROUTE } from "./openApiRoute.ts";
-import { PRICE_HISTORY_ROUTE } from "./priceHistoryRoute.ts";
+import { ALERTS_ROUTE } from "./routes/alertsRoute.ts";
+import { BASE_FEE_HISTORY_CSV_ROUTE } from "./routes/baseFeeHistoryCsvRoute.ts";
+import { BASE_FEE_HISTORY_ROUTE } from "./routes/baseFeeHistoryRoute.ts";
+import { BASE_FEE_PERCENTILE_ROUTE } from "./routes/baseFeePercentileRoute.ts";
+import { BASE_FEE_STATS_ROUTE } from "./routes/baseFeeStatsRoute.ts";
+import { BLOB_BASE_FEE_HISTORY_ROUTE } from "./routes/blobBaseFeeHistoryRoute.ts";
+import { BLOB_BASE_FEE_PERCENTILE_ROUTE } from "./routes/blobBaseFeePercentileRoute.ts";
+import { BLOB_BUSY_THRESHOLD_ROUTE } from "./routes/blobBusyThresholdRoute.ts";
+import { BUSY_THRESHOLD_ROUTE } from "./routes/busyThresholdRoute.ts";
+import { COSTS_ROUTE } from "./routes/costsRoute.ts";
+import { DASHBOARD_ASSET_ROUTE } from "./routes/dashboardAssetRoute.ts";
+import { DASHBOARD_CREDENTIALS_ROUTE } from "./routes/dashboardCredentialsRoute.ts";
+import { DASHBOARD_ROUTE } from "./routes/dashboardRoute.ts";
+import { EVENTS_ROUTE } from "./routes/eventsRoute.ts";
+import { HEALTH_ROUTE } from "./routes/healthRoute.ts";
+import { METRICS_ROUTE } from "./routes/metricsRoute.ts";
+import { NETWORK_EVENTS_ROUTE } from "./routes/networkEventsRoute.ts";
+import { NETWORKS_ROUTE } from "./routes/networksRoute.ts";
+import { OPEN_API_ROUTE } from "./routes/openApiRoute.ts";
+import { PRICE_HISTORY_ROUTE } from "./routes/priceHistoryRoute.ts";
 import type { Route } from "./routeTypes.ts";
-import { SUGGESTED_GAS_FEES_ROUTE } from "./suggestedGasFeesRoute.ts";
-import { SUPPORTED_CHAIN_NAMES_ROUTE } from "./supportedChainNamesRoute.ts";
-import { SUPPORTED_NETWORKS_ROUTE } from "./supportedNetworksRoute.ts";
+import { SUGGESTED_GAS_FEES_ROUTE } from "./routes/suggestedGasFeesRoute.ts";
+import { SUPPORTED_CHAIN_NAMES_ROUTE } from "./routes/supportedChainNamesRoute.ts";
+import { SUPPORTED_NETWORKS_ROUTE } from "./routes/supportedNetworksRoute.ts";
 
 /** The routes in their Basic-auth form; every keyed route also answers under /v3/{apiKey} (EventSource sends no headers). */
 const BASE_ROUTES: readonly Route[] = [

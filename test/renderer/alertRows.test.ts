@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chainAlertsOf } from "../../renderer/src/alertRows.ts";
-import { compactWindowWords, conditionWords, cooldownWords } from "../../renderer/src/alertWords.ts";
+import { chainAlertsOf } from "../../renderer/src/alerts/alertRows.ts";
+import { compactWindowWords, conditionWords, cooldownWords } from "../../renderer/src/text/alertWords.ts";
 import { alertsBody, ruleStatus } from "../support/alertFixtures.ts";
 
 test("a condition in words: a fixed fee, a percentile over a duration or over blocks, or over the chain's window", () => {

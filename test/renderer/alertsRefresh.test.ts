@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { EMPTY_ALERTS, FIRED_KEPT, withAlertsState, withFiredAlert } from "../../renderer/src/alertsFeed.ts";
-import { AlertsRefresh } from "../../renderer/src/alertsRefresh.ts";
+import { EMPTY_ALERTS, FIRED_KEPT, withAlertsState, withFiredAlert } from "../../renderer/src/live/alertsFeed.ts";
+import { AlertsRefresh } from "../../renderer/src/live/alertsRefresh.ts";
 import type { AlertEvent } from "../../shared/wire/alerts.ts";
 import { alertsBody } from "../support/alertFixtures.ts";
 

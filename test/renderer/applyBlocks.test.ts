@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { applyBlocks, type FeePoint } from "../../renderer/src/chainData.ts";
+import { applyBlocks, type FeePoint } from "../../renderer/src/live/chainData.ts";
 import { BlockWindow } from "../../shared/core/fees/blockWindow.ts";
 import type { FeeSnapshot } from "../../shared/core/fees/feeSnapshot.ts";
 import { snapshotOf } from "../support/snapshotModel.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BLOB_SCHEDULES, knownBlobSchedule } from "../../shared/core/fees/blobFeeRule.ts";
-import { blobUseOf, blobUseWords, meanOfTarget } from "../../renderer/src/blobUse.ts";
-import { applyBlocks } from "../../renderer/src/chainData.ts";
+import { blobUseOf, blobUseWords, meanOfTarget } from "../../renderer/src/blob/blobUse.ts";
+import { applyBlocks } from "../../renderer/src/live/chainData.ts";
 
 test("blob use against the target: each block's blob gas used ratio (of the maximum) times max / target; blocks without one left out", () => {
   const points = applyBlocks([], {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
-import { bandAreaPath, bandExtent, bandLinePath, bandRuns } from "../../renderer/src/bucketBands.ts";
+import { bandAreaPath, bandExtent, bandLinePath, bandRuns } from "../../renderer/src/chart/bucketBands.ts";
 
 /** A bucket of `blocks` blocks whose seven values are `base` + 0..6 Gwei (min = base, max = base + 6). */
 function bucket(start: number, blocks: number, base: number): BaseFeeStatsBucket {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { endpointProblem, endpointsSummary, GLANCE_WORDS, glanceState, noChainAnswers } from "../../renderer/src/chainState.ts";
+import { endpointProblem, endpointsSummary, GLANCE_WORDS, glanceState, noChainAnswers } from "../../renderer/src/live/chainState.ts";
 import type { EndpointStatus, NetworkStatus } from "../../shared/wire/networkStatus.ts";
 
 const endpoint = (state: EndpointStatus["state"], active = false, transport: EndpointStatus["transport"] = "http") =>

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { alertLinesOf, alertPlateTops, MAX_AXIS_WIDENING, thresholdsInView } from "../../renderer/src/chartAlertLines.ts";
+import { alertLinesOf, alertPlateTops, MAX_AXIS_WIDENING, thresholdsInView } from "../../renderer/src/live/chartAlertLines.ts";
 import { alertsBody, ruleStatus } from "../support/alertFixtures.ts";
 
 test("the chart draws the chain's enabled rules of the user's own that have a threshold, lowest first, labelled short", () => {

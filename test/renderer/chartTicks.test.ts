@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { blockTicks, feeTicks } from "../../renderer/src/chartTicks.ts";
+import { blockTicks, feeTicks } from "../../renderer/src/chart/chartTicks.ts";
 
 test("block ticks: round numbers about six across the window, inside it", () => {
   assert.deepEqual(blockTicks(17_180_000, 17_180_499), [17_180_000, 17_180_100, 17_180_200, 17_180_300, 17_180_400]);

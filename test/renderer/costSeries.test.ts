@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
-import { costBuckets, priceAt } from "../../renderer/src/costSeries.ts";
-import { GWEI_UNIT, moneyDigits, moneyUnit } from "../../renderer/src/valueUnit.ts";
-import { filledCells, levelBounds, levelOf, placeHours } from "../../renderer/src/hourOfWeek.ts";
+import { costBuckets, priceAt } from "../../renderer/src/costs/costSeries.ts";
+import { GWEI_UNIT, moneyDigits, moneyUnit } from "../../renderer/src/text/valueUnit.ts";
+import { filledCells, levelBounds, levelOf, placeHours } from "../../renderer/src/heatmap/hourOfWeek.ts";
 
 const POINTS = [
   { time: 1000, value: "2000" },

@@ -19,7 +19,7 @@ import {
   tierSpreadWords,
   tierTipsGwei,
   weiAsGwei,
-} from "../../renderer/src/costWords.ts";
+} from "../../renderer/src/costs/costWords.ts";
 
 const PRICE: Price = { value: "3120.45", token: "ETH", feed: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", feedChainId: 1, updatedAt: 1_767_225_600 };
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CostsStore, costsStateKey } from "../../renderer/src/costsStore.ts";
+import { CostsStore, costsStateKey } from "../../renderer/src/costs/costsStore.ts";
 import type { Costs } from "../../shared/wire/costs.ts";
 
 const COSTS = { currency: "USD" } as Costs;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { applyNetworkEvent, EMPTY_FEED, keepChains } from "../../renderer/src/dashboardFeed.ts";
+import { applyNetworkEvent, EMPTY_FEED, keepChains } from "../../renderer/src/live/dashboardFeed.ts";
 import type { NetworkEvent } from "../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 

@@ -13,7 +13,7 @@ import {
   placeHours,
   WEEK_HOURS,
   weekExtremes,
-} from "../../renderer/src/hourOfWeek.ts";
+} from "../../renderer/src/heatmap/hourOfWeek.ts";
 
 /** The heatmap's request for the week up to the local hour of `nowMs`. */
 const hourOfWeekRequest = (nowMs: number) => requestAtHourStart(localHourStartSeconds(nowMs / 1000));

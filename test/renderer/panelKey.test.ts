@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ApiCallError } from "../../renderer/src/apiCallError.ts";
-import { curlLines, panelKeyOf } from "../../renderer/src/panelKey.ts";
+import { ApiCallError } from "../../renderer/src/live/apiCallError.ts";
+import { curlLines, panelKeyOf } from "../../renderer/src/live/panelKey.ts";
 
 const TOKEN = "d".repeat(32);
 const KEY = "0123456789abcdef0123456789abcdef";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
-import { statsRequestKey, type StatsRequest } from "../../renderer/src/statsRequest.ts";
-import { FORGET_AFTER_MS, HISTORY_REFRESH_MS, RETRY_AFTER_FAILURE_MS, StatsStore } from "../../renderer/src/statsStore.ts";
+import { statsRequestKey, type StatsRequest } from "../../renderer/src/live/statsRequest.ts";
+import { FORGET_AFTER_MS, HISTORY_REFRESH_MS, RETRY_AFTER_FAILURE_MS, StatsStore } from "../../renderer/src/history/statsStore.ts";
 
 interface Asked {
   readonly chainId: number;

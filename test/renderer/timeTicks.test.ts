@@ -1,7 +1,7 @@
 // Local time: each test sets the process' time zone (Node reads TZ again when it is assigned).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { timeTicks, timeTickStep } from "../../renderer/src/timeTicks.ts";
+import { timeTicks, timeTickStep } from "../../renderer/src/chart/timeTicks.ts";
 
 /** "HH:MM" of a unix time in the process' zone, with "Day" at midnights. */
 function local(seconds: number): string {

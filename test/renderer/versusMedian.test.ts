@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { versusMedian } from "../../renderer/src/versusMedian.ts";
+import { versusMedian } from "../../renderer/src/chains/versusMedian.ts";
 
 test("the current base fee against a median: a signed share, a multiple from twice on, level within half a percent", () => {
   assert.deepEqual(versusMedian("107", "100"), { ratio: 1.07, words: "+7%", direction: "above" });

@@ -10,9 +10,9 @@ import {
   statsLineNames,
   statsWindowWords,
   windowWords,
-} from "../../renderer/src/windowWords.ts";
-import { backfillWords } from "../../renderer/src/backfillWords.ts";
-import { storeWords } from "../../renderer/src/storeWords.ts";
+} from "../../renderer/src/text/windowWords.ts";
+import { backfillWords } from "../../renderer/src/backfill/backfillWords.ts";
+import { storeWords } from "../../renderer/src/text/storeWords.ts";
 import type { HistoryStatus } from "../../shared/wire/networkStatus.ts";
 
 test("windows in words: durations in their natural unit, block counts grouped", () => {

@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from "react";
 import { SettingsField } from "./SettingsField.tsx";
 import { webhookShown } from "../../../shared/core/alerts/webhookUrl.ts";
-import { conditionWords, cooldownWords, forBlocksWords } from "../alertWords.ts";
+import { conditionWords, cooldownWords, forBlocksWords } from "../text/alertWords.ts";
 import {
   type AlertDraft,
   type AlertDraftField,
