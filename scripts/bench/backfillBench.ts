@@ -4,7 +4,7 @@
 // bare eth_feeHistory calls one after another, with no timestamps (anchors), checks or planning.
 import { silentLogger } from "../../shared/log/logger.ts";
 import { BackfillRunner, type BackfillTarget } from "../../shared/backfill/backfillRunner.ts";
-import { createRpcConnection } from "../../shared/rpc/rpcConnection.ts";
+import { createRpcConnection } from "../../shared/rpc/connection/rpcConnection.ts";
 import { startSyntheticChainServer, type SyntheticChainServer } from "../../test/support/syntheticChainServer.ts";
 import type { BenchRow } from "./benchRow.ts";
 

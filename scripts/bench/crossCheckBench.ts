@@ -3,7 +3,7 @@
 // counted where they arrive, on the project's stand-in JSON-RPC servers (test/support/syntheticChainServer.ts) whose
 // chains grow a block a second, dated as they appear. Both feeds run at once on chains that grow in step.
 import { silentLogger } from "../../shared/log/logger.ts";
-import { ChainFeed } from "../../shared/rpc/chainFeed.ts";
+import { ChainFeed } from "../../shared/rpc/feed/chainFeed.ts";
 import { startSyntheticChainServer, type SyntheticChainServer } from "../../test/support/syntheticChainServer.ts";
 import type { BenchRow } from "./benchRow.ts";
 

@@ -2,7 +2,7 @@
 // measured in the same run through the same counting proxy and the same real Hardhat node.
 import { createPublicClient, http } from "viem";
 import { hardhat } from "viem/chains";
-import { ChainFeed } from "../../shared/rpc/chainFeed.ts";
+import { ChainFeed } from "../../shared/rpc/feed/chainFeed.ts";
 import { silentLogger } from "../../shared/log/logger.ts";
 import { startFaultProxy } from "../../test/support/faultProxy.ts";
 import { startTestChain } from "../../test/support/feedHarness.ts";

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { createPublicClient, http, webSocket } from "viem";
 import { WebSocket } from "ws";
 import { silentLogger } from "../../shared/log/logger.ts";
-import { ChainFeed } from "../../shared/rpc/chainFeed.ts";
+import { ChainFeed } from "../../shared/rpc/feed/chainFeed.ts";
 import { startTestChain, type TestChain } from "../../test/support/feedHarness.ts";
 import type { BenchRow } from "./benchRow.ts";
 import { startServeProcess } from "./serveProcess.ts";

@@ -17,7 +17,7 @@ import { createLogger } from "../../shared/log/logger.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { publish } from "../../shared/service/chainPublication.ts";
 import { ChainRecord } from "../../shared/service/chainRecord.ts";
-import type { FeedReport } from "../../shared/rpc/feedReport.ts";
+import type { FeedReport } from "../../shared/rpc/feed/feedReport.ts";
 import type { AlertRule } from "../../shared/core/alerts/alertRule.ts";
 import { loadAlertRules } from "../../shared/alerts/loadAlertRules.ts";
 import { thresholdNow } from "../../shared/alerts/ruleThreshold.ts";

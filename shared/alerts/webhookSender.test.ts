@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { networkInterfaces } from "node:os";
 import { test, type TestContext } from "node:test";
 import { createLogger } from "../log/logger.ts";
-import { backoffMs } from "../rpc/backoff.ts";
+import { backoffMs } from "../rpc/endpoints/backoff.ts";
 import { waitFor } from "../../test/support/waitFor.ts";
 import type { AlertEvent } from "../wire/alerts.ts";
 import { DEFAULT_WEBHOOK_BACKOFF, WebhookSender, type WebhookOutcome, type WebhookSenderOptions } from "./webhookSender.ts";

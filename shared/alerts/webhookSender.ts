@@ -10,8 +10,8 @@
 import packageJson from "../../package.json" with { type: "json" };
 import { quotesWebhookUrl, webhookShown, webhookUrlProblem } from "../core/alerts/webhookUrl.ts";
 import type { Logger } from "../log/logger.ts";
-import { backoffMs, checkedBackoff, retryAfterMs, type BackoffOptions } from "../rpc/backoff.ts";
-import { UrlRedactor } from "../rpc/redactUrl.ts";
+import { backoffMs, checkedBackoff, retryAfterMs, type BackoffOptions } from "../rpc/endpoints/backoff.ts";
+import { UrlRedactor } from "../rpc/connection/redactUrl.ts";
 import type { AlertEvent } from "../wire/alerts.ts";
 import { postWebhook, type AnsweredPost, type WebhookPostResult } from "./webhookPost.ts";
 

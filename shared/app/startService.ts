@@ -14,7 +14,7 @@ import { CostReaders, type CostReadersOptions } from "../service/costReaders.ts"
 import { actionsWith } from "../core/costs/defaultActions.ts";
 import type { Logger } from "../log/logger.ts";
 import { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
-import { ChainFeed } from "../rpc/chainFeed.ts";
+import { ChainFeed } from "../rpc/feed/chainFeed.ts";
 
 export type ServiceConfig = Pick<Settings, "host" | "port" | "allowedHosts" | "corsOrigins" | "rateLimit"> &
   Partial<Pick<Settings, "currency" | "actions">> & {

@@ -1,7 +1,7 @@
-import { WrongChainError } from "../rpc/errors.ts";
-import type { FeeHistoryLimit } from "../rpc/fetchBaseFees.ts";
+import { WrongChainError } from "../rpc/connection/errors.ts";
+import type { FeeHistoryLimit } from "../rpc/feed/fetchBaseFees.ts";
 import type { ChainEndpoint, ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
-import { EndpointRateLimit } from "../rpc/endpointRateLimit.ts";
+import { EndpointRateLimit } from "../rpc/endpoints/endpointRateLimit.ts";
 import { LaneBackoff } from "../rpc/endpoints/laneBackoff.ts";
 import type { BackfillPageConnection } from "./backfillPage.ts";
 import { untilAborted, waitMs } from "./backfillWait.ts";

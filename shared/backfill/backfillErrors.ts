@@ -1,4 +1,4 @@
-import { redactUrlsIn } from "../rpc/redactUrl.ts";
+import { redactUrlsIn } from "../rpc/connection/redactUrl.ts";
 
 /**
  * An endpoint's backfill answers contradict what is asked or known: a page that does not end where asked, fewer blocks

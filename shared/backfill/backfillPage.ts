@@ -1,6 +1,6 @@
-import { feeHistory, type FeeHistoryLimit } from "../rpc/fetchBaseFees.ts";
-import { parseBlockHeader, type BlockHeader } from "../rpc/parseRpcAnswers.ts";
-import type { RpcConnection } from "../rpc/rpcConnection.ts";
+import { feeHistory, type FeeHistoryLimit } from "../rpc/feed/fetchBaseFees.ts";
+import { parseBlockHeader, type BlockHeader } from "../rpc/connection/parseRpcAnswers.ts";
+import type { RpcConnection } from "../rpc/connection/rpcConnection.ts";
 import type { BackfillAnchors, BlockAnchor } from "./backfillAnchors.ts";
 import { BackfillAnswerError } from "./backfillErrors.ts";
 import { blocksIn, type BlockRange } from "./backfillRanges.ts";

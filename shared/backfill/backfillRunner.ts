@@ -1,7 +1,7 @@
 import type { Logger } from "../log/logger.ts";
-import { DEFAULT_BACKOFF, type BackoffOptions } from "../rpc/backoff.ts";
+import { DEFAULT_BACKOFF, type BackoffOptions } from "../rpc/endpoints/backoff.ts";
 import { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
-import { RpcEndpointError } from "../rpc/errors.ts";
+import { RpcEndpointError } from "../rpc/connection/errors.ts";
 import type { BlockAnchor } from "./backfillAnchors.ts";
 import { BackfillEndpoint } from "./backfillEndpoint.ts";
 import { BackfillAnswerError } from "./backfillErrors.ts";

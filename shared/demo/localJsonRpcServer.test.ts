@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { WebSocket } from "ws";
-import { createRpcConnection } from "../rpc/rpcConnection.ts";
+import { createRpcConnection } from "../rpc/connection/rpcConnection.ts";
 import { startEvmNode } from "./startEvmNode.ts";
 
 const node = await startEvmNode({ chainId: 1 });

@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { after, test } from "node:test";
 import { WebSocket } from "ws";
 import { waitFor } from "../../test/support/waitFor.ts";
-import { createRpcConnection } from "../rpc/rpcConnection.ts";
+import { createRpcConnection } from "../rpc/connection/rpcConnection.ts";
 import { EvmNodeRpcError, EvmNodeStoppedError } from "./errors.ts";
 import { loadMainnetBaseFees } from "./mainnetBaseFees.ts";
 import { replayedBaseFeeWei } from "./demoReplayPlan.ts";

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import type { Agent } from "node:http";
 import { fileURLToPath } from "node:url";
-import { createKeepAliveAgent, postJson, postTarget, type PostTarget } from "../rpc/postJson.ts";
+import { createKeepAliveAgent, postJson, postTarget, type PostTarget } from "../rpc/connection/postJson.ts";
 import { EvmNodeRpcError, EvmNodeStartError, EvmNodeStoppedError } from "./errors.ts";
 import {
   ENV_CHAIN_ID,

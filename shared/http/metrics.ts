@@ -1,6 +1,6 @@
 import { toGweiString } from "../core/fees/gwei.ts";
 import { type ChainPublication, networkStatusAt } from "../service/chainPublication.ts";
-import type { EndpointCallCount } from "../rpc/endpointPool.ts";
+import type { EndpointCallCount } from "../rpc/endpoints/endpointPool.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { chainStateSchema, type EndpointStatus, endpointStatusSchema, type NetworkStatus } from "../wire/networkStatus.ts";
 import type { RequestCounts } from "./metricsRequestCounts.ts";

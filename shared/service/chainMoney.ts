@@ -1,7 +1,7 @@
 // A chain's money part: the price of its gas token and its rollup L1 fees as last read, carried by its publication.
 import type { FeedPrice } from "../core/costs/priceRound.ts";
 import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
-import type { L1FeeKind } from "../rpc/l1FeeReads.ts";
+import type { L1FeeKind } from "../rpc/contracts/l1FeeReads.ts";
 import type { Price } from "../wire/costs.ts";
 
 export interface ChainMoney {

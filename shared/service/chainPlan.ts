@@ -2,7 +2,7 @@ import { defaultChainSettings } from "../config/defaultChainSettings.ts";
 import { defaultBlobMarket, defaultBlockTimeMs, defaultChainName, defaultReorgDepthBlocks } from "../core/chains/defaultChains.ts";
 import { parseDurationSeconds, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
 import type { ChainSettings, PriceFeedSettings } from "../config/settings.ts";
-import { defaultL1FeeKind, type L1FeeKind } from "../rpc/l1FeeReads.ts";
+import { defaultL1FeeKind, type L1FeeKind } from "../rpc/contracts/l1FeeReads.ts";
 
 /** The statistics window when a chain's settings name none (CONTRACT.md: 24 hours). */
 export const DEFAULT_STATS_WINDOW = "24h";

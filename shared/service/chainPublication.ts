@@ -1,7 +1,7 @@
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { toGweiString } from "../core/fees/gwei.ts";
-import type { EndpointCallCount } from "../rpc/endpointPool.ts";
-import type { FeedReport } from "../rpc/feedReport.ts";
+import type { EndpointCallCount } from "../rpc/endpoints/endpointPool.ts";
+import type { FeedReport } from "../rpc/feed/feedReport.ts";
 import { type Congestion, congestionOf } from "../wire/congestion.ts";
 import type { HistoryStatus, NetworkStatus } from "../wire/networkStatus.ts";
 import type { ChainMoney } from "./chainMoney.ts";

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
 import { HistoryStore } from "../history/historyStore.ts";
 import { silentLogger } from "../log/logger.ts";
-import type { FeedReport } from "../rpc/feedReport.ts";
+import type { FeedReport } from "../rpc/feed/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";
 import { ChainRecord } from "./chainRecord.ts";
 import { StoreWriter } from "./storeWriter.ts";

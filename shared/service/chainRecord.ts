@@ -2,7 +2,7 @@ import type { BlobFeeSnapshot, FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import { MAX_HEADER_AHEAD_SECONDS } from "../core/history/blockAnchor.ts";
 import { type BlockAnchor, ChainHistory, type HistoryChange, type HistoryWrite } from "../core/history/chainHistory.ts";
 import { type ChainTip, snapshotOfHistory } from "../core/history/windowSnapshot.ts";
-import type { FeedBlocks, FeedReport } from "../rpc/feedReport.ts";
+import type { FeedBlocks, FeedReport } from "../rpc/feed/feedReport.ts";
 import type { Logger } from "../log/logger.ts";
 import type { BackfillStatus, HistoryStatus, StoreHealth } from "../wire/networkStatus.ts";
 import { withoutBlobFields } from "./blobFieldsKept.ts";

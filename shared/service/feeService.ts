@@ -1,8 +1,8 @@
 import type { HistoryView } from "../core/history/historyView.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { Logger } from "../log/logger.ts";
-import { ChainFeed, type ChainFeedOptions } from "../rpc/chainFeed.ts";
-import type { FeedReport } from "../rpc/feedReport.ts";
+import { ChainFeed, type ChainFeedOptions } from "../rpc/feed/chainFeed.ts";
+import type { FeedReport } from "../rpc/feed/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";
 import { ChainRecord } from "./chainRecord.ts";
 import { type ChainPublication, publish } from "./chainPublication.ts";

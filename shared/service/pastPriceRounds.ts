@@ -5,7 +5,7 @@
 // point held whose round reads otherwise is replaced, and then the walk goes on past the points held until one agrees.
 import { formatUnits } from "viem";
 import { judgePastRound, roundBefore, type PastRoundAnswer } from "../core/costs/pastRound.ts";
-import { errorLine } from "../rpc/errorLine.ts";
+import { errorLine } from "../rpc/connection/errorLine.ts";
 import type { PricePoint } from "../wire/costs.ts";
 
 /** Rounds asked per JSON-RPC batch (rpcConnection's MAX_BATCH_CALLS). */

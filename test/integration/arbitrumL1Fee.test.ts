@@ -8,7 +8,7 @@ import { compileSolidity } from "../../scripts/compileSolidity.ts";
 import type { RunningService } from "../../shared/app/startService.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import { startLocalService } from "../support/startLocalService.ts";
-import { ARB_GAS_INFO } from "../../shared/rpc/l1FeeReads.ts";
+import { ARB_GAS_INFO } from "../../shared/rpc/contracts/l1FeeReads.ts";
 import { type EvmNode, startEvmNode } from "../../shared/demo/startEvmNode.ts";
 import { FEED_OWNER } from "../../shared/demo/costContracts.ts";
 import type { Costs } from "../../shared/wire/costs.ts";

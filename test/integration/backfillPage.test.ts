@@ -5,9 +5,9 @@ import { after, test } from "node:test";
 import { BackfillAnchors } from "../../shared/backfill/backfillAnchors.ts";
 import { BackfillAnswerError } from "../../shared/backfill/backfillErrors.ts";
 import { fetchBackfillPage, type BackfillPageChecks } from "../../shared/backfill/backfillPage.ts";
-import type { FeeHistoryLimit } from "../../shared/rpc/fetchBaseFees.ts";
-import { MalformedRpcResponseError } from "../../shared/rpc/errors.ts";
-import { createRpcConnection, type RpcConnection } from "../../shared/rpc/rpcConnection.ts";
+import type { FeeHistoryLimit } from "../../shared/rpc/feed/fetchBaseFees.ts";
+import { MalformedRpcResponseError } from "../../shared/rpc/connection/errors.ts";
+import { createRpcConnection, type RpcConnection } from "../../shared/rpc/connection/rpcConnection.ts";
 import { startSyntheticChainServer, type SyntheticChainServer, type SyntheticFault } from "../support/syntheticChainServer.ts";
 
 const HEAD = 100_000n;

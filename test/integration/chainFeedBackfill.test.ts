@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
-import { fetchBaseFees, type FeeHistoryLimit } from "../../shared/rpc/fetchBaseFees.ts";
-import { createRpcConnection } from "../../shared/rpc/rpcConnection.ts";
+import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/feed/chainFeed.ts";
+import { fetchBaseFees, type FeeHistoryLimit } from "../../shared/rpc/feed/fetchBaseFees.ts";
+import { createRpcConnection } from "../../shared/rpc/connection/rpcConnection.ts";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.ts";
 import { FeedReports, recordingLogger, startTestChain, type TestChain } from "../support/feedHarness.ts";
 import { expectedPercentile } from "../support/independentFees.ts";

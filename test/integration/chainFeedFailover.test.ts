@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, test } from "node:test";
-import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
+import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/feed/chainFeed.ts";
 import { startFaultProxy, type FaultMode, type FaultProxy } from "../support/faultProxy.ts";
 import { FeedReports, recordingLogger, startScriptedEndpoint, startTestChain, type TestChain } from "../support/feedHarness.ts";
 import { waitFor } from "../support/waitFor.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/chainFeed.ts";
+import { ChainFeed, type ChainFeedOptions } from "../../shared/rpc/feed/chainFeed.ts";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.ts";
 import { FeedReports, MAINNET_FEES_WEI, recordingLogger, sleep, startTestChain, type TestChain } from "../support/feedHarness.ts";
 import { waitFor } from "../support/waitFor.ts";

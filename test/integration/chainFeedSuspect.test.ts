@@ -2,7 +2,7 @@
 // endpoint that lies on request (test/support/hostileRpcServer.ts: no real node lies like this).
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { ChainFeed } from "../../shared/rpc/chainFeed.ts";
+import { ChainFeed } from "../../shared/rpc/feed/chainFeed.ts";
 import { FeedReports, recordingLogger } from "../support/feedHarness.ts";
 import { waitFor } from "../support/waitFor.ts";
 import { startHostileRpcServer, type HostileRpcServer } from "../support/hostileRpcServer.ts";

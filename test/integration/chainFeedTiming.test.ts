@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { ChainFeed, type ChainFeedOptions, HEADERS_TO_LEARN } from "../../shared/rpc/chainFeed.ts";
-import type { FeedReport } from "../../shared/rpc/feedReport.ts";
+import { ChainFeed, type ChainFeedOptions, HEADERS_TO_LEARN } from "../../shared/rpc/feed/chainFeed.ts";
+import type { FeedReport } from "../../shared/rpc/feed/feedReport.ts";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.ts";
 import { FeedReports, recordingLogger, sleep, startScriptedEndpoint, startTestChain, type TestChain } from "../support/feedHarness.ts";
 import { waitFor } from "../support/waitFor.ts";

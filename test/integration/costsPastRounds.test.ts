@@ -17,7 +17,7 @@ import { type PriceHistory, priceHistorySchema } from "../../shared/wire/costs.t
 import { callApi } from "../support/apiClient.ts";
 import { startLocalService } from "../support/startLocalService.ts";
 import { startSyntheticChainServer } from "../support/syntheticChainServer.ts";
-import { AGGREGATOR_V3_ABI } from "../../shared/rpc/priceFeedReads.ts";
+import { AGGREGATOR_V3_ABI } from "../../shared/rpc/contracts/priceFeedReads.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const CHAIN_ID = 31337;

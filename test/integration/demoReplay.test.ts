@@ -8,7 +8,7 @@ import { after, test } from "node:test";
 import { DEMO_CHAIN_ID, DEMO_CHAIN_NAME, startDemoChain } from "../../shared/cli/demoChain.ts";
 import { encodeFunctionData } from "viem";
 import { opStackStandInTx } from "../../shared/core/costs/l1FeeData.ts";
-import { GAS_PRICE_ORACLE_ABI, OP_GAS_PRICE_ORACLE } from "../../shared/rpc/l1FeeReads.ts";
+import { GAS_PRICE_ORACLE_ABI, OP_GAS_PRICE_ORACLE } from "../../shared/rpc/contracts/l1FeeReads.ts";
 import type { Costs, PriceHistory } from "../../shared/wire/costs.ts";
 import type { SuggestedGasFeesBody } from "../../shared/wire/apiBodies.ts";
 import { toGweiString } from "../../shared/core/fees/gwei.ts";

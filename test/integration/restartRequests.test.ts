@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { createLogger } from "../../shared/log/logger.ts";
-import { DEFAULT_OVERLAP_BLOCKS } from "../../shared/rpc/chainFeed.ts";
+import { DEFAULT_OVERLAP_BLOCKS } from "../../shared/rpc/feed/chainFeed.ts";
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { callApi } from "../support/apiClient.ts";

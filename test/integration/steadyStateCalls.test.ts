@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { silentLogger } from "../../shared/log/logger.ts";
-import { ChainFeed, DEFAULT_OVERLAP_BLOCKS } from "../../shared/rpc/chainFeed.ts";
+import { ChainFeed, DEFAULT_OVERLAP_BLOCKS } from "../../shared/rpc/feed/chainFeed.ts";
 import { startFaultProxy } from "../support/faultProxy.ts";
 import { startSyntheticChainServer } from "../support/syntheticChainServer.ts";
 import { waitFor } from "../support/waitFor.ts";

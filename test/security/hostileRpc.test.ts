@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, test, type TestContext } from "node:test";
 import { startHostileRpcServer, type HostileMode, type HostileRpcServer } from "../support/hostileRpcServer.ts";
-import { MAX_RPC_ANSWER_BYTES } from "../../shared/rpc/answerLimits.ts";
+import { MAX_RPC_ANSWER_BYTES } from "../../shared/rpc/connection/answerLimits.ts";
 import { callApi } from "../support/apiClient.ts";
 import { waitFor } from "../support/waitFor.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/serviceProcess.ts";

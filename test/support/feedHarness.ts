@@ -7,7 +7,7 @@ import { BlockWindow } from "../../shared/core/fees/blockWindow.ts";
 import type { FeeSnapshot } from "../../shared/core/fees/feeSnapshot.ts";
 import { snapshotOf } from "./snapshotModel.ts";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
-import type { FeedReport } from "../../shared/rpc/feedReport.ts";
+import type { FeedReport } from "../../shared/rpc/feed/feedReport.ts";
 import { DEFAULT_WAIT_MS } from "./waitFor.ts";
 
 /** Real mainnet base fees (block 17,180,000 onwards), the fees the test chains' blocks carry. */

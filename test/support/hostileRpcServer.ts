@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { constants as zlibConstants, createBrotliCompress, createGzip, deflateRawSync, type BrotliCompress, type Gzip } from "node:zlib";
 import { WebSocketServer, type WebSocket } from "ws";
-import { MAX_RPC_ANSWER_BYTES } from "../../shared/rpc/answerLimits.ts";
+import { MAX_RPC_ANSWER_BYTES } from "../../shared/rpc/connection/answerLimits.ts";
 
 /**
  * What the endpoint does to every request:

@@ -1,6 +1,6 @@
 import type { Logger } from "../../log/logger.ts";
-import { errorLine } from "../errorLine.ts";
-import { parseBlockHeader } from "../parseRpcAnswers.ts";
+import { errorLine } from "../connection/errorLine.ts";
+import { parseBlockHeader } from "../connection/parseRpcAnswers.ts";
 import type { ChainEndpoint, ChainEndpoints } from "./chainEndpoints.ts";
 import { differenceText, judgeAnswers, type Witness } from "./judgeAnswers.ts";
 

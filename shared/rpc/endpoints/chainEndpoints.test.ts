@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { RpcEndpointError, WrongChainError } from "../errors.ts";
+import { RpcEndpointError, WrongChainError } from "../connection/errors.ts";
 import { ChainEndpoints, LYING_SET_ASIDE_MS } from "./chainEndpoints.ts";
 
 const backoff = { initialMs: 50, maxMs: 800 };

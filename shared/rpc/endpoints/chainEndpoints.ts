@@ -1,12 +1,12 @@
 // The endpoint layer: one per chain, one record per endpoint, every read of the chain (the live feed, the backfill,
 // the contract reads for prices, L1 fees and eth_config) a user of it.
-import { checkedBackoff, DEFAULT_BACKOFF, retryAfterOf, type BackoffOptions } from "../backoff.ts";
-import { countedConnection, type RpcCallCounts } from "../countedConnection.ts";
-import { EndpointHealth } from "../endpointHealth.ts";
-import { WrongChainError } from "../errors.ts";
-import { parseRpcChainId } from "../parseRpcAnswers.ts";
-import { endpointNamesOf } from "../redactUrl.ts";
-import { createRpcConnection, transportOf, type RpcConnection } from "../rpcConnection.ts";
+import { checkedBackoff, DEFAULT_BACKOFF, retryAfterOf, type BackoffOptions } from "./backoff.ts";
+import { countedConnection, type RpcCallCounts } from "./countedConnection.ts";
+import { EndpointHealth } from "./endpointHealth.ts";
+import { WrongChainError } from "../connection/errors.ts";
+import { parseRpcChainId } from "../connection/parseRpcAnswers.ts";
+import { endpointNamesOf } from "../connection/redactUrl.ts";
+import { createRpcConnection, transportOf, type RpcConnection } from "../connection/rpcConnection.ts";
 import type { EndpointStatus } from "../../wire/networkStatus.ts";
 
 /**

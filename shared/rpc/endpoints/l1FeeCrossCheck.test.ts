@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { decodeFunctionData, encodeFunctionResult } from "viem";
 import { startSyntheticChainServer } from "../../../test/support/syntheticChainServer.ts";
-import { createContractClient } from "../contractClient.ts";
-import { GAS_PRICE_ORACLE_ABI } from "../l1FeeReads.ts";
+import { createContractClient } from "../contracts/contractClient.ts";
+import { GAS_PRICE_ORACLE_ABI } from "../contracts/l1FeeReads.ts";
 import { crossCheckL1Fee } from "./l1FeeCrossCheck.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -3,8 +3,8 @@
 // are one story; a lie (an oracle 1,000 times off) is not.
 import { decodeFunctionResult, encodeFunctionData } from "viem";
 import { opStackStandInTx } from "../../core/costs/l1FeeData.ts";
-import type { ContractClient } from "../contractClient.ts";
-import { ARB_GAS_INFO, ARB_GAS_INFO_ABI, GAS_PRICE_ORACLE_ABI, OP_GAS_PRICE_ORACLE, type L1FeeKind } from "../l1FeeReads.ts";
+import type { ContractClient } from "../contracts/contractClient.ts";
+import { ARB_GAS_INFO, ARB_GAS_INFO_ABI, GAS_PRICE_ORACLE_ABI, OP_GAS_PRICE_ORACLE, type L1FeeKind } from "../contracts/l1FeeReads.ts";
 import { differenceText, judgeAnswers, type Witness } from "./judgeAnswers.ts";
 import type { RoundCheck } from "./roundCrossCheck.ts";
 

@@ -1,4 +1,4 @@
-import { backoffMs, checkedBackoff, type BackoffOptions } from "../backoff.ts";
+import { backoffMs, checkedBackoff, type BackoffOptions } from "./backoff.ts";
 
 /**
  * How one reader paces its own lane to one endpoint after its own failures (a page that timed out, a contract batch

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { decodeFunctionData, encodeFunctionResult } from "viem";
 import { startSyntheticChainServer } from "../../../test/support/syntheticChainServer.ts";
-import { createContractClient } from "../contractClient.ts";
-import { AGGREGATOR_V3_ABI } from "../priceFeedReads.ts";
+import { createContractClient } from "../contracts/contractClient.ts";
+import { AGGREGATOR_V3_ABI } from "../contracts/priceFeedReads.ts";
 import { crossCheckRound } from "./roundCrossCheck.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];

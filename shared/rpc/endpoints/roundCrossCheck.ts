@@ -2,8 +2,8 @@
 // each other"): the same round, asked by its id, must be the same everywhere.
 import { decodeFunctionResult, encodeFunctionData } from "viem";
 import type { FeedRound } from "../../core/costs/priceRound.ts";
-import type { ContractClient } from "../contractClient.ts";
-import { AGGREGATOR_V3_ABI } from "../priceFeedReads.ts";
+import type { ContractClient } from "../contracts/contractClient.ts";
+import { AGGREGATOR_V3_ABI } from "../contracts/priceFeedReads.ts";
 import { differenceText, judgeAnswers, type Witness } from "./judgeAnswers.ts";
 
 /**
