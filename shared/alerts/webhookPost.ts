@@ -1,5 +1,5 @@
 // One try of a webhook delivery: a JSON POST over node:http(s), bounded in time and in what it reads back. Node's
-// fetch is not used: its undici holds ~30 MB of resident memory once loaded (see shared/rpc/postJson.ts), and its
+// fetch is not used: its undici holds ~30 MB of resident memory once loaded (see shared/rpc/connection/postJson.ts), and its
 // redirect and body handling would need undoing. The receiver may be hostile or broken: its answer's body is read and
 // discarded up to a cap, the whole try (answer included) ends at its timeout, and a redirect is never followed (a
 // redirect to a remote http URL would carry the alert off this computer unencrypted).

@@ -41,7 +41,7 @@ export interface WebhookSenderOptions {
   /** Tries in all, the first included (default 3). */
   readonly tries?: number;
   /**
-   * The waits between tries, by the one backoff policy (rpc/backoff.ts): by default 1 s, then 4 s, and a 429's or
+   * The waits between tries, by the one backoff policy (rpc/endpoints/backoff.ts): by default 1 s, then 4 s, and a 429's or
    * 503's Retry-After honoured up to 60 s.
    */
   readonly backoff?: Partial<BackoffOptions>;

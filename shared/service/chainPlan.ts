@@ -17,7 +17,7 @@ export interface ChainPlan {
   /** The user's name of an endpoint, by its URL (settings' `rpcLabels`). */
   readonly rpcLabels?: Readonly<Record<string, string>>;
   readonly blockTimeMs: number;
-  /** How deep the chain may reorganise (rpc/chainHead.ts); default 64 blocks. */
+  /** How deep the chain may reorganise (rpc/feed/chainHead.ts); default 64 blocks. */
   readonly reorgDepthBlocks?: number;
   /** The statistics window; default DEFAULT_STATS_WINDOW. */
   readonly statsWindow?: WindowSpec;

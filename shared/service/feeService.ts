@@ -13,7 +13,7 @@ import { type ChainMoney, moneyNotReadYet } from "./chainMoney.ts";
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
 /**
- * What the service needs of a chain's feed: rpc/chainFeed.ts's ChainFeed, which follows real endpoints, or a feed
+ * What the service needs of a chain's feed: rpc/feed/chainFeed.ts's ChainFeed, which follows real endpoints, or a feed
  * that tests script (test/support/scriptedFeed.ts). It hands each report to the `onReport` of its options.
  */
 export interface Feed {

@@ -1,4 +1,4 @@
-// A chain feed judging its endpoint's answers (rpc/chainHead.ts), seen through its reports and its log, against an
+// A chain feed judging its endpoint's answers (rpc/feed/chainHead.ts), seen through its reports and its log, against an
 // endpoint that lies on request (test/support/hostileRpcServer.ts: no real node lies like this).
 import assert from "node:assert/strict";
 import { after, test } from "node:test";

@@ -1,5 +1,5 @@
 // The real FeeService with feeds that a test scripts instead of RPC endpoints: each step of the script (blocks
-// written, a phase, endpoints) is made into a real FeedReport by the feed's own report maker (rpc/nextFeedReport.ts)
+// written, a phase, endpoints) is made into a real FeedReport by the feed's own report maker (rpc/feed/nextFeedReport.ts)
 // and handed to the service through the `createFeed` seam, so that the service writes the blocks into the chain's
 // record, computes the statistics there and publishes, as it does for a real chain. Servers, alerts and metrics under
 // test read those publications.

@@ -75,7 +75,7 @@ export class WrongChainError extends Error {
 }
 
 /**
- * An endpoint's answer does not fit what the chain has shown (rpc/chainHead.ts): its head runs ahead of what time
+ * An endpoint's answer does not fit what the chain has shown (rpc/feed/chainHead.ts): its head runs ahead of what time
  * allows, lags far behind, or it rewrites blocks deeper than the chain reorganises. It is set aside until it agrees
  * with the chain again.
  */

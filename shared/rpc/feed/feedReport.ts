@@ -59,7 +59,7 @@ export interface FeedReport {
   /**
    * Block headers' exact timestamps the feed saw since its previous report, in the order seen (usually one: the newest
    * block of a poll, or a new head), frozen; [] when none. Each was believed: not more than MAX_HEADER_AHEAD_SECONDS
-   * ahead of the local clock, and not decreasing as block numbers grow among those the feed holds (rpc/blockAnchors.ts).
+   * ahead of the local clock, and not decreasing as block numbers grow among those the feed holds (rpc/feed/blockAnchors.ts).
    */
   readonly anchors: readonly BlockAnchor[];
   /** Each endpoint's JSON-RPC calls and failures so far, as of this report (not a change: counts move every call). */
