@@ -8,6 +8,7 @@ import { AlertsPanel } from "./alerts/AlertsPanel.tsx";
 import { BackfillProgress } from "./backfill/BackfillProgress.tsx";
 import { BlobView } from "./blob/BlobView.tsx";
 import { storeWords } from "./text/storeWords.ts";
+import { disputeWords, endpointLine } from "./text/disputeWords.ts";
 import { type AlertLine, alertLinesOf } from "./live/chartAlertLines.ts";
 import { ChartLegend } from "./chart/ChartLegend.tsx";
 import { chartRange, type ChartRangeId } from "./history/chartRange.ts";
@@ -18,7 +19,7 @@ import type { ChartCost } from "./costs/chartCost.ts";
 import { CostsPanel } from "./costs/CostsPanel.tsx";
 import { costsStateKey, type CostsStore } from "./costs/costsStore.ts";
 import type { ChainLive } from "./live/dashboardFeed.ts";
-import type { EndpointStatus, NetworkStatus } from "./live/dataClient.ts";
+import type { NetworkStatus } from "./live/dataClient.ts";
 import { FeeChart } from "./live/FeeChart.tsx";
 import { blockNumber, clockTime, shortAge } from "./text/format.ts";
 import { HistoryChart } from "./history/HistoryChart.tsx";
@@ -92,8 +93,10 @@ export function ChainView({ chain, offline, stats, costs, shownAction, priceHist
           {congestion === "busy" ? "Busy" : congestion === "normal" ? "Normal" : hasData || offline ? "Unknown" : "No data"}
           <span className="congestion-why">{congestionWhy(status, congestion, hasData, offline)}</span>
         </span>
+        <DisputedMarker status={status} offline={offline !== undefined} />
         <Health status={status} receivedAt={receivedAt} offline={offline} />
       </div>
+      {offline ? null : <DisputedBanner status={status} />}
       {!offline && status.state === "degraded" && hasData ? <DegradedBanner status={status} receivedAt={receivedAt} /> : null}
       <StoreBanner status={status} />
       <BackfillProgress history={status.history} chainName={status.name} />
@@ -296,7 +299,7 @@ function Health({ status, receivedAt, offline }: { status: NetworkStatus; receiv
         {rpcWords}
       </span>
       {offline ? null : (
-        <span className="health-detail" title={status.endpoints.map(describeEndpoint).join("\n")}>
+        <span className="health-detail" title={status.endpoints.map(endpointLine).join("\n")}>
           {endpointsSummary(status.endpoints)}
           {active ? ` · via ${active.url}` : ""}
         </span>
@@ -305,10 +308,6 @@ function Health({ status, receivedAt, offline }: { status: NetworkStatus; receiv
       {!offline && state === "no-base-fee" ? <span>{GLANCE_WORDS[state]}</span> : null}
     </div>
   );
-}
-
-function describeEndpoint(endpoint: EndpointStatus): string {
-  return `${endpoint.url}: ${endpoint.state}${endpoint.lastError ? ` (${endpoint.lastError})` : ""}`;
 }
 
 function lastErrorOf(status: NetworkStatus): string | undefined {
@@ -323,6 +322,38 @@ function DegradedBanner({ status, receivedAt }: { status: NetworkStatus; receive
       <strong>Every RPC endpoint of {status.name} is failing.</strong> Showing the last data held (<Age status={status} receivedAt={receivedAt} />
       ): the service keeps retrying and catches up by itself.
       {error ? <div className="banner-detail">Last error: {error}</div> : null}
+    </div>
+  );
+}
+
+/** The header's marker while the chain's endpoints disagree with no majority to settle it; not said while the service is silent. */
+function DisputedMarker({ status, offline }: { status: NetworkStatus; offline: boolean }) {
+  const words = offline ? undefined : disputeWords(status);
+  if (words === undefined) return null;
+  return (
+    <span className="disputed-marker" data-testid="disputed-marker" title={words.title}>
+      {words.label}
+    </span>
+  );
+}
+
+/** What the dispute means for the figures shown, and how the endpoints disagree (folded: one line per disagreement). */
+function DisputedBanner({ status }: { status: NetworkStatus }) {
+  const words = disputeWords(status);
+  if (words === undefined) return null;
+  return (
+    <div className="banner banner-degraded banner-disputed" role="status" data-testid="disputed">
+      <strong>{status.name}&apos;s data is disputed.</strong> {words.meaning}
+      {words.lines.length === 0 ? null : (
+        <details>
+          <summary>How they disagree</summary>
+          <ul className="banner-detail" data-testid="disputes">
+            {words.lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </details>
+      )}
     </div>
   );
 }

@@ -14,6 +14,7 @@ import type { StatsStore } from "../history/statsStore.ts";
 import { useBaseFeeStats } from "../history/useBaseFeeStats.ts";
 import { versusMedian } from "./versusMedian.ts";
 import { heldByAnswer, lastSpanWords, statsMedianWords } from "../text/windowWords.ts";
+import { disputeWords } from "../text/disputeWords.ts";
 
 interface Props {
   readonly chains: readonly ChainLive[];
@@ -141,6 +142,9 @@ const ChainTile = memo(function ChainTile({
   // Named by the window it is computed over: "vs 24 h median" never stands beside a median of less than a day.
   const medianOf = statsMedianWords(status.statsWindow, status.history);
   const medianWords = median === undefined ? "" : `, ${medianOf.long} ${median} Gwei`;
+  // A dispute is said while the service answers: the last word of a service that is silent is not current.
+  const dispute = serviceAnswering ? disputeWords(status) : undefined;
+  const disputeTitle = dispute === undefined ? "" : `\n${dispute.label}: ${dispute.title}`;
   return (
     <button
       ref={(element) => placeButton(index, element)}
@@ -150,7 +154,8 @@ const ChainTile = memo(function ChainTile({
       tabIndex={focusable ? 0 : -1}
       data-testid={`chain-${status.chainId}`}
       data-state={state}
-      title={`${status.name} (chain ${status.chainId}): ${why}${feeWords}${medianWords}`}
+      data-disputed={dispute === undefined ? undefined : "true"}
+      title={`${status.name} (chain ${status.chainId}): ${why}${feeWords}${medianWords}${disputeTitle}`}
       onClick={() => onSelect(status.chainId)}
       onKeyDown={(event) => onKeyDown(event, index)}
     >
@@ -158,6 +163,11 @@ const ChainTile = memo(function ChainTile({
         <span className="dot" aria-hidden="true" />
         <span className="chain-chip-name">{status.name}</span>
         <span className="chain-chip-state">{GLANCE_WORDS[state]}</span>
+        {dispute === undefined ? null : (
+          <span className="chain-chip-disputed" data-testid={`chain-${status.chainId}-disputed`} title={dispute.title}>
+            {dispute.label}
+          </span>
+        )}
       </span>
       {fee === null ? null : (
         <span className="chip-bottom">

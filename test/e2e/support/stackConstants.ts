@@ -6,3 +6,5 @@ export const DOWN_CHAIN_ID = 31338;
 export const BLOB_CHAIN_ID = 1;
 /** Its newest block at start: a week of 12 s blocks and some. */
 export const BLOB_CHAIN_HEAD = 52_700n;
+/** The disputed chain's (disputedService.ts): two endpoints, one doubling every base fee, and no third to settle it. */
+export const DISPUTED_CHAIN_ID = 43_101;
