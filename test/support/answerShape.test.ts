@@ -62,3 +62,27 @@ test("an endpoint's state moves with the run (a failover on a loaded machine), o
   const failedOver = [{ endpoints: [{ state: "failing" }, { state: "ok" }], history: { store: { state: "ok" } } }];
   assert.deepEqual(compareJson(shown, failedOver), ['$[0].history.store.state: shown "off", answered "ok"']);
 });
+
+test("an endpoint's keys said where known (reportedChainId, lastError, retryAt, setAsideFor) may come and go; others may not", () => {
+  const shown = parseShownJson(
+    '[{"endpoints":[{"url":"ws://127.0.0.1:1","state":"ok","reportedChainId":31337},{"url":"http://127.0.0.1:1","state":"unknown"}]}]',
+  );
+  const checked = [
+    {
+      endpoints: [
+        { url: "ws://127.0.0.1:2", state: "ok" },
+        { url: "http://127.0.0.1:2", state: "ok", reportedChainId: 31337 },
+      ],
+    },
+  ];
+  assert.deepEqual(compareJson(shown, checked), []);
+  const extra = [
+    {
+      endpoints: [
+        { url: "ws://127.0.0.1:2", state: "ok", transport: "ws" },
+        { url: "http://127.0.0.1:2", state: "ok" },
+      ],
+    },
+  ];
+  assert.deepEqual(compareJson(shown, extra), ["$[0].endpoints[0].transport: answered, not shown"]);
+});
