@@ -15,8 +15,6 @@ export interface ContractClient {
   /** JSON-RPC calls sent so far (a batch counts each of its calls): for the benchmarks' call budget. */
   readonly callCount: number;
   close(): void;
-  /** As `batch`, saying which endpoint (its redacted URL) answered: what a cross-check compares with the others. */
-  batchWithSource(calls: readonly RpcCall[]): Promise<{ readonly endpoint: string; readonly outcomes: readonly RpcOutcome[] }>;
   /**
    * Several calls in one request to the first trusted endpoint not in `except` (redacted URLs) that answers it, and
    * which endpoint that was: what a reader needs to say where a value came from, or to have it confirmed elsewhere.
@@ -110,10 +108,6 @@ export function contractClientOf(
     chainId: layer.chainId,
     viem,
     batch: async (calls) => (await tryEach((connection) => connection.requestBatch(calls))).result,
-    batchWithSource: async (calls) => {
-      const { endpoint, result } = await tryEach((connection) => connection.requestBatch(calls));
-      return { endpoint: endpoint.redactedUrl, outcomes: result };
-    },
     batchFrom: async (calls, except = []) => {
       if (!layer.trusted().some((endpoint) => !except.includes(endpoint.redactedUrl))) return undefined;
       const { endpoint, result } = await tryEach((connection) => (calls.length === 1 ? single(connection, calls[0]!) : connection.requestBatch(calls)), except);
