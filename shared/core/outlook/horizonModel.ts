@@ -29,7 +29,7 @@ export interface HorizonModel {
   /** Learns from one resolved outcome, with the prediction made for it before it was known. */
   learn(features: Float64Array, outcome: number, before: HorizonPrediction): void;
   /** The standardized errors' quantiles at QUANTILE_LEVELS. */
-  readonly errorQuantiles: Float64Array;
+  errorQuantiles(features: Float64Array): Float64Array;
 }
 
 /** Before any outcome: spread the forecast by 5% per square root of an hour (a fee moves 12.5% a block at most). */
@@ -40,7 +40,9 @@ const SCALE_FLOOR_SHARE = 0.25;
 export function createHorizonModel(hours: number, options: HorizonModelOptions): HorizonModel {
   const location: ForgettingRidge = createForgettingRidge(FEATURE_COUNT, options.halfLife, options.penalty);
   const scale: ForgettingRidge = createForgettingRidge(FEATURE_COUNT, options.halfLife, options.penalty);
-  const errors: ResidualQuantiles = createResidualQuantiles(options.residuals, options.refreshEvery);
+  const errorsAbove: ResidualQuantiles = createResidualQuantiles(options.residuals, options.refreshEvery);
+  const errorsBelow: ResidualQuantiles = createResidualQuantiles(options.residuals, options.refreshEvery);
+  const errorsOf = (features: Float64Array): ResidualQuantiles => ((features[2] as number) > 0 ? errorsAbove : errorsBelow);
   const keep = Math.pow(0.5, 1 / options.halfLife);
   let meanAbsoluteError = 0;
   let errorWeight = 0;
@@ -58,10 +60,10 @@ export function createHorizonModel(hours: number, options: HorizonModelOptions):
       scale.add(features, Math.abs(error));
       meanAbsoluteError = meanAbsoluteError * keep + Math.abs(error);
       errorWeight = errorWeight * keep + 1;
-      if (!before.prior) errors.add(error / before.scale);
+      if (!before.prior) errorsOf(features).add(error / before.scale);
     },
-    get errorQuantiles(): Float64Array {
-      return errors.quantiles;
+    errorQuantiles(features: Float64Array): Float64Array {
+      return errorsOf(features).quantiles;
     },
   };
 }

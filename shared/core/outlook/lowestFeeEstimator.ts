@@ -113,8 +113,8 @@ export function createLowestFeeEstimator(options: LowestFeeEstimatorOptions = {}
       const above = models[upper] as HorizonModel;
       const belowPrediction = below.predict(features);
       const abovePrediction = weight === 0 ? belowPrediction : above.predict(features);
-      const belowErrors = below.errorQuantiles;
-      const aboveErrors = above.errorQuantiles;
+      const belowErrors = below.errorQuantiles(features);
+      const aboveErrors = above.errorQuantiles(features);
       for (let i = 0; i < logValues.length; i++) {
         const fromBelow = belowPrediction.location + belowPrediction.scale * (belowErrors[i] as number);
         const fromAbove = abovePrediction.location + abovePrediction.scale * (aboveErrors[i] as number);

@@ -3,7 +3,7 @@
 // Built from the hours' p50 so that they mean the same whether an hour was summarised from every block or from one.
 import { HOUR_SECONDS, type HourlySummary } from "./hourlySummary.ts";
 
-export const FEATURE_COUNT = 11;
+export const FEATURE_COUNT = 15;
 
 /** The week of hours behind the newest observed one, and their medians. */
 export interface RecentLevels {
@@ -27,6 +27,11 @@ export function logWei(fee: bigint): number {
 export function createRecentLevels(): RecentLevels {
   const starts: number[] = [];
   const logMedians: number[] = [];
+  const logMins: number[] = [];
+  let lowest24 = 0;
+  let lowest6 = 0;
+
+  let lowTenth168 = 0;
   let median3 = 0;
   let median24 = 0;
   let median168 = 0;
@@ -44,16 +49,25 @@ export function createRecentLevels(): RecentLevels {
     observe(hour: HourlySummary): void {
       starts.push(hour.start);
       logMedians.push(logWei(hour.p50));
+      logMins.push(logWei(hour.min));
       const weekAgo = hour.start - (WEEK_HOURS - 1) * HOUR_SECONDS;
       let drop = 0;
       while ((starts[drop] as number) < weekAgo) drop++;
       if (drop > 0) {
         starts.splice(0, drop);
         logMedians.splice(0, drop);
+        logMins.splice(0, drop);
       }
       median3 = medianSince(hour.start - 2 * HOUR_SECONDS);
       median24 = medianSince(hour.start - 23 * HOUR_SECONDS);
       median168 = medianSince(weekAgo);
+      lowest24 = Number.POSITIVE_INFINITY;
+      for (let i = starts.length - 1; i >= 0 && (starts[i] as number) >= hour.start - 23 * HOUR_SECONDS; i--)
+        lowest24 = Math.min(lowest24, logMins[i] as number);
+      lowest6 = Number.POSITIVE_INFINITY;
+      for (let i = starts.length - 1; i >= 0 && (starts[i] as number) >= hour.start - 5 * HOUR_SECONDS; i--) lowest6 = Math.min(lowest6, logMins[i] as number);
+      const mins = [...logMins].sort((a, b) => a - b);
+      lowTenth168 = mins[Math.floor(0.1 * (mins.length - 1))] as number;
       // Mean absolute change between consecutive hours of the last day (pairs across a gap are skipped).
       let moves = 0;
       let pairs = 0;
@@ -82,6 +96,10 @@ export function createRecentLevels(): RecentLevels {
       into[8] = Math.sin(4 * Math.PI * hourOfDay);
       into[9] = Math.cos(4 * Math.PI * hourOfDay);
       into[10] = dayOfWeek === 0 || dayOfWeek === 6 ? 1 : 0;
+      into[11] = empty ? 0 : clamp(logCurrent - lowest24);
+      into[12] = empty ? 0 : clamp(logCurrent - lowTenth168);
+      into[13] = empty ? 0 : clamp(logCurrent - lowest6);
+      into[14] = Math.max(0, into[1]);
       return into;
     },
 
