@@ -40,3 +40,17 @@ test("with no hour at all, or a base fee of 0, the features are finite", () => {
   zero.observe(hour(0, 0n));
   for (const value of zero.featuresAt(logWei(0n), HOUR_SECONDS, new Float64Array(FEATURE_COUNT))) assert.ok(Number.isFinite(value));
 });
+
+test("the week's profile by hour of the day tells how far the fee now is above the cheapest hour to come", () => {
+  const levels = createRecentLevels();
+  const start = MONDAY_NOON - 12 * HOUR_SECONDS - 7 * 86_400; // a Monday 00:00, a week before
+  for (let i = 0; i < 168; i++) {
+    const cheap = i % 24 === 3 ? 5n * 10n ** 9n : 10n ** 10n; // 03:00 is the cheap hour every day
+    levels.observe(hour(start + i * HOUR_SECONDS, 10n ** 10n, cheap));
+  }
+  const atMidnight = levels.featuresAt(logWei(10n ** 10n), start + 168 * HOUR_SECONDS, new Float64Array(FEATURE_COUNT));
+  assert.deepEqual(
+    Array.from(atMidnight.slice(15, 20), (value) => Math.round(value * 1e9) / 1e9),
+    [0, 0, Math.round(Math.log(2) * 1e9) / 1e9, Math.round(Math.log(2) * 1e9) / 1e9, Math.round(Math.log(2) * 1e9) / 1e9],
+  );
+});

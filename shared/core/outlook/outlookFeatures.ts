@@ -3,7 +3,7 @@
 // Built from the hours' p50 so that they mean the same whether an hour was summarised from every block or from one.
 import { HOUR_SECONDS, type HourlySummary } from "./hourlySummary.ts";
 
-export const FEATURE_COUNT = 15;
+export const FEATURE_COUNT = 20;
 
 /** The week of hours behind the newest observed one, and their medians. */
 export interface RecentLevels {
@@ -30,6 +30,7 @@ export function createRecentLevels(): RecentLevels {
   const logMins: number[] = [];
   let lowest24 = 0;
   let lowest6 = 0;
+  const profile = new Float64Array(24);
 
   let lowTenth168 = 0;
   let median3 = 0;
@@ -68,6 +69,20 @@ export function createRecentLevels(): RecentLevels {
       for (let i = starts.length - 1; i >= 0 && (starts[i] as number) >= hour.start - 5 * HOUR_SECONDS; i--) lowest6 = Math.min(lowest6, logMins[i] as number);
       const mins = [...logMins].sort((a, b) => a - b);
       lowTenth168 = mins[Math.floor(0.1 * (mins.length - 1))] as number;
+      // The week's profile of the hours' minimums by hour of the day (median per hour; the week's tenth percentile where
+      // an hour of the day has no sample).
+      const byHourOfDay: number[][] = Array.from({ length: 24 }, () => []);
+      for (let i = 0; i < starts.length; i++) byHourOfDay[((starts[i] as number) / HOUR_SECONDS) % 24]?.push(logMins[i] as number);
+      byHourOfDay.forEach((values, index) => {
+        values.sort((a, b) => a - b);
+        const middle = values.length >> 1;
+        profile[index] =
+          values.length === 0
+            ? lowTenth168
+            : values.length % 2 === 1
+              ? (values[middle] as number)
+              : ((values[middle - 1] as number) + (values[middle] as number)) / 2;
+      });
       // Mean absolute change between consecutive hours of the last day (pairs across a gap are skipped).
       let moves = 0;
       let pairs = 0;
@@ -100,6 +115,14 @@ export function createRecentLevels(): RecentLevels {
       into[12] = empty ? 0 : clamp(logCurrent - lowTenth168);
       into[13] = empty ? 0 : clamp(logCurrent - lowest6);
       into[14] = Math.max(0, into[1]);
+      // The fee now against the cheapest hour of the coming 1, 3, 6, 12 and 24 in the week's profile.
+      const firstHour = Math.floor(timestamp / HOUR_SECONDS) % 24;
+      let cheapest = Number.POSITIVE_INFINITY;
+      let feature = 15;
+      for (let k = 0; k < 24; k++) {
+        cheapest = Math.min(cheapest, profile[(firstHour + k) % 24] as number);
+        if (k === 0 || k === 2 || k === 5 || k === 11 || k === 23) into[feature++] = empty ? 0 : clamp(logCurrent - cheapest);
+      }
       return into;
     },
 
