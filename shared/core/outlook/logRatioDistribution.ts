@@ -14,7 +14,7 @@ const LOG_RATIO_LIMIT = 40;
  * step gives no tail, as on a chain whose fee never moves). `levels` must increase within (0, 1); `logValues` is
  * made non-decreasing (a running maximum) so that a noisy table still gives a monotone answer.
  */
-export function logRatioDistribution(levels: readonly number[], logValues: readonly number[]): LowestFeeForecast {
+export function logRatioDistribution(levels: ArrayLike<number>, logValues: ArrayLike<number>): LowestFeeForecast {
   if (levels.length < 2 || levels.length !== logValues.length) throw new RangeError("a quantile table needs at least two levels, one value each");
   const count = levels.length;
   const values = new Float64Array(count);

@@ -21,6 +21,10 @@ export interface LowestFeeEstimatorOptions {
   readonly residualHours?: number;
   /** Recompute the calibration layer's quantiles after this many new outcomes. */
   readonly refreshEvery?: number;
+  /** The newest outcomes the probability recalibration is fitted on, per horizon. */
+  readonly recalibrationHours?: number;
+  /** The recalibration's pull towards no change, in forecasts' worth. */
+  readonly recalibrationPrior?: number;
 }
 
 /** Roughly doubling steps: the lowest fee's distribution changes fast over the first hours and slowly over days. */
@@ -51,6 +55,8 @@ export function createLowestFeeEstimator(options: LowestFeeEstimatorOptions = {}
     penalty: options.penalty ?? 24,
     residuals: options.residualHours ?? 60 * 24,
     refreshEvery: options.refreshEvery ?? 24,
+    recalibrationHours: options.recalibrationHours ?? 14 * 24,
+    recalibrationPrior: options.recalibrationPrior ?? 100,
   };
   const models: HorizonModel[] = anchorHours.map((hours) => createHorizonModel(hours, modelOptions));
   const levels = createRecentLevels();
@@ -59,6 +65,7 @@ export function createLowestFeeEstimator(options: LowestFeeEstimatorOptions = {}
   let newestStart = Number.NEGATIVE_INFINITY;
   const scratch = new Float64Array(FEATURE_COUNT);
   const logValues = new Float64Array(QUANTILE_LEVELS.length);
+  const aboveValues = new Float64Array(QUANTILE_LEVELS.length);
 
   function lowestIn(from: number, to: number): number {
     let lowest = Number.POSITIVE_INFINITY;
@@ -113,14 +120,12 @@ export function createLowestFeeEstimator(options: LowestFeeEstimatorOptions = {}
       const above = models[upper] as HorizonModel;
       const belowPrediction = below.predict(features);
       const abovePrediction = weight === 0 ? belowPrediction : above.predict(features);
-      const belowErrors = below.errorQuantiles(features);
-      const aboveErrors = above.errorQuantiles(features);
-      for (let i = 0; i < logValues.length; i++) {
-        const fromBelow = belowPrediction.location + belowPrediction.scale * (belowErrors[i] as number);
-        const fromAbove = abovePrediction.location + abovePrediction.scale * (aboveErrors[i] as number);
-        logValues[i] = (1 - weight) * fromBelow + weight * fromAbove;
+      below.logQuantiles(features, belowPrediction, logValues);
+      if (weight > 0) {
+        above.logQuantiles(features, abovePrediction, aboveValues);
+        for (let i = 0; i < logValues.length; i++) logValues[i] = (1 - weight) * (logValues[i] as number) + weight * (aboveValues[i] as number);
       }
-      return logRatioDistribution(QUANTILE_LEVELS, Array.from(logValues));
+      return logRatioDistribution(QUANTILE_LEVELS, logValues);
     },
   };
 }
