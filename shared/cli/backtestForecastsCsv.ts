@@ -13,7 +13,7 @@ function gweiOf(wei: number): string {
 /**
  * The rows, moment by moment, then horizon by horizon, then ratio by ratio. The threshold and the quantiles are ratios
  * of the current fee, rounded to whole wei; the outcome is the lowest sample in (t, t + H], empty when that holds no
- * sample or runs past the file's last sample.
+ * sample or runs past the end of the file's last sampled hour.
  */
 export function backtestForecastsCsv(result: BacktestResult): string {
   const { moments, firstMoment, forecasts, withinHours, ratios, lowest } = result;

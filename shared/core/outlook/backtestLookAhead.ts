@@ -31,7 +31,11 @@ export function firstForecastDifference(full: BacktestResult, cut: BacktestResul
     }
     for (let h = 0; h < full.withinHours.length; h += 1) {
       const columns = [
-        ...full.ratios.map((ratio, k) => ({ what: `probability at ratio ${ratio}`, a: full.forecasts.probability[h]![k]!, b: cut.forecasts.probability[h]![k]! })),
+        ...full.ratios.map((ratio, k) => ({
+          what: `probability at ratio ${ratio}`,
+          a: full.forecasts.probability[h]![k]!,
+          b: cut.forecasts.probability[h]![k]!,
+        })),
         ...full.forecasts.quantile[h]!.map((column, j) => ({ what: `quantile ${j}`, a: column, b: cut.forecasts.quantile[h]![j]! })),
       ];
       for (const { what, a, b } of columns) {
