@@ -32,7 +32,10 @@ test("the placeholder's forecast is the distribution of lowest / current over th
 
 test("it forgets horizons older than its 28 days", () => {
   const estimator = createClimatologyEstimator(1);
-  for (let hour = 0; hour < 48; hour += 1) estimator.observe(summarizeHour(hour * HOUR, [hour < 12 && hour % 2 === 1 ? 1n : 100n]));
+  for (let hour = 0; hour < 48; hour += 1) {
+    estimator.observe(summarizeHour(hour * HOUR, [hour < 12 && hour % 2 === 1 ? 1n : 100n]));
+    if (hour === 12) assert.equal(estimator.forecast({ timestamp: 13 * HOUR, baseFee: 100n }, 1).probabilityAtOrBelow(0.5), 6 / 12);
+  }
   // The last day's horizons never fell; the first hours' (falling to 0.01 every other hour) are gone.
   assert.equal(estimator.forecast({ timestamp: 48 * HOUR, baseFee: 100n }, 1).probabilityAtOrBelow(0.5), 0);
 });
