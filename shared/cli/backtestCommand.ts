@@ -5,9 +5,8 @@ import { runBacktest } from "../core/outlook/backtest.ts";
 import { createDefaultEstimator } from "../core/outlook/defaultEstimator.ts";
 import { parseSampleCsv, SampleCsvError } from "../core/outlook/sampleCsv.ts";
 import { backtestForecastsCsv } from "./backtestForecastsCsv.ts";
-import { BACKTEST_USAGE, parseBacktestOptions } from "./backtestOptions.ts";
+import { BACKTEST_USAGE, parseBacktestOptions, UsageError } from "./backtestOptions.ts";
 import { formatBacktestReport } from "./backtestReport.ts";
-import { UsageError } from "./serveOptions.ts";
 
 export interface CommandOutput {
   readonly stdout: (text: string) => void;

@@ -4,7 +4,6 @@ import { parseArgs } from "node:util";
 import { DEFAULT_BACKTEST_RATIOS, DEFAULT_BACKTEST_WARMUP_HOURS, DEFAULT_BACKTEST_WITHIN_HOURS } from "../core/outlook/backtest.ts";
 import { parseDurationSeconds } from "../core/history/duration.ts";
 import { OUTLOOK_MAX_WITHIN_HOURS, OUTLOOK_MIN_WITHIN_HOURS } from "../wire/outlook.ts";
-import { UsageError } from "./serveOptions.ts";
 
 export const BACKTEST_USAGE = `Usage: npm run backtest -- --input FILE.csv [options]
 
@@ -22,6 +21,12 @@ export interface BacktestCommandOptions {
   readonly ratios: readonly number[];
   readonly warmupHours: number;
   readonly out?: string;
+}
+
+/** A command line the backtest cannot run with; the message says what to type instead. (Not serve's UsageError, whose
+ * module loads the service's settings and history store.) */
+export class UsageError extends Error {
+  override name = "UsageError";
 }
 
 const OPTIONS = {
