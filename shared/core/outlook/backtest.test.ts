@@ -144,3 +144,15 @@ test("a walk-forward run over every question scores each one, and the placeholde
     "a warm-up longer than the data leaves no forecast",
   );
 });
+
+test("an estimator's chance outside [0, 1], or a quantile that is not a ratio, is refused rather than scored", () => {
+  const samples = wanderingSamples();
+  const saying = (chance: number, ratio: number) => (): OutlookEstimator => ({
+    observe() {},
+    forecast: () => ({ quantileRatio: () => ratio, probabilityAtOrBelow: () => chance }),
+  });
+  assert.throws(() => runBacktest(samples, saying(Number.NaN, 1), SMALL), /chance at \d+ within 1 h is NaN, not in \[0, 1\]/);
+  assert.throws(() => runBacktest(samples, saying(1.2, 1), SMALL), /is 1.2, not in \[0, 1\]/);
+  assert.throws(() => runBacktest(samples, saying(0.5, Number.POSITIVE_INFINITY), SMALL), /quantile ratio at \d+ within 1 h is Infinity/);
+  assert.equal(runBacktest(samples, saying(1, 0), SMALL).questions[0]!.baseRate! > 0, true);
+});
