@@ -11,7 +11,7 @@ export interface BacktestMoments {
   readonly current: readonly bigint[];
   /** The same as numbers (exact below 2^53 wei, 9 million Gwei), for arithmetic. */
   readonly currentNumber: Float64Array;
-  /** Where the samples stop being known (unix s): an outcome whose horizon runs past it is unknown. */
+  /** Where the data stops being known (unix s), the end of the newest hour: an outcome whose horizon runs past it is unknown. */
   readonly knownUntil: number;
 }
 
@@ -46,12 +46,13 @@ export function momentsFromSamples(samples: readonly FeeSample[], hours: readonl
     times.push(t);
     current.push(samples[next - 1]!.baseFee);
   }
-  return momentsOf(times, current, samples.length === 0 ? 0 : samples[samples.length - 1]!.timestamp);
+  // The samples are taken as known up to the end of the newest sampled hour, as its summary is.
+  return momentsOf(times, current, hours.length === 0 ? 0 : hours[hours.length - 1]!.start + HOUR_SECONDS);
 }
 
 /**
  * The lowest sample in (t, t + H] after each moment t, exactly as the contract defines the outcome: NaN where that
- * interval holds no sample or runs past the last sample. A sliding-window minimum: linear in samples and moments.
+ * interval holds no sample or runs past the end of the newest sampled hour. A sliding-window minimum: linear in samples and moments.
  */
 export function lowestWithinFromSamples(samples: readonly FeeSample[], moments: BacktestMoments, withinHours: number): LowestWithin {
   const horizon = withinHours * HOUR_SECONDS;

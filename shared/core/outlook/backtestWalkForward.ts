@@ -30,7 +30,8 @@ export interface WalkForwardForecasts {
 /**
  * Replays `createEstimator()` over `hours` (oldest first): before the forecast at moment t it has observed exactly the
  * hours that ended at or before t, in order, and the moment's base fee; then, for each horizon, one forecast whose
- * probabilities and quantiles are recorded.
+ * probabilities and quantiles are recorded. A chance outside [0, 1] or a quantile ratio that is negative or not finite
+ * is the estimator's bug: a RangeError, rather than scores that mean nothing.
  */
 export function walkForward(
   hours: readonly HourlySummary[],
@@ -54,8 +55,18 @@ export function walkForward(
     const moment = { timestamp, baseFee: moments.current[i]! };
     for (let h = 0; h < withinHours.length; h += 1) {
       const forecast = estimator.forecast(moment, withinHours[h]!);
-      for (let k = 0; k < ratios.length; k += 1) probability[h]![k]![n] = forecast.probabilityAtOrBelow(ratios[k]!);
-      for (let j = 0; j < BACKTEST_QUANTILES.length; j += 1) quantile[h]![j]![n] = forecast.quantileRatio(BACKTEST_QUANTILES[j]!);
+      for (let k = 0; k < ratios.length; k += 1) {
+        const chance = forecast.probabilityAtOrBelow(ratios[k]!);
+        if (!(chance >= 0 && chance <= 1))
+          throw new RangeError(`the estimator's chance at ${timestamp} within ${withinHours[h]} h is ${chance}, not in [0, 1]`);
+        probability[h]![k]![n] = chance;
+      }
+      for (let j = 0; j < BACKTEST_QUANTILES.length; j += 1) {
+        const ratio = forecast.quantileRatio(BACKTEST_QUANTILES[j]!);
+        if (!(ratio >= 0 && Number.isFinite(ratio)))
+          throw new RangeError(`the estimator's quantile ratio at ${timestamp} within ${withinHours[h]} h is ${ratio}`);
+        quantile[h]![j]![n] = ratio;
+      }
     }
   }
   return { count, probability, quantile };
