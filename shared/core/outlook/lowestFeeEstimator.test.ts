@@ -103,6 +103,17 @@ test("missing hours are neither invented nor fatal, and a base fee of 0 is answe
   assertWellFormed(estimator.forecast({ timestamp: momentAfter(hours).timestamp + 30 * 86_400, baseFee: 0n }, 3), "a month later, fee 0");
 });
 
+test("on hours summarised from every block (lowest below newest) it learns that the lowest of the next hours is lower", () => {
+  // The service's hours: each hour's newest block sits 20% above its lowest, so waiting one hour nearly always reaches 0.9.
+  const hours = syntheticHours(40 * 24).map((hour) => ({ ...hour, blocks: 300, min: (hour.last * 8n) / 10n, p10: (hour.last * 85n) / 100n }));
+  const estimator = fed(hours);
+  const forecast = estimator.forecast(momentAfter(hours), 1);
+  assertWellFormed(forecast, "every block");
+  assert.ok(forecast.probabilityAtOrBelow(0.9) > 0.6, `P(<= 0.9) ${forecast.probabilityAtOrBelow(0.9)}`);
+  const sampled = fed(syntheticHours(40 * 24)).forecast(momentAfter(hours), 1);
+  assert.ok(sampled.probabilityAtOrBelow(0.9) < forecast.probabilityAtOrBelow(0.9) - 0.2, "one sample an hour: drops are rarer");
+});
+
 test("a chain whose fee never moves is forecast to stay where it is", () => {
   const fee = 1_000_000n;
   const hours = Array.from({ length: 30 * 24 }, (_, i) => ({
