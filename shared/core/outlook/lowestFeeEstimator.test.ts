@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { runBacktest } from "./backtest.ts";
+import { firstForecastDifference, samplesUpTo } from "./backtestLookAhead.ts";
 import { HOUR_SECONDS, type HourlySummary } from "./hourlySummary.ts";
 import { createLowestFeeEstimator, MAX_WITHIN_HOURS } from "./lowestFeeEstimator.ts";
 import type { LowestFeeForecast, OutlookEstimator } from "./outlookEstimator.ts";
@@ -181,6 +183,16 @@ test("its forecasts are calibrated out of sample on a chain it learns as it goes
   });
   assert.ok(Math.abs(belowMedian / forecasts - 0.5) < 0.05, `below the median ${belowMedian / forecasts}`);
   assert.ok(Math.abs(probabilitySum / forecasts - events / forecasts) < 0.05, `mean probability ${probabilitySum / forecasts} vs ${events / forecasts}`);
+});
+
+test("no look-ahead through the backtest runner: with the samples cut at T, every forecast made up to T is the same", () => {
+  const samples = syntheticHours(50 * 24, 13).map((hour) => ({ timestamp: hour.start + 1_800, baseFee: hour.last }));
+  const questions = { withinHours: [1, 6, 24], ratios: [0.9, 0.75], warmupHours: 14 * 24 };
+  const full = runBacktest(samples, () => createLowestFeeEstimator(), questions);
+  const cutAt = START + 40 * 24 * HOUR_SECONDS;
+  const cut = runBacktest(samplesUpTo(samples, cutAt), () => createLowestFeeEstimator(), questions);
+  assert.ok(cut.forecasts.count > 100 && cut.forecasts.count < full.forecasts.count);
+  assert.equal(firstForecastDifference(full, cut, cutAt), undefined);
 });
 
 test("hours out of order and horizons out of range are refused with a clear error", () => {
