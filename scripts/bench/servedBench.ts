@@ -6,9 +6,12 @@
 // a user's service reaches over the network) to wrk's core, so that mining its blocks never takes the server's core.
 // Five runs of 4 s in turns (bare, gasfees, ...) at 10, 50 and 200 connections, compared pair by pair: the rows give
 // the medians, and the ratio of each pair, so that a machine whose speed drifts shows as a spread, not as a verdict.
+// With GASFEES_BENCH_IN_PROCESS=1, a third server in the turns: a bare one inside the service's own process
+// (inProcessBareServer.mjs), which splits the service's cost into its own code and the process it runs in.
 // Skipped, saying how to get it, where wrk is missing.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchRow } from "./benchRow.ts";
@@ -174,6 +177,45 @@ const median = (values: readonly number[]) => {
 /** Each pair's ratio, gasfees over bare, as the rows print them. */
 const pairRatios = (ours: readonly number[], theirs: readonly number[]) => ours.map((value, index) => (value / theirs[index]!).toFixed(2)).join(", ");
 
+/** A TCP port free on 127.0.0.1 now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The split of the service's CPU time per request: its own code (the service against the bare server in its process)
+ * and the process it runs in (that server against the bare one in a process of its own), each a median with each
+ * pair's ratio.
+ */
+function inProcessRows(connections: number, ours: readonly Run[], theirs: readonly Run[], inProcess: readonly Run[]): BenchRow[] {
+  const cpu = (runs: readonly Run[]) => runs.map((run) => run.cpuUs);
+  return [
+    {
+      name: `the service's own code: CPU time per request of the service against a bare node:http server inside its process (${connections} connections), medians; each pair's ratio: ${pairRatios(cpu(ours), cpu(inProcess))}`,
+      value: median(cpu(ours)),
+      unit: "µs",
+      baselineName: "bare node:http in the service's process",
+      baseline: median(cpu(inProcess)),
+      goal: "—",
+    },
+    {
+      name: `the process it runs in: the same bare server inside the service's process against one in its own (${connections} connections), medians; each pair's ratio: ${pairRatios(cpu(inProcess), cpu(theirs))}`,
+      value: median(cpu(inProcess)),
+      unit: "µs",
+      baselineName: "bare node:http in its own process",
+      baseline: median(cpu(theirs)),
+      goal: "—",
+    },
+  ];
+}
+
 export async function runServedBench(): Promise<BenchRow[]> {
   if (!wrkPresent()) {
     process.stderr.write(`${WRK_MISSING}\n`);
@@ -184,10 +226,24 @@ export async function runServedBench(): Promise<BenchRow[]> {
   // The user's settings but one: the per-key rate limit (100 requests/s by default) would answer 429 under load.
   const configFile = join(dir, "settings.json");
   writeFileSync(configFile, JSON.stringify({ version: 1, apiKeys: [{ key: KEY }], rateLimit: { requestsPerSecond: 0, burst: 1 } }));
-  const serve = spawn(process.execPath, [...serveScriptArguments(), "--demo", "--port", "0", "--config", configFile], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, GASFEES_CONFIG_DIR: dir, GASFEES_LOG_LEVEL: "info" },
-  });
+  const inProcessPort = process.env.GASFEES_BENCH_IN_PROCESS === "1" ? await freePort() : undefined;
+  const servePort = inProcessPort === undefined ? 0 : await freePort();
+  const preload = inProcessPort === undefined ? [] : ["--import", "./scripts/bench/inProcessBareServer.mjs"];
+  const serve = spawn(
+    process.execPath,
+    [...serveNodeFlags(), ...preload, ...serveScriptArguments().slice(-1), "--demo", "--port", String(servePort), "--config", configFile],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        GASFEES_CONFIG_DIR: dir,
+        GASFEES_LOG_LEVEL: "info",
+        GASFEES_BENCH_AUTHORIZATION: AUTHORIZATION,
+        GASFEES_BENCH_IN_PROCESS_PORT: String(inProcessPort ?? ""),
+        GASFEES_BENCH_IN_PROCESS_SOURCE: `http://127.0.0.1:${servePort}${PATH}`,
+      },
+    },
+  );
   let bare: ChildProcess | undefined;
   let stderr = "";
   serve.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -210,11 +266,15 @@ export async function runServedBench(): Promise<BenchRow[]> {
     for (const connections of CONNECTIONS) {
       await wrk(urls.bare, connections, 1, pinned, bare.pid!);
       await wrk(urls.gasfees, connections, 1, pinned, serve.pid!);
+      const inProcessUrl = inProcessPort === undefined ? undefined : `http://127.0.0.1:${inProcessPort}${PATH}`;
+      if (inProcessUrl !== undefined) await wrk(inProcessUrl, connections, 1, pinned, serve.pid!);
       const ours: Run[] = [];
       const theirs: Run[] = [];
+      const inProcess: Run[] = [];
       for (let run = 0; run < RUNS; run++) {
         theirs.push(await wrk(urls.bare, connections, SECONDS, pinned, bare.pid!));
         ours.push(await wrk(urls.gasfees, connections, SECONDS, pinned, serve.pid!));
+        if (inProcessUrl !== undefined) inProcess.push(await wrk(inProcessUrl, connections, SECONDS, pinned, serve.pid!));
       }
       const rps = { ours: ours.map((run) => run.rps), theirs: theirs.map((run) => run.rps) };
       rows.push({
@@ -236,6 +296,7 @@ export async function runServedBench(): Promise<BenchRow[]> {
           goal: "—",
         });
       }
+      if (inProcess.length > 0) rows.push(...inProcessRows(connections, ours, theirs, inProcess));
     }
     await stopChild(bare);
     rows.push(await stopRow(serve, () => stderr));
