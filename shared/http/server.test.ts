@@ -1007,6 +1007,7 @@ test("an unexpected throw is logged and answered 500, without the key, and the s
     },
     subscribe: (listener) => inner.subscribe(listener),
     history: (chainId) => inner.history(chainId),
+    outlook: (chainId) => inner.outlook(chainId),
   };
   const logs: string[] = [];
   const logger: Logger = createLogger("debug", (line) => logs.push(line));

@@ -269,6 +269,7 @@ export function countingListeners(source: FeeSource): FeeSource & { readonly lis
     get: (chainId) => source.get(chainId),
     list: () => source.list(),
     history: (chainId) => source.history(chainId),
+    outlook: (chainId) => source.outlook(chainId),
     subscribe: (listener: (publication: ChainPublication) => void) => {
       const unsubscribe = source.subscribe(listener);
       count++;
