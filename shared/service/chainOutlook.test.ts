@@ -45,8 +45,8 @@ test("an hour closing is observed once by the live estimator; a held hour rebuil
   const more = [...hours, ...syntheticHours(START + hours.length * 3600, 1, 9)];
   outlook.take(more);
   assert.equal(counts.observed - observedBefore, 1, "the live estimator observes the new hour at once");
-  assert.equal(counts.made - madeBefore, 2, "one fresh estimator per eager backtest, none for the live forecasts");
   await outlook.whenIdle();
+  assert.equal(counts.made - madeBefore, 2, "one fresh estimator per eager backtest, none for the live forecasts");
   // The same array again is nothing new.
   const settled = { ...counts };
   outlook.take(more);
@@ -87,7 +87,7 @@ test("the eager horizons' backtests are prepared when the summaries change, equa
   await outlook.whenIdle();
   const six = outlook.backtest(6);
   assert.ok(!(six instanceof Promise), "prepared before anyone asked");
-  assert.deepEqual(six, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator(), 6)));
+  assert.deepEqual(six, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator, 6)));
   assert.equal(outlook.backtest(6), six, "kept, not made again");
   // An hour closes: until the new one is ready, the previous hour's answers.
   outlook.take([...hours, ...syntheticHours(START + hours.length * 3600, 1, 11)]);
@@ -106,7 +106,7 @@ test("another horizon is prepared on first ask, in slices, then kept until the n
   assert.ok(asked instanceof Promise, "not prepared before the ask");
   assert.equal(outlook.pendingJobs, 1);
   const ready = await asked;
-  assert.deepEqual(ready, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator(), 48)));
+  assert.deepEqual(ready, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator, 48)));
   assert.equal(outlook.backtest(48), ready);
   outlook.take([...hours, ...syntheticHours(START + hours.length * 3600, 1, 11)]);
   assert.ok(outlook.backtest(48) instanceof Promise, "the next hour prepares it anew on ask");
@@ -123,7 +123,7 @@ test("summaries replaced while a backtest is prepared: its slices stop, and whoe
   const newer: HourlySummary[] = syntheticHours(START, 41 * 24, 6);
   outlook.take(newer);
   const answered = await asked;
-  assert.deepEqual(answered, runToEnd(pooledBacktestSlices(newer, createDefaultEstimator(), 48)));
+  assert.deepEqual(answered, runToEnd(pooledBacktestSlices(newer, createDefaultEstimator, 48)));
   await outlook.whenIdle();
 });
 

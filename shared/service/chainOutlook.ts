@@ -176,7 +176,7 @@ export class ChainOutlook {
   #startBacktest(version: Version, withinHours: number, urgent: boolean): Prepared<PooledBacktest> {
     const eager = this.#eager.includes(withinHours);
     const pending = new Promise<PooledBacktest>((resolve, reject) => {
-      const replay = pooledBacktestSlices(version.summaries, this.#createEstimator(), withinHours, this.#hoursPerSlice);
+      const replay = pooledBacktestSlices(version.summaries, this.#createEstimator, withinHours, this.#hoursPerSlice);
       const lastEager = this.#lastEager;
       const sliced = function* (): Generator<void, void, void> {
         const backtest = yield* replay;

@@ -126,7 +126,7 @@ test("the body: now, the lowest fee's quantiles at the current fee, the basis an
     assert.ok(Math.abs(Number(weiOf(body.lowest[name])) - expected) <= 0.5, `${name}: ${body.lowest[name]} against ${expected} wei`);
   }
   assert.deepEqual(body.basis, { from: START, to: START + DAYS * 86_400, hours: DAYS * 24, sampledHours: 0, weeks: 4.3 });
-  assert.deepEqual(body.backtest, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator(), 6)));
+  assert.deepEqual(body.backtest, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator, 6)));
   assert.ok(body.backtest.forecasts > 0);
   // Without within: 6 hours.
   assert.deepEqual(await outlook(url, ""), body);
@@ -242,7 +242,7 @@ test("an hour closing changes the outlook: its basis, its forecast's input and i
   assert.notDeepEqual(next.lowest, body.lowest);
   // The backtest follows once the new hour's is prepared.
   await scripted.service.outlook(MAINNET)!.whenIdle();
-  assert.deepEqual((await outlook(url, "?within=1h")).backtest, runToEnd(pooledBacktestSlices(more, createDefaultEstimator(), 1)));
+  assert.deepEqual((await outlook(url, "?within=1h")).backtest, runToEnd(pooledBacktestSlices(more, createDefaultEstimator, 1)));
 });
 
 test("a horizon not prepared yet is answered after its slices, while another client's busyThreshold is answered in between", async (t) => {
@@ -263,5 +263,5 @@ test("a horizon not prepared yet is answered after its slices, while another cli
   assert.deepEqual(events, ["busyThreshold (outlook slices pending: true)", "outlook"]);
   assert.equal(answer.status, 200, answer.text);
   const body = outlookBodySchema.parse(JSON.parse(answer.text));
-  assert.deepEqual(body.backtest, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator(), 100)));
+  assert.deepEqual(body.backtest, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator, 100)));
 });
