@@ -8,7 +8,6 @@ import { OUTLOOK_MAX_WITHIN_HOURS, OUTLOOK_NEEDED_DAYS, type OutlookBody } from 
 import { ApiError } from "../apiErrors.ts";
 import { chainOfPath, type PublicationWithData } from "../chainOfPath.ts";
 import { DEFAULT_WITHIN_HOURS, invalidOutlookQuery, type OutlookThreshold, parseOutlookQuery } from "../outlookQuery.ts";
-import { strongEtagOf } from "../preparedBody.ts";
 import type { JsonReply, JsonRoute, QueryParameter } from "../routeTypes.ts";
 import { freshnessHeaders } from "./feeRoute.ts";
 
@@ -100,10 +99,11 @@ export const OUTLOOK_ROUTE: JsonRoute = {
     const moment: ForecastMoment = { timestamp: Math.max(publication.status.history.newestTime ?? 0, basis.to), baseFee: current };
     const forecast = outlook.forecast(moment, query.withinHours);
     const backtest = outlook.backtest(query.withinHours);
+    const question = `${query.withinHours}:${threshold ?? ""}`;
     const answer = (ready: LowestFeeForecast, track: PooledBacktest): JsonReply => {
-      const body = Buffer.from(JSON.stringify(outlookBody(publication, moment, query.withinHours, ready, threshold, basis, track)));
-      const published = context.resources.answers.of(publication);
-      return { body, etag: strongEtagOf(body), headers: freshnessHeaders(publication, published, context.nowMs) };
+      const make = () => outlookBody(publication, moment, query.withinHours, ready, threshold, basis, track);
+      const { body, etag } = context.resources.outlooks.of(publication, question, track, make);
+      return { body, etag, headers: freshnessHeaders(publication, context.resources.answers.of(publication), context.nowMs) };
     };
     if (!(forecast instanceof Promise) && !(backtest instanceof Promise)) return answer(forecast, backtest);
     return { deferred: async () => answer(await forecast, await backtest) };
