@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { syntheticHours } from "../../test/support/hourlySummaries.ts";
 import { createDefaultEstimator } from "../core/outlook/defaultEstimator.ts";
-import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import { pooledBacktestSlices, runToEnd } from "../core/outlook/outlookBacktestSlices.ts";
 import type { OutlookEstimator } from "../core/outlook/outlookEstimator.ts";
 import { ChainOutlook } from "./chainOutlook.ts";
@@ -29,36 +28,44 @@ function countingEstimators() {
   return { counts, create };
 }
 
-function outlookOf(create: () => OutlookEstimator, hoursPerSlice = 64): ChainOutlook {
-  return new ChainOutlook({ createEstimator: create, hoursPerSlice, eagerHorizons: [1, 6] });
+function outlookOf(create: () => OutlookEstimator, keptHorizons = 8): ChainOutlook {
+  return new ChainOutlook({ createEstimator: create, eagerHorizons: [1, 6], keptHorizons, stepsPerSlice: 16, sliceMs: 0 });
 }
 
-test("an hour closing is observed once by the live estimator; a held hour rebuilt replays a fresh estimator over all", async () => {
+const fullBacktest = (hours: Parameters<typeof pooledBacktestSlices>[0], withinHours: number) =>
+  runToEnd(pooledBacktestSlices(hours, createDefaultEstimator, withinHours));
+
+const nextHour = (hours: readonly { start: number }[], seed: number) => syntheticHours(hours.at(-1)!.start + 3600, 1, seed);
+
+test("an hour closing is observed once and forecast at once per kept horizon; a held hour rebuilt replays one fresh estimator over all", async () => {
   const { counts, create } = countingEstimators();
   const outlook = outlookOf(create);
   const hours = syntheticHours(START, 30 * 24);
   outlook.take(hours);
+  assert.equal(counts.observed, 0, "nothing is replayed on the caller's turn");
   await outlook.whenIdle();
-  const madeBefore = counts.made;
-  const observedBefore = counts.observed;
-  // One more hour: only it is observed, by the estimator already fed (and the eager backtests replay fresh ones).
-  const more = [...hours, ...syntheticHours(START + hours.length * 3600, 1, 9)];
+  assert.equal(counts.observed, hours.length, "one replay observes each hour once");
+  const before = { ...counts };
+  const more = [...hours, ...nextHour(hours, 9)];
   outlook.take(more);
-  assert.equal(counts.observed - observedBefore, 1, "the live estimator observes the new hour at once");
+  assert.deepEqual(
+    { ...counts },
+    { made: before.made, observed: before.observed + 1, forecasts: before.forecasts + 2 },
+    "one hour observed, a forecast per kept horizon",
+  );
   await outlook.whenIdle();
-  assert.equal(counts.made - madeBefore, 2, "one fresh estimator per eager backtest, none for the live forecasts");
+  assert.deepEqual({ ...counts }, { made: before.made, observed: before.observed + 1, forecasts: before.forecasts + 2 }, "scoring asks the estimator nothing");
   // The same array again is nothing new.
-  const settled = { ...counts };
   outlook.take(more);
   await outlook.whenIdle();
-  assert.deepEqual(counts, settled);
-  // An hour in the middle rebuilt: a fresh live estimator observes every hour, in slices.
+  assert.equal(counts.observed, before.observed + 1);
+  // An hour in the middle rebuilt: a fresh estimator observes every hour, in slices.
   const rebuilt = more.map((hour, index) => (index === 100 ? { ...hour, min: hour.min - 1n } : hour));
-  const observedThen = counts.observed;
   outlook.take(rebuilt);
-  assert.equal(counts.observed, observedThen, "nothing is replayed on the caller's turn");
+  assert.equal(counts.observed, before.observed + 1);
   await outlook.whenIdle();
-  assert.equal(counts.observed - observedThen, rebuilt.length * 3, "the live replay and the two eager backtests");
+  assert.equal(counts.observed - before.observed - 1, rebuilt.length);
+  assert.equal(counts.made, before.made + 1);
 });
 
 test("a forecast is made once per moment and horizon, and the moment's next block makes it anew", async () => {
@@ -78,7 +85,7 @@ test("a forecast is made once per moment and horizon, and the moment's next bloc
   assert.equal(counts.forecasts - before, 3);
 });
 
-test("the eager horizons' backtests are prepared when the summaries change, equal to the replay at once, and answered as they are", async () => {
+test("the usual horizons' backtests are kept as hours close, each equal to the whole replay over the hours then", async () => {
   const { create } = countingEstimators();
   const outlook = outlookOf(create);
   const hours = syntheticHours(START, 40 * 24, 5);
@@ -87,18 +94,25 @@ test("the eager horizons' backtests are prepared when the summaries change, equa
   await outlook.whenIdle();
   const six = outlook.backtest(6);
   assert.ok(!(six instanceof Promise), "prepared before anyone asked");
-  assert.deepEqual(six, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator, 6)));
+  assert.deepEqual(six, fullBacktest(hours, 6));
+  assert.ok(six.forecasts > 0);
   assert.equal(outlook.backtest(6), six, "kept, not made again");
-  // An hour closes: until the new one is ready, the previous hour's answers.
-  outlook.take([...hours, ...syntheticHours(START + hours.length * 3600, 1, 11)]);
-  assert.equal(outlook.backtest(6), six);
-  await outlook.whenIdle();
-  assert.notEqual(outlook.backtest(6), six);
+  // Hours close: until the new one is scored, the previous hour's answers; then the whole replay's, every hour.
+  let grown = hours;
+  for (let hour = 0; hour < 3; hour += 1) {
+    grown = [...grown, ...nextHour(grown, 20 + hour)];
+    outlook.take(grown);
+    assert.equal(outlook.backtest(6), hour === 0 ? six : outlook.backtest(6));
+    await outlook.whenIdle();
+    assert.deepEqual(outlook.backtest(6), fullBacktest(grown, 6));
+    assert.deepEqual(outlook.backtest(1), fullBacktest(grown, 1));
+  }
+  assert.notDeepEqual(outlook.backtest(6), six);
 });
 
-test("another horizon is prepared on first ask, in slices, then kept until the next hour", async () => {
-  const { create } = countingEstimators();
-  const outlook = outlookOf(create, 32);
+test("another horizon is replayed on first ask, in slices, then kept and grown as hours close; the bound lets the oldest go", async () => {
+  const { counts, create } = countingEstimators();
+  const outlook = outlookOf(create, 1);
   const hours = syntheticHours(START, 40 * 24, 5);
   outlook.take(hours);
   await outlook.whenIdle();
@@ -106,30 +120,39 @@ test("another horizon is prepared on first ask, in slices, then kept until the n
   assert.ok(asked instanceof Promise, "not prepared before the ask");
   assert.equal(outlook.pendingJobs, 1);
   const ready = await asked;
-  assert.deepEqual(ready, runToEnd(pooledBacktestSlices(hours, createDefaultEstimator, 48)));
+  assert.deepEqual(ready, fullBacktest(hours, 48));
   assert.equal(outlook.backtest(48), ready);
-  outlook.take([...hours, ...syntheticHours(START + hours.length * 3600, 1, 11)]);
-  assert.ok(outlook.backtest(48) instanceof Promise, "the next hour prepares it anew on ask");
+  const more = [...hours, ...nextHour(hours, 11)];
+  const made = counts.made;
+  outlook.take(more);
+  assert.equal(outlook.backtest(48), ready, "the previous hour's while the new one is scored");
+  await outlook.whenIdle();
+  assert.deepEqual(outlook.backtest(48), fullBacktest(more, 48));
+  assert.equal(counts.made, made, "kept: no replay");
+  // One other horizon kept at most: asking a second lets the first go at the next hour.
+  await outlook.backtest(72);
+  outlook.take([...more, ...nextHour(more, 12)]);
+  assert.ok(!(outlook.backtest(72) instanceof Promise));
+  assert.ok(outlook.backtest(48) instanceof Promise);
   await outlook.whenIdle();
 });
 
 test("summaries replaced while a backtest is prepared: its slices stop, and whoever waits gets the newest summaries' backtest", async () => {
   const { create } = countingEstimators();
-  const outlook = outlookOf(create, 8);
+  const outlook = outlookOf(create);
   const hours = syntheticHours(START, 40 * 24, 5);
   outlook.take(hours);
   await outlook.whenIdle();
   const asked = outlook.backtest(48) as Promise<unknown>;
-  const newer: HourlySummary[] = syntheticHours(START, 41 * 24, 6);
+  const newer = syntheticHours(START, 41 * 24, 6);
   outlook.take(newer);
-  const answered = await asked;
-  assert.deepEqual(answered, runToEnd(pooledBacktestSlices(newer, createDefaultEstimator, 48)));
+  assert.deepEqual(await asked, fullBacktest(newer, 48));
   await outlook.whenIdle();
 });
 
 test("a forecast asked while the live estimator is replayed waits for it, and is made from every hour", async () => {
   const { create } = countingEstimators();
-  const outlook = outlookOf(create, 16);
+  const outlook = outlookOf(create);
   const hours = syntheticHours(START, 20 * 24, 5);
   outlook.take(hours);
   const moment = { timestamp: START + 20 * 86_400, baseFee: 21_000_000_000n };

@@ -1,23 +1,28 @@
-// A chain's outlook, prepared off the request path (CONTRACT.md, "Outlook: wait or pay now"): the estimator replayed
-// over the chain's hourly summaries once per closed hour, the forecast at the current base fee once per block and
-// horizon, and the backtest of a horizon once per hour (eagerly for the usual ones, on first ask for the others).
+// A chain's outlook, prepared off the request path (CONTRACT.md, "Outlook: wait or pay now"): the estimator fed each
+// hour once when it closes, the forecast at the current base fee once per block and horizon, and each horizon's
+// backtest kept as a record of its walk-forward forecasts that grows by one forecast an hour and is scored anew.
 import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
-import { DEFAULT_HOURS_PER_SLICE, pooledBacktestSlices, type PooledBacktest } from "../core/outlook/outlookBacktestSlices.ts";
+import { extendRecords, type ForecastRecord, type PooledBacktest, recordSlices, recordsFrom, scoreSlices } from "../core/outlook/outlookBacktestSlices.ts";
 import type { ForecastMoment, LowestFeeForecast, OutlookEstimator } from "../core/outlook/outlookEstimator.ts";
 import { type OutlookBasis, outlookBasisOf } from "../core/outlook/outlookFigures.ts";
 import { SliceQueue } from "./outlookSlices.ts";
 
-/** The horizons (hours) whose backtest is prepared as soon as an hour closes: those the dashboard offers. */
+/** The horizons (hours) whose backtest is always kept: those the dashboard offers. */
 export const EAGER_HORIZONS: readonly number[] = Object.freeze([1, 3, 6, 12, 24]);
+/** Other horizons kept at most, once asked (each grows by a forecast an hour); the one asked longest ago goes first. */
+const DEFAULT_KEPT_HORIZONS = 8;
+/** Hours appended at once that the live estimator observes on the publishing turn; more are replayed in slices. */
+const MOST_HOURS_OBSERVED_AT_ONCE = 24;
 
 export interface ChainOutlookOptions {
-  /** A fresh estimator: one for the live forecasts, one per backtest replay. */
+  /** A fresh estimator: one replayed over the summaries (then the live one), one per other horizon's first backtest. */
   readonly createEstimator: () => OutlookEstimator;
   readonly eagerHorizons?: readonly number[];
-  /** Hours replayed per turn of the event loop. */
-  readonly hoursPerSlice?: number;
-  /** Only summaries of this many hours or more are backtested eagerly (fewer answer NOT_ENOUGH_HISTORY anyway). */
-  readonly eagerFromHours?: number;
+  readonly keptHorizons?: number;
+  /** Steps (an hour observed or a moment forecast at) between two looks at the clock; default 1. */
+  readonly stepsPerSlice?: number;
+  /** Milliseconds of work per turn of the event loop; default 3. */
+  readonly sliceMs?: number;
   /** Runs a slice at a later turn of the event loop; default setImmediate. */
   readonly nextTurn?: (step: () => void) => void;
 }
@@ -25,11 +30,17 @@ export interface ChainOutlookOptions {
 /** A value ready now, or one being prepared in slices. */
 type Prepared<T> = { readonly done: T } | { readonly pending: Promise<T> };
 
+/** The estimator that observed every hour of the summaries, in order, and the records of the horizons kept. */
+interface Live {
+  readonly estimator: OutlookEstimator;
+  readonly records: Map<number, ForecastRecord>;
+}
+
 /** What is prepared from one array of summaries: replaced when an hour closes (or a held hour is rebuilt). */
 interface Version {
   readonly summaries: readonly HourlySummary[];
   readonly basis: OutlookBasis;
-  estimator: Prepared<OutlookEstimator>;
+  live: Prepared<Live>;
   readonly backtests: Map<number, Prepared<PooledBacktest>>;
   /** The moment the cached forecasts are for, and them by horizon. */
   forecastMoment: string;
@@ -40,20 +51,22 @@ interface Version {
 export class ChainOutlook {
   readonly #createEstimator: () => OutlookEstimator;
   readonly #eager: readonly number[];
-  readonly #eagerFromHours: number;
-  readonly #hoursPerSlice: number;
+  readonly #keptHorizons: number;
+  readonly #stepsPerSlice: number;
   readonly #queue: SliceQueue;
   #version: Version;
-  /** The newest backtest of each eager horizon: answered while the next hour's is prepared. */
-  readonly #lastEager = new Map<number, PooledBacktest>();
+  /** Each kept horizon's newest backtest: answered while the next hour's is scored. */
+  readonly #lastBacktest = new Map<number, PooledBacktest>();
 
   constructor(options: ChainOutlookOptions) {
     this.#createEstimator = options.createEstimator;
     this.#eager = options.eagerHorizons ?? EAGER_HORIZONS;
-    this.#eagerFromHours = options.eagerFromHours ?? 0;
-    this.#hoursPerSlice = options.hoursPerSlice ?? DEFAULT_HOURS_PER_SLICE;
-    this.#queue = new SliceQueue(options.nextTurn);
-    this.#version = this.#newVersion([], { done: options.createEstimator() });
+    this.#keptHorizons = options.keptHorizons ?? DEFAULT_KEPT_HORIZONS;
+    this.#stepsPerSlice = options.stepsPerSlice ?? 1;
+    this.#queue = new SliceQueue(options.nextTurn, options.sliceMs);
+    this.#version = this.#newVersion([]);
+    const records = new Map(this.#eager.map((withinHours) => [withinHours, emptyRecord(withinHours)]));
+    this.#version.live = { done: { estimator: options.createEstimator(), records } };
   }
 
   /** The summaries prepared from, oldest first. */
@@ -76,31 +89,38 @@ export class ChainOutlook {
   }
 
   /**
-   * The chain's summaries as published. The same array is nothing new. Hours appended to those prepared are observed at
-   * once by the live estimator (one hour closing: a few microseconds); any other change (a held hour rebuilt, older
-   * hours backfilled) replays a fresh estimator over them all, in slices. Each change starts the eager backtests.
+   * The chain's summaries as published. The same array is nothing new. Hours appended to those prepared (an hour
+   * closing) are observed at once by the live estimator, and each kept horizon's record takes its forecast at their end;
+   * the records are then scored in slices. Any other change (a held hour rebuilt, older hours backfilled) replays a fresh
+   * estimator over them all, in slices, recording the usual horizons.
    */
   take(summaries: readonly HourlySummary[]): void {
     const previous = this.#version;
     if (summaries === previous.summaries) return;
     const added = appendedTo(previous.summaries, summaries);
-    let estimator: Prepared<OutlookEstimator> | undefined;
-    if (added !== undefined && added <= this.#hoursPerSlice && "done" in previous.estimator) {
-      const live = previous.estimator.done;
-      for (const hour of summaries.slice(summaries.length - added)) live.observe(hour);
-      estimator = { done: live };
-    }
-    const version = this.#newVersion(summaries, estimator);
+    const version = this.#newVersion(summaries);
     this.#version = version;
-    if (summaries.length < this.#eagerFromHours) return;
-    for (const withinHours of this.#eager) this.#startBacktest(version, withinHours, false);
+    if (added !== undefined && added <= MOST_HOURS_OBSERVED_AT_ONCE && previous.summaries.length > 0 && "done" in previous.live) {
+      const live = previous.live.done;
+      const from = recordsFrom(summaries);
+      for (const hour of summaries.slice(summaries.length - added)) {
+        live.estimator.observe(hour);
+        extendRecords(live.records.values(), live.estimator, hour, from);
+      }
+      version.live = { done: live };
+      for (const withinHours of live.records.keys()) this.#startScore(version, withinHours, false);
+      return;
+    }
+    const pending = this.#replay(version);
+    pending.catch(() => undefined);
+    version.live = { pending };
   }
 
   /** The live estimator's forecast at `moment` for `withinHours`, made once per moment (a block) and horizon. */
   forecast(moment: ForecastMoment, withinHours: number): LowestFeeForecast | Promise<LowestFeeForecast> {
     const version = this.#version;
-    const { estimator } = version;
-    if ("pending" in estimator) return estimator.pending.then(() => this.forecast(moment, withinHours));
+    const { live } = version;
+    if ("pending" in live) return live.pending.then(() => this.forecast(moment, withinHours));
     const key = `${moment.timestamp}:${moment.baseFee}`;
     if (version.forecastMoment !== key) {
       version.forecastMoment = key;
@@ -108,59 +128,63 @@ export class ChainOutlook {
     }
     let forecast = version.forecasts.get(withinHours);
     if (forecast === undefined) {
-      forecast = estimator.done.forecast(moment, withinHours);
+      forecast = live.done.estimator.forecast(moment, withinHours);
       version.forecasts.set(withinHours, forecast);
     }
     return forecast;
   }
 
   /**
-   * The backtest of `withinHours` over the summaries: ready now when prepared (an eager horizon's previous one while the
-   * new hour's is prepared), else prepared now in slices ahead of the eager ones, and kept until the summaries change.
+   * The backtest of `withinHours` over the summaries: ready now when scored (the previous hour's while the new hour's
+   * is scored); a horizon not kept is replayed at its first ask, in slices ahead of other work, and kept from then on.
    */
   backtest(withinHours: number): PooledBacktest | Promise<PooledBacktest> {
     const version = this.#version;
-    const held = version.backtests.get(withinHours) ?? this.#startBacktest(version, withinHours, true);
+    let held = version.backtests.get(withinHours);
+    if (held === undefined) {
+      const { live } = version;
+      if ("pending" in live) return live.pending.then(() => this.backtest(withinHours));
+      held = live.done.records.has(withinHours) ? this.#startScore(version, withinHours, true) : this.#startRecord(version, withinHours);
+    }
     if ("done" in held) return held.done;
-    return this.#lastEager.get(withinHours) ?? held.pending;
+    return this.#lastBacktest.get(withinHours) ?? held.pending;
   }
 
-  #newVersion(summaries: readonly HourlySummary[], estimator: Prepared<OutlookEstimator> | undefined): Version {
-    const version: Version = {
+  #newVersion(summaries: readonly HourlySummary[]): Version {
+    return {
       summaries,
       basis: outlookBasisOf(summaries),
-      estimator: estimator ?? { pending: new Promise<OutlookEstimator>(() => undefined) },
+      live: { pending: new Promise<Live>(() => undefined) },
       backtests: new Map(),
       forecastMoment: "",
       forecasts: new Map(),
     };
-    if (estimator === undefined) {
-      const pending = this.#replay(version);
-      pending.catch(() => undefined);
-      version.estimator = { pending };
-    }
-    return version;
   }
 
-  /** A fresh estimator fed every hour of the version's summaries, in slices (a client waiting for it goes first). */
-  #replay(version: Version): Promise<OutlookEstimator> {
+  /** A fresh estimator replayed over the version's summaries, recording the usual horizons; then they are scored. */
+  #replay(version: Version): Promise<Live> {
     return new Promise((resolve, reject) => {
       const estimator = this.#createEstimator();
-      const hoursPerSlice = this.#hoursPerSlice;
+      const record = recordSlices(version.summaries, estimator, this.#eager, this.#stepsPerSlice);
+      const eager = this.#eager;
+      const lastBacktest = this.#lastBacktest;
+      const started = (live: Live) => {
+        version.live = { done: live };
+        for (const withinHours of eager) this.#startScore(version, withinHours, false);
+        resolve(live);
+      };
       const sliced = function* (): Generator<void, void, void> {
-        for (let index = 0; index < version.summaries.length; index += 1) {
-          estimator.observe(version.summaries[index]!);
-          if ((index + 1) % hoursPerSlice === 0) yield;
-        }
-        version.estimator = { done: estimator };
-        resolve(estimator);
+        const records = yield* record;
+        // The summaries changed in the past: the other horizons are replayed again when next asked.
+        for (const withinHours of lastBacktest.keys()) if (!eager.includes(withinHours)) lastBacktest.delete(withinHours);
+        started({ estimator, records: new Map(records.map((kept) => [kept.withinHours, kept])) });
       };
       this.#queue.push(
         {
           slices: sliced(),
           superseded: () => this.#version !== version,
           // Replaced before it was ready: whoever waits gets the newest summaries' estimator.
-          dropped: () => resolve(this.#currentEstimator()),
+          dropped: () => resolve(this.#currentLive()),
           failed: reject,
         },
         true,
@@ -168,20 +192,51 @@ export class ChainOutlook {
     });
   }
 
-  #currentEstimator(): Promise<OutlookEstimator> {
-    const { estimator } = this.#version;
-    return "done" in estimator ? Promise.resolve(estimator.done) : estimator.pending;
+  #currentLive(): Promise<Live> {
+    const { live } = this.#version;
+    return "done" in live ? Promise.resolve(live.done) : live.pending;
   }
 
-  #startBacktest(version: Version, withinHours: number, urgent: boolean): Prepared<PooledBacktest> {
-    const eager = this.#eager.includes(withinHours);
+  /** Scores the kept record of `withinHours` as it stands for the version's summaries. */
+  #startScore(version: Version, withinHours: number, urgent: boolean): Prepared<PooledBacktest> {
+    const live = (version.live as { done: Live }).done;
+    const record = copyOf(live.records.get(withinHours)!);
+    return this.#startBacktest(version, withinHours, urgent, scoreSlices(version.summaries, record));
+  }
+
+  /** A horizon not kept: a fresh estimator replayed over the version's summaries for it, its record then kept. */
+  #startRecord(version: Version, withinHours: number): Prepared<PooledBacktest> {
+    const live = (version.live as { done: Live }).done;
+    const estimator = this.#createEstimator();
+    const summaries = version.summaries;
+    const stepsPerSlice = this.#stepsPerSlice;
+    const keep = (record: ForecastRecord) => this.#keep(live, record);
+    const slices = (function* (): Generator<void, PooledBacktest, void> {
+      const [record] = yield* recordSlices(summaries, estimator, [withinHours], stepsPerSlice);
+      keep(record!);
+      yield;
+      return yield* scoreSlices(summaries, copyOf(record!));
+    })();
+    return this.#startBacktest(version, withinHours, true, slices);
+  }
+
+  /** Keeps a horizon's record in the live set, the horizon asked longest ago (not a usual one) let go past the bound. */
+  #keep(live: Live, record: ForecastRecord): void {
+    live.records.set(record.withinHours, record);
+    const others = [...live.records.keys()].filter((withinHours) => !this.#eager.includes(withinHours));
+    for (const withinHours of others.slice(0, Math.max(0, others.length - this.#keptHorizons))) {
+      live.records.delete(withinHours);
+      this.#lastBacktest.delete(withinHours);
+    }
+  }
+
+  #startBacktest(version: Version, withinHours: number, urgent: boolean, slices: Generator<void, PooledBacktest, void>): Prepared<PooledBacktest> {
     const pending = new Promise<PooledBacktest>((resolve, reject) => {
-      const replay = pooledBacktestSlices(version.summaries, this.#createEstimator, withinHours, this.#hoursPerSlice);
-      const lastEager = this.#lastEager;
+      const lastBacktest = this.#lastBacktest;
       const sliced = function* (): Generator<void, void, void> {
-        const backtest = yield* replay;
+        const backtest = yield* slices;
         version.backtests.set(withinHours, { done: backtest });
-        if (eager) lastEager.set(withinHours, backtest);
+        lastBacktest.set(withinHours, backtest);
         resolve(backtest);
       };
       this.#queue.push(
@@ -195,12 +250,25 @@ export class ChainOutlook {
         urgent,
       );
     });
-    // An eager backtest that fails has no one waiting: its failure is told to whoever asks for it next.
+    // A backtest scored with no one waiting that fails is told to whoever asks for it next.
     pending.catch(() => undefined);
     const prepared = { pending };
     version.backtests.set(withinHours, prepared);
     return prepared;
   }
+}
+
+function emptyRecord(withinHours: number): ForecastRecord {
+  return { withinHours, probability: [[], [], []], quantile: [[], [], []] };
+}
+
+/** The record as it stands: it grows as hours close, the copy does not. */
+function copyOf(record: ForecastRecord): ForecastRecord {
+  return {
+    withinHours: record.withinHours,
+    probability: record.probability.map((column) => column.slice()),
+    quantile: record.quantile.map((column) => column.slice()),
+  };
 }
 
 /** How many hours `next` appends to `previous` (the same hours, the same objects, then more); undefined otherwise. */

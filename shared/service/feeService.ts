@@ -12,7 +12,6 @@ import { type ChainMoney, moneyNotReadYet } from "./chainMoney.ts";
 import { ChainOutlook, type ChainOutlookOptions } from "./chainOutlook.ts";
 import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import { createDefaultEstimator } from "../core/outlook/defaultEstimator.ts";
-import { OUTLOOK_NEEDED_DAYS } from "../wire/outlook.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
@@ -103,11 +102,7 @@ export class FeeService implements FeeSource {
         onReport: (report) => this.#takeReport(chain, report),
       });
       const money = moneyNotReadYet(options.currency ?? "USD", plan.l1FeeKind ?? "none");
-      const outlook = new ChainOutlook({
-        createEstimator: createDefaultEstimator,
-        eagerFromHours: OUTLOOK_NEEDED_DAYS * 24,
-        ...options.outlook,
-      });
+      const outlook = new ChainOutlook({ createEstimator: createDefaultEstimator, ...options.outlook });
       const publication = publish(plan, feed.report, undefined, record.part(), money);
       outlook.take(publication.hourlySummaries);
       const chain: FollowedChain = { plan, feed, record, report: feed.report, money, publication, outlook };

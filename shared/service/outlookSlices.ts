@@ -12,16 +12,24 @@ export interface SlicedJob {
   readonly failed: (error: unknown) => void;
 }
 
-/** Jobs run in turn, one slice per turn of the event loop; an urgent job (a client waits for it) goes first. */
+/** Milliseconds of work in one turn of the event loop, by default: a request or a block waits at most about this. */
+export const DEFAULT_SLICE_MS = 3;
+
+/**
+ * Jobs run in turn, slices one after another within a turn of the event loop until `sliceMs` have passed, then the
+ * next turn; an urgent job (a client waits for it) goes first.
+ */
 export class SliceQueue {
   readonly #jobs: SlicedJob[] = [];
   readonly #nextTurn: (step: () => void) => void;
+  readonly #sliceMs: number;
   readonly #idle: (() => void)[] = [];
   #scheduled = false;
   #slices = 0;
 
-  constructor(nextTurn: (step: () => void) => void = (step) => setImmediate(step)) {
+  constructor(nextTurn: (step: () => void) => void = (step) => setImmediate(step), sliceMs = DEFAULT_SLICE_MS) {
     this.#nextTurn = nextTurn;
+    this.#sliceMs = sliceMs;
   }
 
   /** Jobs running or waiting. */
@@ -29,7 +37,7 @@ export class SliceQueue {
     return this.#jobs.length;
   }
 
-  /** Slices run so far (tests and the bench watch the work go by). */
+  /** Slices run so far. */
   get slicesRun(): number {
     return this.#slices;
   }
@@ -52,7 +60,9 @@ export class SliceQueue {
     this.#scheduled = true;
     this.#nextTurn(() => {
       this.#scheduled = false;
-      this.#step();
+      const until = performance.now() + this.#sliceMs;
+      do this.#step();
+      while (this.#jobs.length > 0 && performance.now() < until);
       this.#schedule();
       if (this.#jobs.length === 0) for (const resolve of this.#idle.splice(0)) resolve();
     });

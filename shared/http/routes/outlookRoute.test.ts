@@ -246,8 +246,8 @@ test("an hour closing changes the outlook: its basis, its forecast's input and i
 });
 
 test("a horizon not prepared yet is answered after its slices, while another client's busyThreshold is answered in between", async (t) => {
-  // A year of summaries, 8 hours a slice: the 100-hour backtest takes a thousand turns of the event loop.
-  const { url, scripted, hours } = await start(t, { outlook: { hoursPerSlice: 8 } }, syntheticHours(START - 335 * 86_400, 365 * 24, 8));
+  // A year of summaries, a millisecond of work a turn: the 100-hour backtest takes many turns of the event loop.
+  const { url, scripted, hours } = await start(t, { outlook: { sliceMs: 1 } }, syntheticHours(START - 335 * 86_400, 365 * 24, 8));
   const prepared = scripted.service.outlook(MAINNET)!;
   await prepared.whenIdle();
   const events: string[] = [];
