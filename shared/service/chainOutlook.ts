@@ -97,6 +97,11 @@ export class ChainOutlook {
   take(summaries: readonly HourlySummary[]): void {
     const previous = this.#version;
     if (summaries === previous.summaries) return;
+    // Still none: nothing to prepare.
+    if (summaries.length === 0 && previous.summaries.length === 0) {
+      this.#version = { ...previous, summaries };
+      return;
+    }
     const added = appendedTo(previous.summaries, summaries);
     const version = this.#newVersion(summaries);
     this.#version = version;
