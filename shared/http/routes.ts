@@ -19,6 +19,7 @@ import { METRICS_ROUTE } from "./routes/metricsRoute.ts";
 import { NETWORK_EVENTS_ROUTE } from "./routes/networkEventsRoute.ts";
 import { NETWORKS_ROUTE } from "./routes/networksRoute.ts";
 import { OPEN_API_ROUTE } from "./routes/openApiRoute.ts";
+import { OUTLOOK_ROUTE } from "./routes/outlookRoute.ts";
 import { PRICE_HISTORY_ROUTE } from "./routes/priceHistoryRoute.ts";
 import type { Route } from "./routeTypes.ts";
 import { SUGGESTED_GAS_FEES_ROUTE } from "./routes/suggestedGasFeesRoute.ts";
@@ -41,6 +42,7 @@ const BASE_ROUTES: readonly Route[] = [
   PRICE_HISTORY_ROUTE,
   BASE_FEE_STATS_ROUTE,
   BASE_FEE_HISTORY_CSV_ROUTE,
+  OUTLOOK_ROUTE,
   NETWORK_EVENTS_ROUTE,
   DASHBOARD_CREDENTIALS_ROUTE,
   EVENTS_ROUTE,

@@ -11,10 +11,11 @@ import {
   readApiContract,
 } from "../../test/support/apiContract.ts";
 import { countingListeners, type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
+import { syntheticHours } from "../../test/support/hourlySummaries.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { createLogger, type Logger } from "../log/logger.ts";
-import { API_ERRORS } from "./apiErrors.ts";
+import { API_ERRORS, ApiError, type ApiErrorCode } from "./apiErrors.ts";
 import { createApiServer, type ApiServerOptions } from "./server.ts";
 import type { NetworkStatus } from "../wire/networkStatus.ts";
 
@@ -93,6 +94,8 @@ async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}):
   ]);
   scripted.write(MAINNET, FIRST_BLOCK, MAINNET_FEES, { newDataAt: NEW_DATA_AT_MS });
   scripted.write(YOUNG, 0n, YOUNG_FEES, { newDataAt: NEW_DATA_AT_MS - 250, blobBaseFeesWei: YOUNG_BLOB_FEES, nextBlobBaseFeeWei: 9n });
+  // The young chain has the 14 days of hourly summaries its outlook needs; mainnet has none (NOT_ENOUGH_HISTORY).
+  scripted.service.setHourlySummaries(YOUNG, syntheticHours(NEW_DATA_AT_MS / 1000 - 14 * 86_400, 14 * 24));
   const clock = { ms: NEW_DATA_AT_MS + 1500 };
   const logs: string[] = [];
   const server = createApiServer({
@@ -783,6 +786,7 @@ const ERROR_TRIGGERS: Readonly<Record<string, (t: TestContext, port: number) => 
   NO_BASE_FEE: (_t, port) => call(port, `/networks/${LEGACY}/busyThreshold`, { headers: openAuth }),
   INVALID_QUERY: (_t, port) => call(port, `/networks/${MAINNET}/baseFeeStats?buckets=0`, { headers: openAuth }),
   NO_BLOB_FEE: (_t, port) => call(port, `/networks/${MAINNET}/blobBusyThreshold`, { headers: openAuth }),
+  NOT_ENOUGH_HISTORY: (_t, port) => call(port, `/networks/${MAINNET}/outlook?within=6h`, { headers: openAuth }),
 };
 
 /** What is wrong with the server's answer to a contract row, if anything. */
@@ -796,7 +800,9 @@ function contractRowProblem(answer: Answer, row: ContractErrorRow): string | und
     return `${what}: the body is not JSON: ${answer.body}`;
   }
   const { statusCode, code, message } = body as { statusCode?: unknown; code?: unknown; message?: unknown };
-  if (statusCode !== row.statusCode || code !== row.code || typeof message !== "string" || Object.keys(body as object).length !== 3) {
+  // Every error has these three fields, and a row may add its own (NOT_ENOUGH_HISTORY's held and needed).
+  const fields = ["statusCode", "code", "message", ...Object.keys(new ApiError(row.code as ApiErrorCode).extra)];
+  if (statusCode !== row.statusCode || code !== row.code || typeof message !== "string" || Object.keys(body as object).join() !== fields.join()) {
     return `${what}: the body is not {statusCode, code, message} of this row: ${answer.body}`;
   }
   if (answer.headers["content-type"] !== "application/json; charset=utf-8") return `${what}: Content-Type ${answer.headers["content-type"]}`;
@@ -1007,6 +1013,7 @@ test("an unexpected throw is logged and answered 500, without the key, and the s
     },
     subscribe: (listener) => inner.subscribe(listener),
     history: (chainId) => inner.history(chainId),
+    outlook: (chainId) => inner.outlook(chainId),
   };
   const logs: string[] = [];
   const logger: Logger = createLogger("debug", (line) => logs.push(line));

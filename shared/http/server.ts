@@ -26,6 +26,7 @@ import { ROUTES } from "./routes.ts";
 import { servedEndpoints } from "./servedEndpoints.ts";
 import type { DashboardAccess, ServerResources } from "./serverResources.ts";
 import { CostAnswers, NO_PRICE_HISTORY, type PriceHistorySource } from "./costAnswers.ts";
+import { OutlookAnswers } from "./outlookAnswers.ts";
 import { type Action, DEFAULT_ACTIONS } from "../core/costs/defaultActions.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../config/serviceDefaults.ts";
 import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
@@ -132,6 +133,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     openApi: preparedJson(openApiDocument(ROUTES)),
     metrics: new ServiceMetrics({ source, requests: requestCounts, eventStreams: () => streams.size, now }),
     answers: new PreparedAnswerCache(),
+    outlooks: new OutlookAnswers(),
     scans: new HistoryScans({ ...DEFAULT_HISTORY_SCAN_LIMITS, ...options.historyScans }, (keyId, requests) => limiter.charge(keyId, requests, now())),
     costs: new CostAnswers(options.actions ?? DEFAULT_ACTIONS),
     priceHistory: options.priceHistory ?? NO_PRICE_HISTORY,

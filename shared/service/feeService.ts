@@ -9,6 +9,9 @@ import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
 import { type HistoryPersistence, StoreWriter } from "./storeWriter.ts";
 import { type ChainMoney, moneyNotReadYet } from "./chainMoney.ts";
+import { ChainOutlook, type ChainOutlookOptions } from "./chainOutlook.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
+import { createDefaultEstimator } from "../core/outlook/defaultEstimator.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
@@ -39,6 +42,8 @@ export interface FeeServiceOptions {
   readonly now?: () => number;
   /** The currency of costs (settings' `currency`), said before the first price is read; default USD. */
   readonly currency?: string;
+  /** How each chain's outlook is prepared; default the project's estimator, sliced, the usual horizons eagerly. */
+  readonly outlook?: Partial<ChainOutlookOptions>;
 }
 
 /** What the service keeps of one chain: its plan, feed and record, and the newest of what it publishes them with. */
@@ -52,6 +57,8 @@ interface FollowedChain {
   money: ChainMoney;
   /** The newest publication: what readers get, and what the next one is made against. */
   publication: ChainPublication;
+  /** The chain's outlook, prepared from each new array of its hourly summaries. */
+  readonly outlook: ChainOutlook;
 }
 
 /**
@@ -95,7 +102,10 @@ export class FeeService implements FeeSource {
         onReport: (report) => this.#takeReport(chain, report),
       });
       const money = moneyNotReadYet(options.currency ?? "USD", plan.l1FeeKind ?? "none");
-      const chain: FollowedChain = { plan, feed, record, report: feed.report, money, publication: publish(plan, feed.report, undefined, record.part(), money) };
+      const outlook = new ChainOutlook({ createEstimator: createDefaultEstimator, ...options.outlook });
+      const publication = publish(plan, feed.report, undefined, record.part(), money);
+      outlook.take(publication.hourlySummaries);
+      const chain: FollowedChain = { plan, feed, record, report: feed.report, money, publication, outlook };
       this.#chains.set(plan.chainId, chain);
     }
     // A store problem told or over, or its queue written: every chain kept in the file shows it.
@@ -133,6 +143,10 @@ export class FeeService implements FeeSource {
     return this.#chains.get(chainId)?.record.history;
   }
 
+  outlook(chainId: number): ChainOutlook | undefined {
+    return this.#chains.get(chainId)?.outlook;
+  }
+
   subscribe(listener: (publication: ChainPublication) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -157,6 +171,17 @@ export class FeeService implements FeeSource {
   }
 
   /**
+   * The chain's hourly summaries changed (oldest first; a new array only when an hour changed): the chain is published
+   * with them and everything else as it stands.
+   */
+  setHourlySummaries(chainId: number, hourlySummaries: readonly HourlySummary[]): void {
+    const chain = this.#chains.get(chainId);
+    if (chain === undefined) return;
+    const part = { ...chain.record.part(), hourlySummaries };
+    this.#hand(chain, publish(chain.plan, { ...chain.report, changed: NOTHING_CHANGED }, chain.publication, part, chain.money));
+  }
+
+  /**
    * The backfill wrote pages (or its progress moved): the chain is published with its history's new part and the
    * feed's health as it stands, nothing of the feed's last report taken again (no blocks changed at the head).
    */
@@ -167,6 +192,8 @@ export class FeeService implements FeeSource {
   /** Keeps the chain's newest publication and hands it to every reader; a reader that throws stops no other. */
   #hand(chain: FollowedChain, publication: ChainPublication): void {
     chain.publication = publication;
+    // Before any reader: an hour closed is observed before the publication that holds it is read.
+    chain.outlook.take(publication.hourlySummaries);
     for (const listener of this.#listeners) {
       try {
         listener(publication);

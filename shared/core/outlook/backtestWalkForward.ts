@@ -39,18 +39,38 @@ export function walkForward(
   createEstimator: () => OutlookEstimator,
   questions: WalkForwardQuestions,
 ): WalkForwardForecasts {
+  const slices = walkForwardSlices(hours, moments, createEstimator, questions, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const step = slices.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * walkForward, yielding after every `stepsPerSlice` steps (an hour observed or a moment forecast at), so that the
+ * service replays a year between turns of its event loop (shared/service/chainOutlook.ts).
+ */
+export function* walkForwardSlices(
+  hours: readonly HourlySummary[],
+  moments: BacktestMoments,
+  createEstimator: () => OutlookEstimator,
+  questions: WalkForwardQuestions,
+  stepsPerSlice: number,
+): Generator<void, WalkForwardForecasts, void> {
   const { withinHours, ratios, firstMoment } = questions;
   const count = Math.max(0, moments.times.length - firstMoment);
   const probability = withinHours.map(() => ratios.map(() => new Float64Array(count)));
   const quantile = withinHours.map(() => BACKTEST_QUANTILES.map(() => new Float64Array(count)));
   const estimator = createEstimator();
   let observed = 0;
+  let steps = 0;
   for (let n = 0; n < count; n += 1) {
     const i = firstMoment + n;
     const timestamp = moments.times[i]!;
     while (observed < hours.length && hours[observed]!.start + HOUR_SECONDS <= timestamp) {
       estimator.observe(hours[observed]!);
       observed += 1;
+      if (++steps % stepsPerSlice === 0) yield;
     }
     const moment = { timestamp, baseFee: moments.current[i]! };
     for (let h = 0; h < withinHours.length; h += 1) {
@@ -68,6 +88,7 @@ export function walkForward(
         quantile[h]![j]![n] = ratio;
       }
     }
+    if (++steps % stepsPerSlice === 0) yield;
   }
   return { count, probability, quantile };
 }
