@@ -63,6 +63,8 @@ export class OutlookBackfillWork implements BackfillWork {
   #blocksFetched = 0;
   #pagesFetched = 0;
   #hoursDone = 0;
+  /** Hours of the current run summarised so far. */
+  #doneInRun = 0;
 
   constructor(options: OutlookBackfillWorkOptions) {
     if (!(options.spanSeconds > 0)) throw new RangeError(`an outlook backfill spans a positive duration (got ${options.spanSeconds} s)`);
@@ -144,7 +146,7 @@ export class OutlookBackfillWork implements BackfillWork {
    * A page kept (before `complete`): its blocks dated and put in their hours; returns the hours now complete, newest
    * first. A page without anchors (a seam block the history holds wrongly, corrected) is not the outlook's.
    */
-  keep(page: BackfillPage): HourlySummary[] {
+  keep(page: BackfillPage, source: string): HourlySummary[] {
     if (page.anchors.length === 0 || page.baseFeesWei.length === 0) return [];
     for (const anchor of page.anchors) if (this.anchors.conflictWith(anchor) === undefined) this.anchors.add(anchor);
     const toBlock = page.firstBlock + BigInt(page.baseFeesWei.length) - 1n;
@@ -153,19 +155,23 @@ export class OutlookBackfillWork implements BackfillWork {
     const run = this.#runs[0];
     if (run === undefined) return [];
     this.#read = this.#read === undefined ? { fromBlock: page.firstBlock, toBlock } : joined(this.#read, page.firstBlock, toBlock);
-    this.#edgeFees.set(page.firstBlock, { baseFeeWei: page.baseFeesWei[0]!, source: undefined });
-    this.#edgeFees.set(toBlock, { baseFeeWei: page.baseFeesWei[page.baseFeesWei.length - 1]!, source: undefined });
+    this.#edgeFees.set(page.firstBlock, { baseFeeWei: page.baseFeesWei[0]!, source });
+    this.#edgeFees.set(toBlock, { baseFeeWei: page.baseFeesWei[page.baseFeesWei.length - 1]!, source });
     this.#bucket(page, timeOf, run.fromTime, run.toTime);
     if (!this.#topCovered(run)) return [];
     const oldestTime = this.#timeOf(this.#read.fromBlock, timeOf);
     // Blocks below the oldest read are dated no later than it: the hours after it are complete.
     const done = this.#flush((start) => start > oldestTime);
+    this.#doneInRun += done.length;
     if (oldestTime < run.fromTime || this.#read.fromBlock === 0n) {
+      // The run's hours are done: summarised, or without a block (missing, never invented).
+      this.#hoursDone += countHours(run) - this.#doneInRun + done.length;
       done.push(...this.#flush(() => true));
-      this.#hoursDone += countHours(run) - done.length;
+      this.#doneInRun = 0;
       this.#runs.shift();
       this.#read = undefined;
       this.#edgeFees.clear();
+      return done;
     }
     this.#hoursDone += done.length;
     return done;
