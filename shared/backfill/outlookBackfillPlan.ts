@@ -32,7 +32,9 @@ export interface OutlookPlan {
 /**
  * Every block when that takes at most OUTLOOK_MAX_EVERY_BLOCK_PAGES pages, else one page an hour (CONTRACT.md, "Outlook:
  * wait or pay now"). At 1,024 blocks a page, every block is read on chains of about 2.4 s or slower over 8 weeks
- * (Ethereum's 12 s: 394 pages); Base's and OP's 2 s and Arbitrum's 0.25 s are sampled (1,344 pages).
+ * (Ethereum's 12 s: 395 pages); Base's and OP's 2 s and Arbitrum's 0.25 s are sampled (1,344 pages). Each page is
+ * REQUESTS_PER_PAGE calls; a run adds one chain-id check per endpoint, and its first page may hold fewer blocks (the
+ * part of the history's oldest hour below it is read and left to the history).
  */
 export function planOutlookBackfill({ spanSeconds, blockSpacingSeconds, pageBlocks }: OutlookPlanInputs): OutlookPlan {
   if (!(spanSeconds > 0)) throw new RangeError(`an outlook backfill spans a positive duration (got ${spanSeconds} s)`);
@@ -40,7 +42,8 @@ export function planOutlookBackfill({ spanSeconds, blockSpacingSeconds, pageBloc
   if (!Number.isInteger(pageBlocks) || pageBlocks < 1) throw new RangeError(`a page holds at least one block (got ${pageBlocks})`);
   const hours = Math.ceil(spanSeconds / HOUR_SECONDS);
   const blocks = Math.ceil(spanSeconds / blockSpacingSeconds);
-  const everyBlockPages = Math.ceil(blocks / pageBlocks);
+  // The runner takes one block less than a page can hold (room for the seam below it): as many pages as it fetches.
+  const everyBlockPages = Math.ceil(blocks / Math.max(1, pageBlocks - 1));
   const mode = everyBlockPages <= OUTLOOK_MAX_EVERY_BLOCK_PAGES ? "every" : "sampled";
   const pages = mode === "every" ? everyBlockPages : hours;
   const requests = pages * REQUESTS_PER_PAGE;

@@ -118,8 +118,7 @@ export class OutlookBackfillWork implements BackfillWork {
     const floorBlock = this.#estimateBlockAt(this.fromTime);
     const complete = this.#runs.length === 0 && this.#sampledHours.length === 0;
     const hoursLeft = this.hoursWanted.length - this.#hoursDone;
-    const blocksToGo =
-      this.mode === "sampled" ? hoursLeft * this.#options.pageBlocks : Math.ceil((hoursLeft * HOUR_SECONDS) / this.#spacingSeconds());
+    const blocksToGo = this.mode === "sampled" ? hoursLeft * this.#options.pageBlocks : Math.ceil((hoursLeft * HOUR_SECONDS) / this.#spacingSeconds());
     const top = this.#read?.fromBlock ?? this.#options.floor.block;
     return { floorBlock, missing: complete ? [] : [{ fromBlock: floorBlock < top ? floorBlock : top, toBlock: top }], blocksToGo, complete };
   }
@@ -260,7 +259,13 @@ export class OutlookBackfillWork implements BackfillWork {
       if (!complete(start)) continue;
       const chunks = this.#pending.get(start)!.sort((a, b) => (a.firstBlock < b.firstBlock ? -1 : 1));
       this.#pending.delete(start);
-      done.push(summarizeHour(start, chunks.flatMap((chunk) => chunk.fees), sampled));
+      done.push(
+        summarizeHour(
+          start,
+          chunks.flatMap((chunk) => chunk.fees),
+          sampled,
+        ),
+      );
     }
     return done;
   }

@@ -46,7 +46,14 @@ interface Held {
   readonly summaries: Map<number, HourlySummary>;
 }
 
-function outlook(server: SyntheticChainServer, layer: ChainEndpoints, floorBlock: bigint, spanSeconds: number, held: Held, extra: { floorSource?: string } = {}) {
+function outlook(
+  server: SyntheticChainServer,
+  layer: ChainEndpoints,
+  floorBlock: bigint,
+  spanSeconds: number,
+  held: Held,
+  extra: { floorSource?: string; spacingSeconds?: number } = {},
+) {
   const logger = recordingLogger();
   const backfill = new OutlookBackfill({
     chainId: 1,
@@ -54,7 +61,7 @@ function outlook(server: SyntheticChainServer, layer: ChainEndpoints, floorBlock
     floor: { block: floorBlock, timestamp: server.timestampOf(floorBlock) },
     floorFee: () => ({ baseFeeWei: honestFee(floorBlock), source: extra.floorSource }),
     spanSeconds,
-    blockSpacingSeconds: 12,
+    blockSpacingSeconds: extra.spacingSeconds ?? 12,
     heldHours: [...held.summaries.values()],
     write: (summaries) => {
       for (const summary of summaries) held.summaries.set(summary.start, summary);
@@ -94,3 +101,119 @@ test("a slow chain's hours before the history are read block by block: each summ
   assert.ok(expected.every((hour) => hour.blocks === 300 && !hour.sampled));
   assert.deepEqual(backfill.progress, { running: false, fromTime: toTime - 6 * HOUR, toTime, hoursHeld: 6, hoursWanted: 6, mode: "every" });
 });
+
+test(
+  "an Arbitrum-like chain (0.25 s blocks) is sampled: one page in every hour, each summary saying so and how many blocks it saw",
+  { timeout: 120_000 },
+  async () => {
+    const server = await chain({ head: 30_000_000n, timestampOf: (block) => 1_700_000_000 + Math.floor(Number(block) / 4) });
+    const floorBlock = 20_000_000n;
+    const held: Held = { summaries: new Map() };
+    const { backfill } = outlook(server, layerOf(server), floorBlock, 7 * 24 * HOUR, held, { spacingSeconds: 0.25 });
+    assert.equal(backfill.mode, "sampled", "every block of 7 days would take 2,365 pages");
+    const outcome = await backfill.run();
+    assert.equal(outcome.oldestReached, true);
+    const toTime = hourStartOf(server.timestampOf(floorBlock));
+    const hours = [...held.summaries.values()].sort((a, b) => a.start - b.start);
+    assert.deepEqual(
+      hours.map((hour) => hour.start),
+      Array.from({ length: 168 }, (_, i) => toTime - (168 - i) * HOUR),
+      "one summary in every hour",
+    );
+    assert.equal(server.calls("eth_feeHistory"), 168, "one page an hour, each aimed inside it");
+    for (const hour of hours) {
+      assert.equal(hour.sampled, true);
+      // The page's blocks dated in the hour: all of its 1,024 blocks when it lies inside, as aimed at the hour's middle.
+      assert.equal(hour.blocks, 1_024);
+      const firstBlock = BigInt(hour.start + HOUR / 2 - 1_700_000_000) * 4n - 512n;
+      const seen: bigint[] = [];
+      for (let block = firstBlock - 600n; block < firstBlock + 1_700n; block++) {
+        const time = server.timestampOf(block);
+        if (time >= hour.start && time < hour.start + HOUR) seen.push(block);
+      }
+      const fees = seen.map((block) => server.baseFeeOf(block));
+      assert.ok(hour.min >= fees.reduce((a, b) => (a < b ? a : b)) && hour.max <= fees.reduce((a, b) => (a > b ? a : b)), "the sample's fees are the hour's");
+      assert.ok(hour.min <= hour.p10 && hour.p10 <= hour.p50 && hour.p50 <= hour.p90 && hour.p90 <= hour.max);
+    }
+    assert.equal(backfill.progress.hoursHeld, 168);
+    assert.equal(backfill.progress.mode, "sampled");
+  },
+);
+
+test("after a restart, only the hours missing are read: the hours held are not asked for again", { timeout: 120_000 }, async () => {
+  const server = await chain();
+  const floorBlock = 1_500_000n;
+  const toTime = hourStartOf(server.timestampOf(floorBlock));
+  const expected = expectedHours(server, floorBlock, toTime - 12 * HOUR, toTime);
+  // A first run stopped after its first 5 hours (the newest), as a restart would stop it.
+  const held: Held = { summaries: new Map() };
+  const first = outlook(server, layerOf(server), floorBlock, 12 * HOUR, held);
+  const stopped = new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (held.summaries.size >= 5) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 1);
+  });
+  const firstRun = first.backfill.run();
+  await stopped;
+  await first.backfill.stop();
+  await firstRun;
+  const heldAfterFirst = held.summaries.size;
+  assert.ok(heldAfterFirst >= 5 && heldAfterFirst < 12, `${heldAfterFirst} hours held after the first run`);
+  const callsBefore = server.calls("eth_feeHistory");
+  const second = outlook(server, layerOf(server), floorBlock, 12 * HOUR, held);
+  assert.equal(second.backfill.progress.hoursHeld, heldAfterFirst);
+  const outcome = await second.backfill.run();
+  assert.equal(outcome.oldestReached, true);
+  assert.deepEqual(
+    [...held.summaries.values()].sort((a, b) => a.start - b.start),
+    expected,
+    "every hour exact, none read twice wrongly",
+  );
+  // The missing hours' blocks (300 an hour), in pages of 1,023, plus at most one page at each end of the run.
+  const missingBlocks = (12 - heldAfterFirst) * 300;
+  assert.ok(outcome.blocksFetched <= missingBlocks + 2 * 1_024, `${outcome.blocksFetched} blocks read for ${missingBlocks} missing`);
+  assert.ok(server.calls("eth_feeHistory") - callsBefore <= Math.ceil(missingBlocks / 1_023) + 2);
+  // A third start with every hour held asks nothing.
+  const callsThen = server.calls();
+  const third = outlook(server, layerOf(server), floorBlock, 12 * HOUR, held);
+  assert.equal((await third.backfill.run()).requests, 0);
+  assert.equal(server.calls(), callsThen);
+});
+
+test(
+  "a lying endpoint's page does not meet the history's oldest block: it is read again elsewhere, the liar set aside, nothing of it kept",
+  { timeout: 120_000 },
+  async () => {
+    const liar = await chain({ lying: true });
+    const honest = await chain();
+    const layer = layerOf(liar, honest);
+    const floorBlock = 1_500_000n;
+    const held: Held = { summaries: new Map() };
+    // The history's oldest block was kept before a restart (its source not known): a third witness at the first seam.
+    const { backfill, logger } = outlook(honest, layer, floorBlock, 6 * HOUR, held);
+    const outcome = await backfill.run();
+    assert.equal(outcome.oldestReached, true);
+    const toTime = hourStartOf(honest.timestampOf(floorBlock));
+    assert.deepEqual(
+      [...held.summaries.values()].sort((a, b) => a.start - b.start),
+      expectedHours(honest, floorBlock, toTime - 6 * HOUR, toTime),
+    );
+    const [liarStatus] = layer.statuses(undefined);
+    assert.equal(liarStatus!.setAsideFor, "disagrees");
+    assert.ok(
+      logger.lines.some((line) => / warn .*outlook backfill sets http:\/\/127\.0\.0\.1:\d+ aside for lying/.test(line)),
+      logger.lines.join(""),
+    );
+    assert.ok(
+      layer.callCounts("outlook").some((count) => count.calls > 0),
+      "read through the outlook's own lane",
+    );
+    assert.ok(
+      layer.callCounts("backfill").every((count) => count.calls === 0),
+      "not through the history's",
+    );
+  },
+);
