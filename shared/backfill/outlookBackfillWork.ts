@@ -78,6 +78,8 @@ export class OutlookBackfillWork implements BackfillWork {
       const sampled = held.get(start);
       if (sampled === undefined || (sampled && options.mode === "every")) wanted.push(start);
     }
+    // Nothing lies before the genesis: a history that starts there leaves the outlook nothing to read.
+    if (options.floor.block === 0n) wanted.length = 0;
     this.hoursWanted = Object.freeze(wanted);
     this.#sampledHours = options.mode === "sampled" ? [...wanted] : [];
     this.#runs = options.mode === "every" ? runsOf(wanted) : [];
@@ -215,6 +217,12 @@ export class OutlookBackfillWork implements BackfillWork {
     this.#bucket(page, timeOf, start, start + HOUR_SECONDS);
     const done = this.#flush(() => true);
     this.#aims++;
+    if (done.length === 0 && page.firstBlock === 0n && timeOf(0n) >= start + HOUR_SECONDS) {
+      // The chain starts after this hour: it and every older one have no block.
+      this.#hoursDone += this.#sampledHours.length;
+      this.#sampledHours.length = 0;
+      return done;
+    }
     if (done.length > 0 || this.#aims >= MAX_AIMS_PER_HOUR) {
       this.#sampledHours.shift();
       this.#aims = 0;

@@ -4,7 +4,7 @@ import { type BlockAnchor, ChainHistory, type HistoryChange, type HistoryWrite }
 import { type ChainTip, snapshotOfHistory } from "../core/history/windowSnapshot.ts";
 import type { FeedBlocks, FeedReport } from "../rpc/feed/feedReport.ts";
 import type { Logger } from "../log/logger.ts";
-import type { BackfillStatus, HistoryStatus, StoreHealth } from "../wire/networkStatus.ts";
+import type { BackfillStatus, HistoryStatus, OutlookBackfillStatus, StoreHealth } from "../wire/networkStatus.ts";
 import { withoutBlobFields } from "./blobFieldsKept.ts";
 import { type ChainPlan, hasBlobMarket, historyHorizonOf, statsWindowOf } from "./chainPlan.ts";
 import type { HistoryPart } from "./chainPublication.ts";
@@ -28,6 +28,7 @@ export type RecordWrite = HistoryWrite & Pick<BlocksToStore, "gasUsedRatios" | "
 const storableRatio = (ratio: number) => ratio >= 0 && ratio <= 6.5534;
 
 const IDLE_BACKFILL: BackfillStatus = Object.freeze({ running: false, progress: 0, blocksToGo: null });
+const IDLE_OUTLOOK_BACKFILL: OutlookBackfillStatus = Object.freeze({ running: false, fromTime: null, toTime: null, hoursHeld: 0, hoursWanted: 0 });
 
 /** Prune the store at most this often (it only drops blocks beyond the horizon). */
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -58,6 +59,7 @@ export class ChainRecord {
   #snapshotStale = true;
   #status: HistoryStatus;
   #backfill: BackfillStatus = IDLE_BACKFILL;
+  #outlookBackfill: OutlookBackfillStatus = IDLE_OUTLOOK_BACKFILL;
   #changed = false;
   #lastPruneMs = 0;
   /** Which endpoint supplied each block written in this run. */
@@ -180,6 +182,13 @@ export class ChainRecord {
     this.#changed = true;
   }
 
+  /** The outlook backfill's progress (the hours before the history), for /networks. */
+  setOutlookBackfill(status: OutlookBackfillStatus): void {
+    this.#outlookBackfill = Object.freeze({ ...status });
+    this.#status = this.#makeStatus();
+    this.#changed = true;
+  }
+
   /** The history's part of the chain's next publication; clears what changed. */
   part(): HistoryPart {
     if (this.#snapshotStale) {
@@ -261,6 +270,7 @@ export class ChainRecord {
       oldestTime: oldest === undefined ? null : Math.floor(oldest.timestamp),
       newestTime: newest === undefined ? null : Math.floor(newest.timestamp),
       backfill: this.#backfill,
+      outlookBackfill: this.#outlookBackfill,
       store: this.#store?.health(this.#plan.chainId) ?? NO_STORE,
     });
   }

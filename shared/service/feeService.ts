@@ -33,8 +33,11 @@ export interface FeeServiceOptions {
    * StoreWriter of its own (short busy timeout, a queue for what the file does not take now); closing it is the caller's.
    */
   readonly store?: HistoryPersistence;
-  /** Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. */
-  readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void) => { stop(): Promise<void> };
+  /**
+   * Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. `store`:
+   * the service's store writer where the chain's history is kept in the file (the outlook backfill writes its hours there).
+   */
+  readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void, store: StoreWriter | undefined) => { stop(): Promise<void> };
   /** Epoch ms; tests may pin it. */
   readonly now?: () => number;
   /** The currency of costs (settings' `currency`), said before the first price is read; default USD. */
@@ -112,7 +115,10 @@ export class FeeService implements FeeSource {
     for (const chain of this.#chains.values()) chain.feed.start();
     const { startBackfill } = this.#options;
     if (startBackfill === undefined) return;
-    for (const chain of this.#chains.values()) this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain)));
+    for (const chain of this.#chains.values()) {
+      const store = chain.plan.persistHistory === false ? undefined : this.#storeWriter;
+      this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain), store));
+    }
   }
 
   async stop(): Promise<void> {

@@ -44,6 +44,19 @@ export const backfillStatusSchema = z
   })
   .readonly();
 
+export const outlookBackfillStatusSchema = z
+  .strictObject({
+    running: z.boolean().describe("Whether hours before the history are being read now."),
+    fromTime: z.number().int().nullable().describe("Unix seconds: the oldest hour it fills; null until the history backfill is done."),
+    toTime: z.number().int().nullable().describe("Unix seconds: the end of the newest hour it fills (the start of the history's oldest hour)."),
+    hoursHeld: z.number().int().min(0).describe("Hours of fromTime..toTime summarised (now or before a restart), or read and found without a block."),
+    hoursWanted: z.number().int().min(0).describe("Hours in fromTime..toTime (outlookBackfill); 0 until the history backfill is done."),
+  })
+  .readonly()
+  .describe(
+    "The outlook backfill (CONTRACT.md, Outlook): hourly summaries of outlookBackfill (default 8w) before the history, read after the history backfill, gently.",
+  );
+
 export const storeHealthSchema = z
   .strictObject({
     state: z
@@ -79,6 +92,7 @@ export const historyStatusSchema = z
     oldestTime: z.number().int().nullable().describe("Unix seconds of the oldest block held."),
     newestTime: z.number().int().nullable().describe("Unix seconds of the newest block held."),
     backfill: backfillStatusSchema,
+    outlookBackfill: outlookBackfillStatusSchema.optional(),
     store: storeHealthSchema,
   })
   .readonly()
@@ -160,4 +174,5 @@ export type ChainState = z.infer<typeof chainStateSchema>;
 export type HistoryStatus = z.infer<typeof historyStatusSchema>;
 export type StoreHealth = z.infer<typeof storeHealthSchema>;
 export type BackfillStatus = z.infer<typeof backfillStatusSchema>;
+export type OutlookBackfillStatus = z.infer<typeof outlookBackfillStatusSchema>;
 export type NetworkStatus = z.infer<typeof networkStatusSchema>;
