@@ -70,7 +70,7 @@ test(
     const { fromTime, toTime, hoursWanted } = running.history.outlookBackfill!;
     assert.equal(hoursWanted, 48);
     assert.equal(toTime, hourStartOf(Number(running.history.oldestTime)));
-    assert.equal(fromTime, toTime! - 48 * HOUR_SECONDS);
+    assert.equal(fromTime, toTime - 48 * HOUR_SECONDS);
     // The head moves while it reads: the live feed follows it.
     server.head = HEAD + 3n;
     await waitFor(
@@ -95,9 +95,9 @@ test(
     stopped = true;
     const store = HistoryStore.open(historyFile);
     try {
-      const stored = store.hourlySummaries(CHAIN_ID, fromTime!, toTime! - HOUR_SECONDS);
+      const stored = store.hourlySummaries(CHAIN_ID, fromTime, toTime - HOUR_SECONDS);
       const expected: HourlySummary[] = [];
-      for (let start = fromTime!; start < toTime!; start += HOUR_SECONDS) {
+      for (let start = fromTime; start < toTime; start += HOUR_SECONDS) {
         const fees: bigint[] = [];
         for (let block = 0n; block <= HEAD; block++) {
           const time = server.timestampOf(block);
