@@ -28,7 +28,6 @@ export type RecordWrite = HistoryWrite & Pick<BlocksToStore, "gasUsedRatios" | "
 const storableRatio = (ratio: number) => ratio >= 0 && ratio <= 6.5534;
 
 const IDLE_BACKFILL: BackfillStatus = Object.freeze({ running: false, progress: 0, blocksToGo: null });
-const IDLE_OUTLOOK_BACKFILL: OutlookBackfillStatus = Object.freeze({ running: false, fromTime: null, toTime: null, hoursHeld: 0, hoursWanted: 0 });
 
 /** Prune the store at most this often (it only drops blocks beyond the horizon). */
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -59,7 +58,8 @@ export class ChainRecord {
   #snapshotStale = true;
   #status: HistoryStatus;
   #backfill: BackfillStatus = IDLE_BACKFILL;
-  #outlookBackfill: OutlookBackfillStatus = IDLE_OUTLOOK_BACKFILL;
+  /** Said once the chain has an outlook backfill (a chain kept in the history file). */
+  #outlookBackfill: OutlookBackfillStatus | undefined;
   #changed = false;
   #lastPruneMs = 0;
   /** Which endpoint supplied each block written in this run. */
@@ -270,7 +270,7 @@ export class ChainRecord {
       oldestTime: oldest === undefined ? null : Math.floor(oldest.timestamp),
       newestTime: newest === undefined ? null : Math.floor(newest.timestamp),
       backfill: this.#backfill,
-      outlookBackfill: this.#outlookBackfill,
+      ...(this.#outlookBackfill === undefined ? {} : { outlookBackfill: this.#outlookBackfill }),
       store: this.#store?.health(this.#plan.chainId) ?? NO_STORE,
     });
   }
