@@ -8,7 +8,7 @@ import { HOUR_SECONDS, hourStartOf, type HourlySummary } from "../../shared/core
 import { summarizeHour } from "../../shared/core/outlook/summarizeHour.ts";
 import { ChainEndpoints } from "../../shared/rpc/endpoints/chainEndpoints.ts";
 import { recordingLogger } from "../support/feedHarness.ts";
-import { startSyntheticChainServer, type SyntheticChainServer } from "../support/syntheticChainServer.ts";
+import { startSyntheticChainServer, type SyntheticChainServer, type SyntheticFault } from "../support/syntheticChainServer.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 after(async () => {
@@ -18,9 +18,12 @@ after(async () => {
 const HOUR = HOUR_SECONDS;
 const honestFee = (block: bigint) => 1_000_000_000n + ((block * 7_919n) % 50_000_000_000n);
 
-async function chain(options: { lying?: boolean; timestampOf?: (block: bigint) => number; head?: bigint } = {}): Promise<SyntheticChainServer> {
+async function chain(
+  options: { lying?: boolean; timestampOf?: (block: bigint) => number; head?: bigint; fault?: SyntheticFault } = {},
+): Promise<SyntheticChainServer> {
   const started = await startSyntheticChainServer({
     head: options.head ?? 2_000_000n,
+    ...(options.fault ? { fault: options.fault } : {}),
     baseFeeOf: options.lying ? (block) => 2n * honestFee(block) : honestFee,
     ...(options.timestampOf ? { timestampOf: options.timestampOf } : {}),
   });
@@ -215,5 +218,27 @@ test(
       layer.callCounts("backfill").every((count) => count.calls === 0),
       "not through the history's",
     );
+  },
+);
+
+test(
+  "a sampled page meets nothing held, yet is bounded and checked as the history's: an endpoint whose headers contradict its pages is set aside",
+  { timeout: 120_000 },
+  async () => {
+    const timestampOf = (block: bigint) => 1_700_000_000 + Math.floor(Number(block) / 4);
+    const hostile = await chain({ head: 30_000_000n, timestampOf, fault: "header-fee-mismatch" });
+    const honest = await chain({ head: 30_000_000n, timestampOf });
+    const layer = layerOf(hostile, honest);
+    const floorBlock = 20_000_000n;
+    const held: Held = { summaries: new Map() };
+    const { backfill, logger } = outlook(honest, layer, floorBlock, 7 * 24 * HOUR, held, { spacingSeconds: 0.25 });
+    const outcome = await backfill.run();
+    assert.equal(outcome.oldestReached, true);
+    assert.equal(held.summaries.size, 168, "every hour, from the honest endpoint");
+    const [hostileStatus] = layer.statuses(undefined);
+    assert.equal(hostileStatus!.setAsideFor, "disagrees");
+    assert.match(hostileStatus!.lastError ?? "", /header has base fee \d+ where eth_feeHistory gave \d+ wei/);
+    assert.ok(logger.lines.some((line) => / warn .*outlook backfill sets http:\/\/127\.0\.0\.1:\d+ aside/.test(line)));
+    assert.equal(hostile.calls("eth_feeHistory"), 1, "one page from it, not kept");
   },
 );
