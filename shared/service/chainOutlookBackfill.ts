@@ -1,28 +1,10 @@
 import { OutlookBackfill, type OutlookBackfillOptions, type OutlookBackfillProgress } from "../backfill/outlookBackfill.ts";
-import { parseDurationSeconds } from "../core/history/duration.ts";
 import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import type { Logger } from "../log/logger.ts";
 import type { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
-import type { ChainPlan } from "./chainPlan.ts";
+import { type ChainPlan, outlookBackfillOf } from "./chainPlan.ts";
 import type { ChainRecord } from "./chainRecord.ts";
 import type { StoreWriter } from "./storeWriter.ts";
-
-/** How far before the history horizon the outlook backfill reads when a chain's settings say nothing (CONTRACT.md). */
-export const DEFAULT_OUTLOOK_BACKFILL = "8w";
-
-/**
- * The plan's outlook backfill in seconds, and as written (the plan's `outlookBackfill`, which helper "store" adds to
- * ChainPlan with the settings; chainPlan.ts's outlookBackfillOf says the same once merged).
- */
-export function outlookBackfillOf(plan: Pick<ChainPlan, "chainId"> & { readonly outlookBackfill?: string }): {
-  readonly text: string;
-  readonly seconds: number;
-} {
-  const text = plan.outlookBackfill ?? DEFAULT_OUTLOOK_BACKFILL;
-  const seconds = parseDurationSeconds(text);
-  if (seconds === undefined) throw new RangeError(`chain ${plan.chainId}: the outlook backfill "${text}" is not a duration like "8w"`);
-  return { text, seconds };
-}
 
 /** Where the chain's hourly summaries are kept: what is held of an hour, and the way to write new ones (the store writer's). */
 export interface OutlookHours {

@@ -36,7 +36,7 @@ test(
     const now = Math.floor(Date.now() / 1000);
     const server = await startSyntheticChainServer({ chainId: CHAIN_ID, head: HEAD, timestampOf: (block) => now - 12 * Number(HEAD - block) });
     t.after(() => server.close());
-    const plan: ChainPlan & { readonly outlookBackfill: string } = {
+    const plan: ChainPlan = {
       chainId: CHAIN_ID,
       name: "Stand-in",
       rpcUrls: [server.url],
