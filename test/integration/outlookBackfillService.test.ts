@@ -91,6 +91,9 @@ test(
       120_000,
     );
     assert.deepEqual(done.history.outlookBackfill, { running: false, fromTime, toTime, hoursHeld: 48, hoursWanted: 48 });
+    // The chain's summaries heard of them: the 48 hours before the history, and those of the history's whole hours.
+    assert.ok(done.history.summaries.hours >= 48, `${done.history.summaries.hours} hours summarised`);
+    assert.equal(done.history.summaries.oldestStart, fromTime);
     await service.stop();
     stopped = true;
     const store = HistoryStore.open(historyFile);
