@@ -101,6 +101,10 @@ export class ChainBackfill {
       this.#schedule(RECHECK_MS);
       return;
     }
+    // The history first: an outlook backfill running meanwhile stops, and goes on from what it kept once this run is done
+    // (never two backfills at 2 requests a second each to one endpoint).
+    await this.#options.outlook?.pause();
+    if (this.#stopped) return;
     const horizon = historyHorizonOf(this.#plan);
     const layer = this.#options.endpoints;
     const runner = new BackfillRunner({

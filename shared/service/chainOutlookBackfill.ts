@@ -103,6 +103,14 @@ export class ChainOutlookBackfill {
     );
   }
 
+  /** Stops the run under way, if any, to let the history's backfill run alone; the next historyReady goes on from what it kept. */
+  async pause(): Promise<void> {
+    const run = this.#run;
+    if (run === undefined) return;
+    this.#options.logger.info(`chain ${this.#plan.chainId}: the outlook backfill waits for the history backfill`, { chainId: this.#plan.chainId });
+    await run.stop();
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     await this.#run?.stop();
