@@ -38,6 +38,8 @@ export interface OutlookBackfillOptions {
   readonly spanSeconds: number;
   /** The chain's seconds per block (observed, else as configured). */
   readonly blockSpacingSeconds: number;
+  /** The history's fees of its oldest hour from `floor` up, where it holds all of them (OutlookBackfillWork's floorHourFees). */
+  readonly floorHourFees?: readonly bigint[];
   /** The summaries held for hours of the span (an hour held is not fetched again). */
   readonly heldHours: readonly Pick<HourlySummary, "start" | "sampled">[];
   /** Keeps summaries (newest first, as they complete); the run stops if it throws. */
@@ -73,6 +75,7 @@ export class OutlookBackfill {
       blockSpacingSeconds: options.blockSpacingSeconds,
       pageBlocks,
       heldHours: options.heldHours,
+      ...(options.floorHourFees === undefined ? {} : { floorHourFees: options.floorHourFees }),
     });
     this.#heldBefore = this.#hoursInSpan - this.#work.hoursWanted.length;
     const work = this.#work;

@@ -69,3 +69,29 @@ test("sampled: one page aimed at the middle of each hour, newest first; the bloc
   const next = outlook.take(100)!;
   assert.ok(timeOf(next.fromBlock) >= TO - 2 * HOUR && timeOf(next.toBlock) < TO - HOUR, "the next hour's page lies inside it");
 });
+
+test("every block: the history's oldest hour is made whole from the blocks read below the floor and the history's above it", () => {
+  const floorHourFees: bigint[] = [];
+  for (let block = FLOOR.block; timeOf(block) < TO + HOUR; block++) floorHourFees.push(1_000n + block);
+  const outlook = work({ spanSeconds: 2 * HOUR, floorHourFees });
+  assert.deepEqual(outlook.hoursWanted, [TO - HOUR, TO - 2 * HOUR], "an extra, not one of the hours wanted");
+  const taken = outlook.take(1_000)!;
+  const done = outlook.keep(page(taken.fromBlock, taken.toBlock), "a");
+  const fees: bigint[] = [];
+  for (let block = 0n; timeOf(block) < TO + HOUR; block++) if (timeOf(block) >= TO) fees.push(1_000n + block);
+  assert.deepEqual(done[0], summarizeHour(TO, fees));
+  assert.equal(done[0].blocks, 300);
+  assert.deepEqual(
+    done.map((summary) => summary.start),
+    [TO, TO - HOUR, TO - 2 * HOUR],
+  );
+  assert.equal(outlook.hoursDone, 2);
+  // Held whole already: left alone.
+  assert.equal(work({ spanSeconds: 2 * HOUR, floorHourFees, heldHours: [{ start: TO, sampled: false }] }).plan().missing.length, 1);
+  const again = work({ spanSeconds: 2 * HOUR, floorHourFees, heldHours: [{ start: TO, sampled: false }] });
+  const first = again.take(1_000)!;
+  assert.deepEqual(
+    again.keep(page(first.fromBlock, first.toBlock), "a").map((summary) => summary.start),
+    [TO - HOUR, TO - 2 * HOUR],
+  );
+});

@@ -24,6 +24,12 @@ export interface OutlookBackfillWorkOptions {
   readonly pageBlocks: number;
   /** The summaries held for hours of the span (any order): an hour held is not fetched again, unless sampled where every block can be read. */
   readonly heldHours: readonly Pick<HourlySummary, "start" | "sampled">[];
+  /**
+   * The history's fees of the blocks of the floor's hour from the floor up (oldest first), where it holds all of them:
+   * with the blocks below the floor read here they make that hour's summary, which the history alone never holds whole.
+   * Used when every block is read and the hour is not held (or held as a sample).
+   */
+  readonly floorHourFees?: readonly bigint[];
 }
 
 /** A run of wanted hours, `fromTime..toTime` (unix s, toTime excluded), read every block, newest first. */
@@ -83,6 +89,14 @@ export class OutlookBackfillWork implements BackfillWork {
     this.hoursWanted = Object.freeze(wanted);
     this.#sampledHours = options.mode === "sampled" ? [...wanted] : [];
     this.#runs = options.mode === "every" ? runsOf(wanted) : [];
+    const floorHourHeld = held.get(this.toTime);
+    if (options.mode === "every" && options.floor.block > 0n && (options.floorHourFees?.length ?? 0) > 0 && floorHourHeld !== false) {
+      // The floor's hour too: its blocks below the floor are read first, the history's above it added.
+      this.#pending.set(this.toTime, [{ firstBlock: options.floor.block, fees: [...options.floorHourFees!] }]);
+      const newest = this.#runs[0];
+      if (newest?.toTime === this.toTime) this.#runs[0] = { fromTime: newest.fromTime, toTime: this.toTime + HOUR_SECONDS };
+      else this.#runs.unshift({ fromTime: this.toTime, toTime: this.toTime + HOUR_SECONDS });
+    }
   }
 
   get mode(): "every" | "sampled" {
@@ -163,10 +177,11 @@ export class OutlookBackfillWork implements BackfillWork {
     const oldestTime = this.#timeOf(this.#read.fromBlock, timeOf);
     // Blocks below the oldest read are dated no later than it: the hours after it are complete.
     const done = this.#flush((start) => start > oldestTime);
-    this.#doneInRun += done.length;
+    const wantedDone = this.#wantedAmong(done);
+    this.#doneInRun += wantedDone;
     if (oldestTime < run.fromTime || this.#read.fromBlock === 0n) {
       // The run's hours are done: summarised, or without a block (missing, never invented).
-      this.#hoursDone += countHours(run) - this.#doneInRun + done.length;
+      this.#hoursDone += this.#wantedHoursOf(run) - this.#doneInRun + wantedDone;
       done.push(...this.#flush(() => true));
       this.#doneInRun = 0;
       this.#runs.shift();
@@ -174,8 +189,18 @@ export class OutlookBackfillWork implements BackfillWork {
       this.#edgeFees.clear();
       return done;
     }
-    this.#hoursDone += done.length;
+    this.#hoursDone += wantedDone;
     return done;
+  }
+
+  /** The summaries among `done` of hours wanted (the floor's hour is an extra, not one of them). */
+  #wantedAmong(done: readonly HourlySummary[]): number {
+    return done.filter((summary) => summary.start < this.toTime).length;
+  }
+
+  /** The hours of `run` that are wanted (before the floor's hour). */
+  #wantedHoursOf(run: HourRun): number {
+    return (Math.min(run.toTime, this.toTime) - run.fromTime) / HOUR_SECONDS;
   }
 
   #takeEvery(blocks: bigint): BlockRange | undefined {
@@ -185,7 +210,7 @@ export class OutlookBackfillWork implements BackfillWork {
     if (floorBelow < 0n) return undefined;
     if (this.#read === undefined) {
       // The newest run starts right below the history; another one at a block aimed a little above its end.
-      const aimed = run.toTime === this.toTime ? floorBelow : this.#estimateBlockAt(run.toTime) + blocks / 4n;
+      const aimed = run.toTime >= this.toTime ? floorBelow : this.#estimateBlockAt(run.toTime) + blocks / 4n;
       const toBlock = aimed < floorBelow ? aimed : floorBelow;
       return { fromBlock: toBlock - blocks + 1n > 0n ? toBlock - blocks + 1n : 0n, toBlock };
     }
@@ -325,10 +350,6 @@ function runsOf(startsNewestFirst: readonly number[]): HourRun[] {
     else runs.push({ fromTime: start, toTime: start + HOUR_SECONDS });
   }
   return runs;
-}
-
-function countHours(run: HourRun): number {
-  return (run.toTime - run.fromTime) / HOUR_SECONDS;
 }
 
 /** `read` with a page next to it (below or above). */

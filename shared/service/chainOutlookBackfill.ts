@@ -1,5 +1,6 @@
 import { OutlookBackfill, type OutlookBackfillOptions, type OutlookBackfillProgress } from "../backfill/outlookBackfill.ts";
-import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
+import type { ChainHistory } from "../core/history/chainHistory.ts";
+import { HOUR_SECONDS, type HourlySummary } from "../core/outlook/hourlySummary.ts";
 import type { Logger } from "../log/logger.ts";
 import type { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
 import { type ChainPlan, outlookBackfillOf } from "./chainPlan.ts";
@@ -76,7 +77,8 @@ export class ChainOutlookBackfill {
         anchors,
         spanSeconds: span.seconds,
         blockSpacingSeconds: history.spacingSeconds,
-        heldHours: this.#options.hours.held(toTime - span.seconds, toTime - 3_600),
+        heldHours: this.#options.hours.held(toTime - span.seconds, toTime),
+        ...floorHourFeesOf(history, floor.block, toTime),
         write: (summaries) => this.#options.hours.write(summaries),
         logger,
         onProgress: (progress) => this.#show(progress),
@@ -122,4 +124,23 @@ export class ChainOutlookBackfill {
     this.#record.setOutlookBackfill({ running, fromTime, toTime, hoursHeld, hoursWanted });
     this.#options.republish();
   }
+}
+
+/**
+ * The history's fees of the hour starting at `start` from `floorBlock` up, oldest first, when it holds every one of
+ * them (no gap, and a block after the hour held): with the blocks below the floor, the outlook makes that hour whole.
+ */
+function floorHourFeesOf(history: ChainHistory, floorBlock: bigint, start: number): { floorHourFees?: readonly bigint[] } {
+  const end = start + HOUR_SECONDS;
+  const fees: bigint[] = [];
+  let next = floorBlock;
+  for (const run of history.runsBetweenBlocks(floorBlock, floorBlock + 100_000n)) {
+    if (run.firstBlock !== next) return {};
+    for (let i = 0; i < run.timestamps.length; i++) {
+      if (run.timestamps[i]! >= end) return fees.length > 0 ? { floorHourFees: fees } : {};
+      fees.push(run.baseFeesWei[i]!);
+    }
+    next = run.firstBlock + BigInt(run.timestamps.length);
+  }
+  return {};
 }
