@@ -34,7 +34,10 @@ export interface ChainPublication {
   readonly changed: PublicationChanges;
   /** Each endpoint's JSON-RPC calls and failures as of the feed's report (`/metrics`). */
   readonly callCounts: readonly EndpointCallCount[];
-  /** The chain's hourly summaries, oldest first: a new array only when an hour changed (the outlook's input). */
+  /**
+   * The chain's hourly summaries, oldest first (`/hourlyStats`, the outlook): the same array as the previous
+   * publication's unless an hour was added, changed or dropped.
+   */
   readonly hourlySummaries: readonly HourlySummary[];
 }
 
@@ -59,11 +62,9 @@ export interface HistoryPart {
   readonly status: HistoryStatus;
   /** The window's statistics or the history's status changed since the previous publication. */
   readonly changed: boolean;
-  /** The hourly summaries, when they changed; without, the previous publication's stand. */
-  readonly hourlySummaries?: readonly HourlySummary[];
+  /** The chain's hourly summaries, oldest first (a new array only when an hour changed). */
+  readonly hourlySummaries: readonly HourlySummary[];
 }
-
-const NO_SUMMARIES: readonly HourlySummary[] = Object.freeze([]);
 
 /** The chain's publication: the feed's health with the history's snapshot and status. */
 export function publish(
@@ -118,7 +119,7 @@ export function publish(
     money,
     changed: { ...report.changed, history: history.changed, money: previous !== undefined && previous.money !== money },
     callCounts: report.callCounts.length > 0 ? report.callCounts : (previous?.callCounts ?? report.callCounts),
-    hourlySummaries: history.hourlySummaries ?? previous?.hourlySummaries ?? NO_SUMMARIES,
+    hourlySummaries: history.hourlySummaries,
   });
 }
 

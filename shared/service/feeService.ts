@@ -1,6 +1,7 @@
 import type { HistoryView } from "../core/history/historyView.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { Logger } from "../log/logger.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import { ChainFeed, type ChainFeedOptions } from "../rpc/feed/chainFeed.ts";
 import type { FeedReport } from "../rpc/feed/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";
@@ -10,7 +11,6 @@ import type { FeeSource } from "./feeSource.ts";
 import { type HistoryPersistence, StoreWriter } from "./storeWriter.ts";
 import { type ChainMoney, moneyNotReadYet } from "./chainMoney.ts";
 import { ChainOutlook, type ChainOutlookOptions } from "./chainOutlook.ts";
-import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import { createDefaultEstimator } from "../core/outlook/defaultEstimator.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
@@ -36,8 +36,11 @@ export interface FeeServiceOptions {
    * StoreWriter of its own (short busy timeout, a queue for what the file does not take now); closing it is the caller's.
    */
   readonly store?: HistoryPersistence;
-  /** Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. */
-  readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void) => { stop(): Promise<void> };
+  /**
+   * Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. `store`:
+   * the service's store writer where the chain's history is kept in the file (the outlook backfill writes its hours there).
+   */
+  readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void, store: StoreWriter | undefined) => { stop(): Promise<void> };
   /** Epoch ms; tests may pin it. */
   readonly now?: () => number;
   /** The currency of costs (settings' `currency`), said before the first price is read; default USD. */
@@ -108,6 +111,13 @@ export class FeeService implements FeeSource {
       const chain: FollowedChain = { plan, feed, record, report: feed.report, money, publication, outlook };
       this.#chains.set(plan.chainId, chain);
     }
+    // Summaries written through the StoreWriter (the outlook backfill's) go into the chain's book, and so into its
+    // publication; the record's own are in its book already (nothing changes, nothing is published twice).
+    storeWriter?.onHourlySummaries((chainId, summaries) => {
+      const chain = this.#chains.get(chainId);
+      if (chain === undefined || chain.plan.persistHistory === false) return;
+      if (chain.record.takeHourlySummaries(summaries)) this.#publishHistoryGrew(chain);
+    });
     // A store problem told or over, or its queue written: every chain kept in the file shows it.
     storeWriter?.onHealthChange(() => {
       for (const chain of this.#chains.values()) {
@@ -122,7 +132,10 @@ export class FeeService implements FeeSource {
     for (const chain of this.#chains.values()) chain.feed.start();
     const { startBackfill } = this.#options;
     if (startBackfill === undefined) return;
-    for (const chain of this.#chains.values()) this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain)));
+    for (const chain of this.#chains.values()) {
+      const store = chain.plan.persistHistory === false ? undefined : this.#storeWriter;
+      this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain), store));
+    }
   }
 
   async stop(): Promise<void> {
@@ -137,6 +150,17 @@ export class FeeService implements FeeSource {
 
   list(): readonly ChainPublication[] {
     return [...this.#chains.values()].map((chain) => chain.publication);
+  }
+
+  /**
+   * Keeps hourly summaries of a chain (the outlook backfill's, a demo's past): written through the store's writer
+   * where the chain is kept in the file, else into its book alone; either way in its next publication.
+   */
+  writeHourlySummaries(chainId: number, summaries: readonly HourlySummary[]): void {
+    const chain = this.#chains.get(chainId);
+    if (chain === undefined) return;
+    if (this.#storeWriter !== undefined && chain.plan.persistHistory !== false) this.#storeWriter.writeHourlySummaries(chainId, summaries);
+    else if (chain.record.takeHourlySummaries(summaries)) this.#publishHistoryGrew(chain);
   }
 
   history(chainId: number): HistoryView | undefined {
