@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { HourlyStatsAnswers } from "./hourlyStatsAnswers.ts";
 import type { AddressInfo, Socket } from "node:net";
 import { type AlertSource, NO_ALERTS } from "../alerts/alertSource.ts";
 import { apiKeyIdOf } from "../keys/apiKeyId.ts";
@@ -131,6 +132,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     openApi: preparedJson(openApiDocument(ROUTES)),
     metrics: new ServiceMetrics({ source, requests: requestCounts, eventStreams: () => streams.size, now }),
     answers: new PreparedAnswerCache(),
+    hourlyStats: new HourlyStatsAnswers(),
     scans: new HistoryScans({ ...DEFAULT_HISTORY_SCAN_LIMITS, ...options.historyScans }, (keyId, requests) => limiter.charge(keyId, requests, now())),
     costs: new CostAnswers(options.actions ?? DEFAULT_ACTIONS),
     priceHistory: options.priceHistory ?? NO_PRICE_HISTORY,

@@ -1,8 +1,5 @@
-import type { HourlyStats } from "../../wire/hourlyStats.ts";
 import { chainOfPath } from "../chainOfPath.ts";
 import { disputedHeader } from "../disputedHeader.ts";
-import { hourlyStatsRowOf, summariesBetween } from "../hourlyStatsRows.ts";
-import { preparedJson } from "../preparedBody.ts";
 import type { JsonRoute, QueryParameter } from "../routeTypes.ts";
 import { MAX_UNIX_SECONDS, parseCsvQuery } from "../statsQuery.ts";
 
@@ -44,8 +41,7 @@ export const HOURLY_STATS_ROUTE: JsonRoute = {
   reply: (context) => {
     const publication = chainOfPath(context, "base fee");
     const query = parseCsvQuery(context.target, "hourlyStats");
-    const body: HourlyStats = summariesBetween(publication.hourlySummaries, query.fromSeconds, query.toSeconds).map(hourlyStatsRowOf);
-    const prepared = preparedJson(body);
+    const prepared = context.resources.hourlyStats.json(publication.hourlySummaries, query.fromSeconds, query.toSeconds);
     return { body: prepared.body, etag: prepared.etag, headers: disputedHeader(publication) };
   },
 };
