@@ -15,6 +15,7 @@ import {
 import { alertEventSchema, alertsBodySchema } from "../wire/alerts.ts";
 import { baseFeeStatsSchema } from "../wire/baseFeeStats.ts";
 import { outlookBodySchema } from "../wire/outlook.ts";
+import { hourlyStatsSchema } from "../wire/hourlyStats.ts";
 import { endpointStatusSchema, networksSchema, networkStatusSchema } from "../wire/networkStatus.ts";
 import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supportedNetworks.ts";
 import { API_ERRORS } from "./apiErrors.ts";
@@ -40,6 +41,7 @@ const WIRE_SCHEMAS = {
   SupportedNetworks: supportedNetworksSchema,
   SupportedChainNames: supportedChainNamesSchema,
   BaseFeeStats: baseFeeStatsSchema,
+  HourlyStats: hourlyStatsSchema,
   Costs: costsSchema,
   PriceHistory: priceHistorySchema,
   Outlook: outlookBodySchema,

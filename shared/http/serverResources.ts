@@ -4,6 +4,7 @@ import type { CostAnswers, PriceHistorySource } from "./costAnswers.ts";
 import type { DashboardFiles } from "./dashboardFiles.ts";
 import type { EventStreams } from "./eventStreams.ts";
 import type { HistoryScans } from "./historyScans.ts";
+import type { HourlyStatsAnswers } from "./hourlyStatsAnswers.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 import type { OutlookAnswers } from "./outlookAnswers.ts";
 import type { PreparedAnswerCache } from "./preparedAnswerCache.ts";
@@ -36,6 +37,8 @@ export interface ServerResources {
   readonly answers: PreparedAnswerCache;
   /** /outlook's bodies, made once per publication and question. */
   readonly outlooks: OutlookAnswers;
+  /** /hourlyStats' and its CSV's bodies, from text kept per summary. */
+  readonly hourlyStats: HourlyStatsAnswers;
   /** The reads over long stretches of history: sliced between turns of the event loop, one at a time, charged by blocks read. */
   readonly scans: HistoryScans;
 }

@@ -263,7 +263,10 @@ export class ChainRecord {
     this.#status = this.#makeStatus();
   }
 
-  /** The hours around the blocks a write changed or retimed (an hour each side: retiming moves blocks across a boundary). */
+  /**
+   * Marks the hours of the blocks a write changed or anchored, and of the held blocks just beside them: an hour's
+   * summary needs the block after it (a new hour's first block makes the one before it whole) and the block before it.
+   */
   #markDirtyHours(change: HistoryChange): void {
     let low = change.changedFrom;
     let high = change.changedTo;
@@ -272,10 +275,10 @@ export class ChainRecord {
       if (high === undefined || anchor.block > high) high = anchor.block;
     }
     if (low === undefined || high === undefined) return;
-    const from = timestampOf(this.#history, low);
-    const to = timestampOf(this.#history, high);
+    const from = timestampOf(this.#history, low - 1n) ?? timestampOf(this.#history, low);
+    const to = timestampOf(this.#history, high + 1n) ?? timestampOf(this.#history, high);
     if (from === undefined || to === undefined) return;
-    for (let start = hourStartOf(from) - HOUR_SECONDS; start <= hourStartOf(to) + HOUR_SECONDS; start += HOUR_SECONDS) {
+    for (let start = hourStartOf(from); start <= hourStartOf(to); start += HOUR_SECONDS) {
       if (this.#dirtyHours.size >= MAX_DIRTY_HOURS) break;
       this.#dirtyHours.add(start);
     }

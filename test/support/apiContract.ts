@@ -33,9 +33,7 @@ export interface ApiContract {
 }
 
 /** Contract endpoints not built yet, by path (their `/v3/{apiKey}` forms follow them), with the issue that builds each. */
-export const PENDING_ROUTES: Readonly<Record<string, string>> = {
-  "/networks/{chainId}/hourlyStats": "issue 30 (wait or pay now), which starts after issue 29",
-};
+export const PENDING_ROUTES: Readonly<Record<string, string>> = {};
 
 /** Contract error rows not built yet, by code, with the issue that builds each. */
 export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = {};
