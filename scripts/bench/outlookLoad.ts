@@ -67,7 +67,7 @@ scripted.write(
   { nextBaseFeeWei: 20n * GWEI },
 );
 const preparedFrom = performance.now();
-scripted.service.setHourlySummaries(1, syntheticHours(firstStart, HOURS, 5));
+scripted.service.writeHourlySummaries(1, syntheticHours(firstStart, HOURS, 5));
 const outlook = scripted.service.outlook(1)!;
 await outlook.whenIdle();
 const prepareMs = performance.now() - preparedFrom;

@@ -34,6 +34,8 @@ const LEGACY = 56;
 
 /** 2026-01-01T00:00:00Z, a Thursday. */
 const NEW_DATA_AT_MS = Date.UTC(2026, 0, 1);
+/** The young chain's 14 days of hourly summaries start here (a whole hour). */
+const YOUNG_PAST_START = NEW_DATA_AT_MS / 1000 - 14 * 86_400;
 const FIRST_BLOCK = 20_000_000n;
 const MAINNET_BLOCKS = 1200;
 
@@ -97,7 +99,7 @@ async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}):
   scripted.write(MAINNET, FIRST_BLOCK, MAINNET_FEES, { newDataAt: NEW_DATA_AT_MS });
   scripted.write(YOUNG, 0n, YOUNG_FEES, { newDataAt: NEW_DATA_AT_MS - 250, blobBaseFeesWei: YOUNG_BLOB_FEES, nextBlobBaseFeeWei: 9n });
   // The young chain has the 14 days of hourly summaries its outlook needs; mainnet has none (NOT_ENOUGH_HISTORY).
-  scripted.service.setHourlySummaries(YOUNG, syntheticHours(NEW_DATA_AT_MS / 1000 - 14 * 86_400, 14 * 24));
+  scripted.service.writeHourlySummaries(YOUNG, syntheticHours(YOUNG_PAST_START, 14 * 24));
   const clock = { ms: NEW_DATA_AT_MS + 1500 };
   const logs: string[] = [];
   const server = createApiServer({
@@ -367,7 +369,11 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 10,
       statsFromBlock: "0",
       statsToBlock: "9",
-      history: heldHistory(YOUNG_FEES.length, 0n, NEW_DATA_AT_MS - 250, 2000, YOUNG),
+      // Its summaries are the 14 days written above, not its ten blocks' (none of their hours is whole).
+      history: {
+        ...heldHistory(YOUNG_FEES.length, 0n, NEW_DATA_AT_MS - 250, 2000, YOUNG),
+        summaries: { horizon: "52w", hours: 14 * 24, oldestStart: YOUNG_PAST_START },
+      },
       blockTimeMs: 2000,
       dataAgeMs: 1750,
       endpoints: [],

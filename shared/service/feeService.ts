@@ -195,17 +195,6 @@ export class FeeService implements FeeSource {
   }
 
   /**
-   * The chain's hourly summaries changed (oldest first; a new array only when an hour changed): the chain is published
-   * with them and everything else as it stands.
-   */
-  setHourlySummaries(chainId: number, hourlySummaries: readonly HourlySummary[]): void {
-    const chain = this.#chains.get(chainId);
-    if (chain === undefined) return;
-    const part = { ...chain.record.part(), hourlySummaries };
-    this.#hand(chain, publish(chain.plan, { ...chain.report, changed: NOTHING_CHANGED }, chain.publication, part, chain.money));
-  }
-
-  /**
    * The backfill wrote pages (or its progress moved): the chain is published with its history's new part and the
    * feed's health as it stands, nothing of the feed's last report taken again (no blocks changed at the head).
    */

@@ -43,8 +43,8 @@ async function start(t: TestContext, options: ScriptedServiceOptions = {}, hours
   const fees = Array.from({ length: 50 }, (_, index) => 15n * GWEI + BigInt(index) * 100_000_000n);
   scripted.write(MAINNET, 21_000_000n, fees, { newDataAt: NOW_S * 1000, nextBaseFeeWei: CURRENT_WEI });
   scripted.write(YOUNG, 0n, fees, { newDataAt: NOW_S * 1000, nextBaseFeeWei: CURRENT_WEI });
-  scripted.service.setHourlySummaries(MAINNET, hours);
-  scripted.service.setHourlySummaries(YOUNG, hours.slice(-(13 * 24)));
+  scripted.service.writeHourlySummaries(MAINNET, hours);
+  scripted.service.writeHourlySummaries(YOUNG, hours.slice(-(13 * 24)));
   const server = createApiServer({
     source: scripted.service,
     keyring: new ApiKeyring([{ key: KEY }]),
@@ -101,9 +101,9 @@ test("fewer than 14 days of summaries: 422 NOT_ENOUGH_HISTORY with held and need
   assert.deepEqual(Object.keys(body), ["statusCode", "code", "message", "held", "needed"]);
   assert.deepEqual({ ...body, message: undefined }, { statusCode: 422, code: "NOT_ENOUGH_HISTORY", message: undefined, held: "13d", needed: "14d" });
   assert.match(body["message"] as string, /14 days/);
-  scripted.service.setHourlySummaries(YOUNG, hours.slice(-(14 * 24 - 1)));
+  scripted.service.writeHourlySummaries(YOUNG, hours.slice(-(14 * 24 - 1)));
   assert.equal((JSON.parse((await get(url, "/networks/8453/outlook")).text) as { held: string }).held, "335h");
-  scripted.service.setHourlySummaries(YOUNG, hours.slice(-(14 * 24)));
+  scripted.service.writeHourlySummaries(YOUNG, hours.slice(-(14 * 24)));
   const answered = await get(url, "/networks/8453/outlook");
   assert.equal(answered.status, 200, answered.text);
   assert.equal(outlookBodySchema.parse(JSON.parse(answered.text)).basis.hours, 336);
@@ -233,7 +233,7 @@ test("an hour closing changes the outlook: its basis, its forecast's input and i
   // The next hour closes on a fee far below: the lowest of the last hour drops, and so does the forecast.
   const closing = { ...syntheticHours(START + DAYS * 86_400, 1, 77)[0]!, min: 1_000_000_000n };
   const more = [...hours, closing];
-  scripted.service.setHourlySummaries(MAINNET, more);
+  scripted.service.writeHourlySummaries(MAINNET, more);
   const after = await get(url, "/networks/1/outlook?within=1h", { ...AUTH, "If-None-Match": before.headers.get("etag")! });
   assert.equal(after.status, 200);
   const next = outlookBodySchema.parse(JSON.parse(after.text));
