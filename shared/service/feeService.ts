@@ -9,6 +9,7 @@ import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
 import { type HistoryPersistence, StoreWriter } from "./storeWriter.ts";
 import { type ChainMoney, moneyNotReadYet } from "./chainMoney.ts";
+import { MAX_TIMESTAMP } from "../history/storeWriteInput.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
@@ -109,10 +110,29 @@ export class FeeService implements FeeSource {
   }
 
   start(): void {
+    for (const chain of this.#chains.values()) this.#writePast(chain);
     for (const chain of this.#chains.values()) chain.feed.start();
     const { startBackfill } = this.#options;
     if (startBackfill === undefined) return;
     for (const chain of this.#chains.values()) this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain)));
+  }
+
+  /**
+   * The chain's past from its plan (the demo's weeks of mainnet samples), written through the store writer before its
+   * feed starts, wherever the chain holds no summary of the hour: a summary of the chain's own blocks is never replaced.
+   * A chain made anew at each start (persistHistory false) first drops the summaries an earlier start left.
+   */
+  #writePast(chain: FollowedChain): void {
+    const past = chain.plan.pastHourlySummaries;
+    const writer = this.#storeWriter;
+    if (past === undefined || past.length === 0 || writer === undefined) return;
+    const { chainId } = chain.plan;
+    if (chain.plan.persistHistory === false) writer.pruneHourlySummaries(chainId, MAX_TIMESTAMP);
+    const held = new Set(writer.loadHourlySummaries(chainId).map((summary) => summary.start));
+    writer.writeHourlySummaries(
+      chainId,
+      past.filter((summary) => !held.has(summary.start)),
+    );
   }
 
   async stop(): Promise<void> {
