@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { defaultReorgDepthBlocks } from "../core/chains/defaultChains.ts";
+import { HOUR_SECONDS, hourStartOf } from "../core/outlook/hourlySummary.ts";
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect, type Socket } from "node:net";
 import { test, type TestContext } from "node:test";
@@ -290,8 +292,14 @@ test("GET /networks: each chain's state, every field computed here from the bloc
   const youngCurrent = YOUNG_FEES.at(-1)!;
   // The history holds every block written: the newest dated by its header (read with the fees, in whole seconds, at
   // the time the blocks arrived), the older ones back from it at the chain's block time.
-  const heldHistory = (blocks: number, firstBlock: bigint, newDataAtMs: number, blockTimeMs: number) => {
+  const heldHistory = (blocks: number, firstBlock: bigint, newDataAtMs: number, blockTimeMs: number, chainId: number) => {
     const newestTime = Math.floor(newDataAtMs / 1000);
+    const oldestTime = newestTime - ((blocks - 1) * blockTimeMs) / 1000;
+    // The hourly summaries: every hour wholly held (a block before it) and closed (the block the chain's reorg depth
+    // below the newest past its end).
+    const firstWhole = hourStartOf(oldestTime) + HOUR_SECONDS;
+    const closedBefore = hourStartOf(newestTime - (defaultReorgDepthBlocks(chainId) * blockTimeMs) / 1000);
+    const hours = Math.max(0, (closedBefore - firstWhole) / HOUR_SECONDS);
     return {
       horizon: "7d",
       blocks,
@@ -301,6 +309,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       newestTime,
       backfill: { running: false, progress: 0, blocksToGo: null },
       store: { state: "off" as const, problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+      summaries: { horizon: "52w", hours, oldestStart: hours > 0 ? firstWhole : null },
     };
   };
   const noData = { newestBlock: null, currentBaseFee: null, baseFeePercentile: null, busyThreshold: null, minBaseFee: null, maxBaseFee: null };
@@ -326,7 +335,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 1000,
       statsFromBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1000)),
       statsToBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1)),
-      history: heldHistory(MAINNET_BLOCKS, FIRST_BLOCK, NEW_DATA_AT_MS, 12_000),
+      history: heldHistory(MAINNET_BLOCKS, FIRST_BLOCK, NEW_DATA_AT_MS, 12_000, MAINNET),
       blockTimeMs: 12_000,
       dataAgeMs: 1500,
       endpoints: [],
@@ -355,7 +364,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 10,
       statsFromBlock: "0",
       statsToBlock: "9",
-      history: heldHistory(YOUNG_FEES.length, 0n, NEW_DATA_AT_MS - 250, 2000),
+      history: heldHistory(YOUNG_FEES.length, 0n, NEW_DATA_AT_MS - 250, 2000, YOUNG),
       blockTimeMs: 2000,
       dataAgeMs: 1750,
       endpoints: [],
@@ -387,6 +396,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
         store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+        summaries: { horizon: "52w", hours: 0, oldestStart: null },
       },
       blockTimeMs: 2500,
       dataAgeMs: null,
@@ -419,6 +429,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
         store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+        summaries: { horizon: "52w", hours: 0, oldestStart: null },
       },
       blockTimeMs: 250,
       dataAgeMs: null,
@@ -451,6 +462,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
         store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+        summaries: { horizon: "52w", hours: 0, oldestStart: null },
       },
       blockTimeMs: 12_000,
       dataAgeMs: null,

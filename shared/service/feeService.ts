@@ -1,6 +1,7 @@
 import type { HistoryView } from "../core/history/historyView.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { Logger } from "../log/logger.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import { ChainFeed, type ChainFeedOptions } from "../rpc/feed/chainFeed.ts";
 import type { FeedReport } from "../rpc/feed/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";
@@ -99,6 +100,13 @@ export class FeeService implements FeeSource {
       const chain: FollowedChain = { plan, feed, record, report: feed.report, money, publication: publish(plan, feed.report, undefined, record.part(), money) };
       this.#chains.set(plan.chainId, chain);
     }
+    // Summaries written through the StoreWriter (the outlook backfill's) go into the chain's book, and so into its
+    // publication; the record's own are in its book already (nothing changes, nothing is published twice).
+    storeWriter?.onHourlySummaries((chainId, summaries) => {
+      const chain = this.#chains.get(chainId);
+      if (chain === undefined || chain.plan.persistHistory === false) return;
+      if (chain.record.takeHourlySummaries(summaries)) this.#publishHistoryGrew(chain);
+    });
     // A store problem told or over, or its queue written: every chain kept in the file shows it.
     storeWriter?.onHealthChange(() => {
       for (const chain of this.#chains.values()) {
@@ -147,6 +155,17 @@ export class FeeService implements FeeSource {
 
   list(): readonly ChainPublication[] {
     return [...this.#chains.values()].map((chain) => chain.publication);
+  }
+
+  /**
+   * Keeps hourly summaries of a chain (the outlook backfill's, a demo's past): written through the store's writer
+   * where the chain is kept in the file, else into its book alone; either way in its next publication.
+   */
+  writeHourlySummaries(chainId: number, summaries: readonly HourlySummary[]): void {
+    const chain = this.#chains.get(chainId);
+    if (chain === undefined) return;
+    if (this.#storeWriter !== undefined && chain.plan.persistHistory !== false) this.#storeWriter.writeHourlySummaries(chainId, summaries);
+    else if (chain.record.takeHourlySummaries(summaries)) this.#publishHistoryGrew(chain);
   }
 
   history(chainId: number): HistoryView | undefined {

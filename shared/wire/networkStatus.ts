@@ -70,6 +70,15 @@ export const storeHealthSchema = z
   .readonly()
   .describe("Whether the chain's history reaches the file it is kept in across restarts. One file serves every chain: state and problem are the same for all.");
 
+export const summaryStatusSchema = z
+  .strictObject({
+    horizon: z.string().describe('How long hourly summaries are kept, as configured (summaryHorizon, "52w").'),
+    hours: z.number().int().min(0).describe("Hourly summaries held (GET /networks/{chainId}/hourlyStats)."),
+    oldestStart: z.number().int().nullable().describe("Unix seconds: the start of the oldest hour summarised; null while none is."),
+  })
+  .readonly()
+  .describe("The chain's hourly summaries, the outlook's memory (CONTRACT.md, \"Outlook: wait or pay now\").");
+
 export const historyStatusSchema = z
   .strictObject({
     horizon: z.string().describe('How far back the history is kept, as configured ("7d").'),
@@ -80,6 +89,7 @@ export const historyStatusSchema = z
     newestTime: z.number().int().nullable().describe("Unix seconds of the newest block held."),
     backfill: backfillStatusSchema,
     store: storeHealthSchema,
+    summaries: summaryStatusSchema,
   })
   .readonly()
   .describe("The history kept across restarts (CONTRACT.md, History).");
