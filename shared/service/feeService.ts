@@ -10,7 +10,6 @@ import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
 import { type HistoryPersistence, StoreWriter } from "./storeWriter.ts";
 import { type ChainMoney, moneyNotReadYet } from "./chainMoney.ts";
-import { MAX_TIMESTAMP } from "../history/storeWriteInput.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
@@ -126,19 +125,17 @@ export class FeeService implements FeeSource {
   }
 
   /**
-   * The chain's past from its plan (the demo's weeks of mainnet samples), written through the store writer before its
-   * feed starts, wherever the chain holds no summary of the hour: a summary of the chain's own blocks is never replaced.
-   * A chain made anew at each start (persistHistory false) first drops the summaries an earlier start left.
+   * The chain's past from its plan (the demo's weeks of mainnet samples), kept before its feed starts wherever the
+   * chain holds no summary of the hour (a summary of the chain's own blocks, or one kept in the file, is never
+   * replaced): through the store writer where the chain is kept in the file, else (the demo's chain, made anew at each
+   * start) in its book alone.
    */
   #writePast(chain: FollowedChain): void {
     const past = chain.plan.pastHourlySummaries;
-    const writer = this.#storeWriter;
-    if (past === undefined || past.length === 0 || writer === undefined) return;
-    const { chainId } = chain.plan;
-    if (chain.plan.persistHistory === false) writer.pruneHourlySummaries(chainId, MAX_TIMESTAMP);
-    const held = new Set(writer.loadHourlySummaries(chainId).map((summary) => summary.start));
-    writer.writeHourlySummaries(
-      chainId,
+    if (past === undefined || past.length === 0) return;
+    const held = new Set(chain.record.hourlySummaries.map((summary) => summary.start));
+    this.writeHourlySummaries(
+      chain.plan.chainId,
       past.filter((summary) => !held.has(summary.start)),
     );
   }

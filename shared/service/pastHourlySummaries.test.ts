@@ -1,5 +1,6 @@
-// A chain's past given with its plan (the demo's weeks of mainnet samples): written into the real history store through
-// the service's store writer when the service starts, before any feed starts, only where no summary of the hour is held.
+// A chain's past given with its plan (the demo's weeks of mainnet samples): kept when the service starts, before any
+// feed starts, only where no summary of the hour is held: in the real history store through the service's store writer
+// for a chain kept in the file, in the chain's book alone (its publication) for one made anew at each start.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,16 +31,19 @@ const plan = (chainId: number, persistHistory: boolean): ChainPlan => ({
   pastHourlySummaries: past,
 });
 
-/** Starts a service on `store` whose feeds do nothing but note what the store held for their chain when they started. */
-function startService(store: HistoryStore, plans: readonly ChainPlan[]) {
+/**
+ * Starts a service on `store` (or none) whose feeds do nothing but note what the chain's publication held when they
+ * started.
+ */
+function startService(store: HistoryStore | undefined, plans: readonly ChainPlan[]) {
   const heldAtFeedStart = new Map<number, readonly HourlySummary[]>();
-  const service = new FeeService(plans, {
+  const service: FeeService = new FeeService(plans, {
     logger: silentLogger,
-    store,
+    ...(store === undefined ? {} : { store }),
     createFeed: (options): Feed => ({
       chainId: options.chainId,
       report: firstFeedReport(options.chainId, []),
-      start: () => heldAtFeedStart.set(options.chainId, store.hourlySummaries(options.chainId)),
+      start: () => heldAtFeedStart.set(options.chainId, service.get(options.chainId)!.hourlySummaries),
       stop: () => Promise.resolve(),
     }),
   });
@@ -65,18 +69,24 @@ test("the past is written before the feed starts, and a summary the chain holds 
   assert.equal(held[1]!.sampled, false, "the chain's own hour");
   assert.equal(held[0]!.sampled, true);
   assert.deepEqual(p50s(heldAtFeedStart.get(7)!), p50s(held), "all there when the feed started");
+  assert.deepEqual(p50s(service.get(7)!.hourlySummaries), p50s(held));
   store.close();
 });
 
-test("a chain made anew at each start (the demo's) drops what an earlier start left, then holds exactly its past", async () => {
+test("a chain made anew at each start (the demo's) keeps its past in its book alone, never in the file", async () => {
   const store = HistoryStore.open(join(folder, "demo.sqlite"));
-  // An earlier start's summaries, at other times (another shift) and over hours this start's past holds.
-  store.writeHourlySummaries(31337, [summarizeHour(T0 + HOUR, [99n * 10n ** 9n], true), summarizeHour(T0 + 9 * HOUR, [98n * 10n ** 9n], true)]);
   const { service, heldAtFeedStart } = startService(store, [plan(31337, false)]);
+  assert.deepEqual(p50s(service.get(31337)!.hourlySummaries), p50s(past));
+  assert.deepEqual(p50s(heldAtFeedStart.get(31337)!), p50s(past), "all there when the feed started");
   await service.stop();
-  assert.deepEqual(p50s(store.hourlySummaries(31337)), p50s(past));
-  assert.deepEqual(p50s(heldAtFeedStart.get(31337)!), p50s(past));
+  assert.deepEqual(store.hourlySummaries(31337), []);
   store.close();
+});
+
+test("without a history file, the past is in the chain's publication from the start", async () => {
+  const { service, heldAtFeedStart } = startService(undefined, [plan(9, true)]);
+  assert.deepEqual(p50s(heldAtFeedStart.get(9)!), p50s(past));
+  await service.stop();
 });
 
 test("without a past in its plan, nothing is written for a chain", async () => {
