@@ -89,11 +89,12 @@ export const CheapestHours = memo(function CheapestHours({ chainId, chainName, f
       <div className="heatmap-head">
         <h3 id="heatmap-title">Cheapest hours</h3>
         <span className="heatmap-sub" data-testid="heatmap-sub">
-          {cost === undefined
-            ? "each hour's median base fee, the median over the weeks held"
-            : `what one ${cost.actionName} costs at each hour's median base fee (the median over the weeks held) and the newest price${price === undefined ? "" : ` (${unit.exact(price)})`}, without the tip or a rollup's L1 fee,`}{" "}
-          {entry.rows === undefined || entry.rows.length === 0 ? "" : `over the ${heldWords(days)} of hourly summaries held, `}in your time ({TIME_ZONE}) ·{" "}
-          {chainName}
+          {cost === undefined ? "each hour's median base fee, " : `what one ${cost.actionName} costs at each hour's median base fee, `}
+          {entry.rows === undefined || entry.rows.length === 0
+            ? "its median over the weeks held"
+            : `its median over the ${heldWords(days)} of hourly summaries held`}
+          {cost === undefined ? "," : `, at the newest price${price === undefined ? "" : ` (${unit.exact(price)})`}, without the tip or a rollup's L1 fee,`} in
+          your time ({TIME_ZONE}) · {chainName}
         </span>
       </div>
       {noPriceHeld ? (
