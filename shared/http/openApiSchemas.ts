@@ -14,6 +14,7 @@ import {
 } from "../wire/apiBodies.ts";
 import { alertEventSchema, alertsBodySchema } from "../wire/alerts.ts";
 import { baseFeeStatsSchema } from "../wire/baseFeeStats.ts";
+import { hourlyStatsSchema } from "../wire/hourlyStats.ts";
 import { endpointStatusSchema, networksSchema, networkStatusSchema } from "../wire/networkStatus.ts";
 import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supportedNetworks.ts";
 import { API_ERRORS } from "./apiErrors.ts";
@@ -39,6 +40,7 @@ const WIRE_SCHEMAS = {
   SupportedNetworks: supportedNetworksSchema,
   SupportedChainNames: supportedChainNamesSchema,
   BaseFeeStats: baseFeeStatsSchema,
+  HourlyStats: hourlyStatsSchema,
   Costs: costsSchema,
   PriceHistory: priceHistorySchema,
   Alerts: alertsBodySchema,

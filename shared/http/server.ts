@@ -11,7 +11,7 @@ import { createCors } from "./cors.ts";
 import { DEFAULT_DASHBOARD_DIR, DashboardFiles } from "./dashboardFiles.ts";
 import { DEFAULT_EVENT_STREAM_LIMITS, type EventStreamLimits, EventStreams } from "./eventStreams.ts";
 import { createHostCheck } from "./hostCheck.ts";
-import { ifNoneMatchMatches } from "./ifNoneMatch.ts";
+import { ifNoneMatchMatches, REVALIDATE } from "./ifNoneMatch.ts";
 import { ServiceMetrics } from "./metrics.ts";
 import { RequestCounts, UNROUTED } from "./metricsRequestCounts.ts";
 import { createRouteMatcher } from "./matchRoute.ts";
@@ -102,7 +102,6 @@ export const SERVER_DEFAULTS = Object.freeze({
 });
 
 const JSON_TYPE = "application/json; charset=utf-8";
-const REVALIDATE = "private, max-age=0, must-revalidate";
 const noop = () => {};
 
 export function createApiServer(options: ApiServerOptions): ApiServer {

@@ -34,7 +34,6 @@ export interface ApiContract {
 
 /** Contract endpoints not built yet, by path (their `/v3/{apiKey}` forms follow them), with the issue that builds each. */
 export const PENDING_ROUTES: Readonly<Record<string, string>> = {
-  "/networks/{chainId}/hourlyStats": "issue 30 (wait or pay now), which starts after issue 29",
   "/networks/{chainId}/outlook": "issue 30 (wait or pay now), which starts after issue 29",
 };
 
