@@ -68,6 +68,7 @@ test(
     const answer = await callApi<HourlyStats>(demo.url, "/networks/31337/hourlyStats", KEY);
     assert.equal(answer.status, 200);
     const past = answer.body.filter((row) => row.sampled);
+    assert.ok(past.length > 0, "the demo's past: hourly summaries of sampled blocks");
     const days = (past.at(-1)!.start + HOUR - past[0]!.start) / 86_400;
     assert.ok(days >= 14, `${days.toFixed(1)} days of past summaries`);
     assert.ok(days <= DEMO_PAST.weeks * 7);
