@@ -13,6 +13,7 @@ import { toGweiString } from "../../shared/core/fees/gwei.ts";
 import { nearestRank } from "../../shared/core/fees/percentile.ts";
 import { DEMO_PAST, loadDemoPastSamples } from "../../shared/demo/demoPastSummaries.ts";
 import type { HourlyStats } from "../../shared/wire/hourlyStats.ts";
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { callApi } from "../support/apiClient.ts";
 import { pendingIssueOf } from "../support/apiContract.ts";
 import { waitFor } from "../support/waitFor.ts";
@@ -95,11 +96,16 @@ test(
 );
 
 test(
-  "--demo: /outlook answers 200 once it listens, not NOT_ENOUGH_HISTORY",
+  "--demo: /outlook answers 200 as soon as /networks says the chain has data, not NOT_ENOUGH_HISTORY",
   { skip: outlookPending === undefined ? false : `GET /outlook is pending (${outlookPending})` },
   async () => {
     const demo = await startDemo();
-    // Asked at once: the demo's weeks of past are there from the listening line on.
+    // Until its first block the chain has no data (503 NO_DATA, as every fee answer): /networks says when it has.
+    await waitFor("the demo chain's first data", async () => {
+      const networks = await callApi<NetworkStatus[]>(demo.url, "/networks", KEY);
+      return networks.body.find((network) => network.chainId === 31337)?.state === "ok" ? true : undefined;
+    });
+    // Then at once: the demo's weeks of past are there, no history needs to arrive first.
     const answer = await callApi<{ code?: string }>(demo.url, "/networks/31337/outlook?within=6h", KEY);
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
   },
