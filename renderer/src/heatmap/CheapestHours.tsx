@@ -188,7 +188,9 @@ const HeatGrid = memo(function HeatGrid({ grid, newestHourStartSeconds, unit }: 
       <HeatLegend bounds={bounds} unit={unit} />
       {weeks === undefined ? null : (
         <p className="heat-weeks" data-testid="heat-weeks" data-fewest={weeks.fewest} data-most={weeks.most}>
-          Each cell is the median of that hour over {weeksWords(weeks)} held{weeks.fewest === weeks.most ? "" : " (hover a cell for its own count)"}.
+          {weeks.most === 1
+            ? "Each cell holds one week so far: its hour's median base fee that day, not yet a median over weeks."
+            : `Each cell is the median of that hour over ${weeksWords(weeks)} held${weeks.fewest === weeks.most ? "" : " (hover a cell for its own count)"}.`}
           {weeks.most < 4 ? " With so few weeks, one busy day still colours its hours." : ""}
         </p>
       )}
