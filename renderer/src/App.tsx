@@ -44,6 +44,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   const costs = useMemo(() => new CostsStore((chainId, signal) => client.costs(chainId, signal)), [client]);
   useEffect(() => () => costs.cancel(), [costs]);
   const priceHistory = useCallback((chainId: number, fromSeconds: number, signal: AbortSignal) => client.priceHistory(chainId, fromSeconds, signal), [client]);
+  const hourlyStats = useCallback((chainId: number, signal: AbortSignal) => client.hourlyStats(chainId, signal), [client]);
   // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes. Told before the
   // views ask (their effects come after layout effects), so that each answer knows what was held when it was asked.
   useLayoutEffect(() => {
@@ -124,6 +125,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
               stats={stats}
               shownAction={shownAction}
               priceHistory={priceHistory}
+              hourlyStats={hourlyStats}
               costs={costs}
               range={range}
               onRange={setRange}

@@ -3,6 +3,7 @@ import { defaultBlobMarket, defaultBlockTimeMs, defaultChainName, defaultReorgDe
 import { parseDurationSeconds, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
 import type { ChainSettings, PriceFeedSettings } from "../config/settings.ts";
 import { defaultL1FeeKind, type L1FeeKind } from "../rpc/contracts/l1FeeReads.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 
 /** The statistics window when a chain's settings name none (CONTRACT.md: 24 hours). */
 export const DEFAULT_STATS_WINDOW = "24h";
@@ -35,6 +36,11 @@ export interface ChainPlan {
   readonly outlookBackfill?: string;
   /** Keep this chain's history in the store (default true); the demo's chain is made anew at each start, so it is not. */
   readonly persistHistory?: boolean;
+  /**
+   * Hourly summaries of the chain's past from elsewhere, oldest first (the demo's: real mainnet samples, shifted in
+   * time): written before the feed starts wherever the chain holds no summary of the hour.
+   */
+  readonly pastHourlySummaries?: readonly HourlySummary[];
   /** Overrides the interval derived from the block time (demo, tests). */
   readonly pollIntervalMs?: number;
   /** Per RPC request; the feed's default (10 s) unless set (fault-injection tests). */

@@ -129,6 +129,7 @@ export class FeeService implements FeeSource {
   }
 
   start(): void {
+    for (const chain of this.#chains.values()) this.#writePast(chain);
     for (const chain of this.#chains.values()) chain.feed.start();
     const { startBackfill } = this.#options;
     if (startBackfill === undefined) return;
@@ -136,6 +137,22 @@ export class FeeService implements FeeSource {
       const store = chain.plan.persistHistory === false ? undefined : this.#storeWriter;
       this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain), store));
     }
+  }
+
+  /**
+   * The chain's past from its plan (the demo's weeks of mainnet samples), kept before its feed starts wherever the
+   * chain holds no summary of the hour (a summary of the chain's own blocks, or one kept in the file, is never
+   * replaced): through the store writer where the chain is kept in the file, else (the demo's chain, made anew at each
+   * start) in its book alone.
+   */
+  #writePast(chain: FollowedChain): void {
+    const past = chain.plan.pastHourlySummaries;
+    if (past === undefined || past.length === 0) return;
+    const held = new Set(chain.record.hourlySummaries.map((summary) => summary.start));
+    this.writeHourlySummaries(
+      chain.plan.chainId,
+      past.filter((summary) => !held.has(summary.start)),
+    );
   }
 
   async stop(): Promise<void> {

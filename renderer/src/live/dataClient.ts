@@ -6,6 +6,7 @@ import type { DashboardCredentials } from "../../../shared/wire/apiBodies.ts";
 import type { BaseFeeStatsBucket } from "../../../shared/wire/baseFeeStats.ts";
 import { type Costs, costsSchema, type PriceHistory, priceHistorySchema } from "../../../shared/wire/costs.ts";
 import { NETWORK_EVENT_NAME } from "../../../shared/wire/eventNames.ts";
+import { type HourlyStats, hourlyStatsSchema } from "../../../shared/wire/hourlyStats.ts";
 import type { NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../../shared/wire/networkStatus.ts";
 import { ApiCallError } from "./apiCallError.ts";
@@ -16,6 +17,7 @@ export type { AlertEvent, AlertRuleProblem, AlertRuleStatus, AlertsBody } from "
 export type { DashboardCredentials } from "../../../shared/wire/apiBodies.ts";
 export type { ActionCost, Costs, Price, PriceHistory, PricePoint } from "../../../shared/wire/costs.ts";
 export type { BaseFeeStatsBucket } from "../../../shared/wire/baseFeeStats.ts";
+export type { HourlyStats, HourlyStatsRow } from "../../../shared/wire/hourlyStats.ts";
 export type { BlockRun, NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../../shared/wire/networkStatus.ts";
 
@@ -71,6 +73,11 @@ export interface DataClient {
    * oldest first, led by the one in force at `fromSeconds`; [] on a chain without a price. Throws as `costs` does.
    */
   priceHistory(chainId: number, fromSeconds: number, signal: AbortSignal): Promise<PriceHistory>;
+  /**
+   * `GET /networks/{chainId}/hourlyStats`: every hourly summary of the chain held (a year at most), oldest first, parsed
+   * with the wire schema. Throws as `costs` does.
+   */
+  hourlyStats(chainId: number, signal: AbortSignal): Promise<HourlyStats>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
@@ -143,6 +150,10 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
 
     priceHistory(chainId, fromSeconds, signal) {
       return getParsed(`/networks/${chainId}/priceHistory?from=${fromSeconds}`, priceHistorySchema, `GET /networks/${chainId}/priceHistory`, signal);
+    },
+
+    hourlyStats(chainId, signal) {
+      return getParsed(`/networks/${chainId}/hourlyStats`, hourlyStatsSchema, `GET /networks/${chainId}/hourlyStats`, signal);
     },
 
     openEvents(handlers) {
