@@ -93,10 +93,8 @@ export class BackfillEndpoint {
    * in a row. Returns the wait in ms, the failures in a row it counts, and whether the endpoint asked for it.
    */
   markFailing(error: Error): { readonly waitMs: number; readonly failuresInARow: number; readonly askedByEndpoint: boolean } {
-    if (this.#layer.askedToWait(this.layered, error, "backfill")) {
-      const { health } = this.layered;
-      return { waitMs: health.waitMs(Date.now()), failuresInARow: health.failuresInARow, askedByEndpoint: true };
-    }
+    const askedMs = this.#layer.askedToWait(this.layered, error, this.#lane);
+    if (askedMs !== undefined) return { waitMs: askedMs, failuresInARow: this.layered.health.failuresInARow, askedByEndpoint: true };
     const waitMs = this.#pace.failed(this.#options.monotonicMs());
     return { waitMs, failuresInARow: this.#pace.failuresInARow, askedByEndpoint: false };
   }

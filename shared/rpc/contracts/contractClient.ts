@@ -68,7 +68,7 @@ export function contractClientOf(
     } catch (error) {
       // A JSON-RPC error answer (a revert, an unknown method) is an answer, not a failure of the endpoint.
       const answered = error instanceof RpcEndpointError && error.rpcCode !== undefined && error.httpStatus === undefined;
-      if (!answered && !layer.askedToWait(endpoint, error, "contracts")) {
+      if (!answered && layer.askedToWait(endpoint, error, "contracts") === undefined) {
         paceOf(endpoint).failed(now());
         layer.reconnect(endpoint, "contracts");
       }

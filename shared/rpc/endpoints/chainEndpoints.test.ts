@@ -66,10 +66,10 @@ test("a lie sets the endpoint aside for every reader, its reason and how in its 
   assert.equal(status!.retryAt, LYING_SET_ASIDE_MS);
   assert.match(status!.lastError!, /where the others give 1000/);
 
-  assert.equal(layer.askedToWait(slow!, new Error("timeout")), false, "a failure without a Retry-After is the lane's to pace");
+  assert.equal(layer.askedToWait(slow!, new Error("timeout")), undefined, "a failure without a Retry-After is the lane's to pace");
   assert.deepEqual(layer.trusted(), [slow]);
   const refused = new RpcEndpointError("http://127.0.0.1:10", "eth_call", "HTTP 429", undefined, 429, 300);
-  assert.equal(layer.askedToWait(slow!, refused), true);
+  assert.equal(layer.askedToWait(slow!, refused), 300, "the wait the endpoint asked for");
   assert.deepEqual(layer.trusted(), [], "every reader waits");
   assert.equal(slow!.health.retryAt, 300);
   assert.equal(layer.waitOver(slow!, 299), false);

@@ -254,15 +254,16 @@ export class ChainEndpoints {
    * A lane's request failed (unreachable, an HTTP or JSON-RPC error, garbage). A failure that asked for a wait (a
    * 429's or 503's Retry-After) is the endpoint's: every lane waits it out (the endpoint backs off as the one policy
    * says); other failures are the lane's to pace (a page timing out is no reason to leave the head).
-   * True when the endpoint now waits.
+   * The wait set (ms, as set, whatever time the listeners then take) when the endpoint now waits; undefined when the
+   * failure asked for none.
    */
-  askedToWait(endpoint: ChainEndpoint, error: unknown, by?: EndpointLane): boolean {
-    if (!(retryAfterOf(error) !== undefined && retryAfterOf(error)! > 0)) return false;
+  askedToWait(endpoint: ChainEndpoint, error: unknown, by?: EndpointLane): number | undefined {
+    if (!(retryAfterOf(error) !== undefined && retryAfterOf(error)! > 0)) return undefined;
     const own = this.#own(endpoint);
-    own.health.markFailing(error as Error, this.#now());
+    const waitMs = own.health.markFailing(error as Error, this.#now());
     own.health.markUnverified();
     this.#changed(own, by);
-    return true;
+    return waitMs;
   }
 
   /** It passed a check again (the feed's, after its wait): every reader may use it. */
