@@ -23,6 +23,8 @@ import type { NetworkStatus } from "./live/dataClient.ts";
 import { FeeChart } from "./live/FeeChart.tsx";
 import { blockNumber, clockTime, shortAge } from "./text/format.ts";
 import { HistoryChart } from "./history/HistoryChart.tsx";
+import { OutlookPanel } from "./outlook/OutlookPanel.tsx";
+import type { OutlookStore } from "./outlook/outlookStore.ts";
 import { RangeSelector } from "./history/RangeSelector.tsx";
 import "./chart/chartToolbar.css";
 import type { StatsStore } from "./history/statsStore.ts";
@@ -41,6 +43,8 @@ interface Props {
   readonly stats: StatsStore;
   /** The costs' answers (GET /networks/{chainId}/costs), shared with the chain tiles. */
   readonly costs: CostsStore;
+  /** The outlook's answers ("Wait or pay now"). */
+  readonly outlook: OutlookStore;
   /** The action whose cost the 1 h, 24 h and 7 d views and the cheapest hours show; undefined: the base fee in Gwei. */
   readonly shownAction: string | undefined;
   /** GET /networks/{chainId}/priceHistory, for the views in money. */
@@ -66,7 +70,21 @@ const COSTS_EVERY_MS = 1_000;
 /** Why the time ranges cannot be drawn for a chain whose service holds no history of it. */
 const NO_HISTORY = `The service holds no history for this chain yet: only the newest ${HISTORY_BLOCKS} blocks.`;
 
-export function ChainView({ chain, offline, stats, costs, shownAction, priceHistory, range, onRange, blobRange, onBlobRange, alerts, desktop }: Props) {
+export function ChainView({
+  chain,
+  offline,
+  stats,
+  costs,
+  outlook,
+  shownAction,
+  priceHistory,
+  range,
+  onRange,
+  blobRange,
+  onBlobRange,
+  alerts,
+  desktop,
+}: Props) {
   const { status, points, receivedAt } = chain;
   const newest = points[points.length - 1];
   const hasData = newest !== undefined && status.baseFeePercentile !== null && status.busyThreshold !== null;
@@ -160,6 +178,15 @@ export function ChainView({ chain, offline, stats, costs, shownAction, priceHist
           )}
           {/* Below the chart, which stays in view at 1280 x 800 as the page's first sight: the tiles show a cost at a glance. */}
           <CostsPanel entry={costsEntry} chainName={status.name} offline={offline !== undefined} />
+          <OutlookPanel
+            store={outlook}
+            chainId={status.chainId}
+            chainName={status.name}
+            newestBlock={status.newestBlock}
+            enabled={offline === undefined}
+            costs={costsEntry.costs}
+            shownAction={shownAction}
+          />
           <BlobView
             status={status}
             points={points}

@@ -8,9 +8,12 @@ import { type Costs, costsSchema, type PriceHistory, priceHistorySchema } from "
 import { NETWORK_EVENT_NAME } from "../../../shared/wire/eventNames.ts";
 import type { NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../../shared/wire/networkStatus.ts";
+import { type HourlyStats, hourlyStatsSchema } from "../../../shared/wire/hourlyStats.ts";
+import { notEnoughHistoryBodySchema, outlookBodySchema } from "../../../shared/wire/outlook.ts";
 import { ApiCallError } from "./apiCallError.ts";
 import type { Connection } from "./connection.ts";
 import { statsQueryString, type StatsRequest } from "./statsRequest.ts";
+import { type OutlookAnswer, type OutlookQuery, outlookQueryString } from "./outlookRequest.ts";
 
 export type { AlertEvent, AlertRuleProblem, AlertRuleStatus, AlertsBody } from "../../../shared/wire/alerts.ts";
 export type { DashboardCredentials } from "../../../shared/wire/apiBodies.ts";
@@ -18,6 +21,10 @@ export type { ActionCost, Costs, Price, PriceHistory, PricePoint } from "../../.
 export type { BaseFeeStatsBucket } from "../../../shared/wire/baseFeeStats.ts";
 export type { BlockRun, NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../../shared/wire/networkStatus.ts";
+export type { HourlyStats, HourlyStatsRow } from "../../../shared/wire/hourlyStats.ts";
+export type { OutlookBacktest, OutlookBody, ReliabilityBin } from "../../../shared/wire/outlook.ts";
+
+export type { OutlookAnswer } from "./outlookRequest.ts";
 
 /**
  * What the service says of the page's token. EventSource hides HTTP statuses (a refused stream and a stopped service
@@ -71,6 +78,13 @@ export interface DataClient {
    * oldest first, led by the one in force at `fromSeconds`; [] on a chain without a price. Throws as `costs` does.
    */
   priceHistory(chainId: number, fromSeconds: number, signal: AbortSignal): Promise<PriceHistory>;
+  /**
+   * `GET /networks/{chainId}/outlook?within=…` with at most one threshold, parsed with the wire schema; 422
+   * NOT_ENOUGH_HISTORY comes back as an answer of its own. Throws as `costs` does otherwise.
+   */
+  outlook(chainId: number, query: OutlookQuery, signal: AbortSignal): Promise<OutlookAnswer>;
+  /** `GET /networks/{chainId}/hourlyStats?from=&to=` (unix s, both optional): the hourly summaries, oldest first. Throws as `costs` does. */
+  hourlyStats(chainId: number, range: { readonly fromSeconds?: number; readonly toSeconds?: number }, signal: AbortSignal): Promise<HourlyStats>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
@@ -143,6 +157,31 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
 
     priceHistory(chainId, fromSeconds, signal) {
       return getParsed(`/networks/${chainId}/priceHistory?from=${fromSeconds}`, priceHistorySchema, `GET /networks/${chainId}/priceHistory`, signal);
+    },
+
+    async outlook(chainId, query, signal) {
+      const path = `/networks/${chainId}/outlook?${outlookQueryString(query)}`;
+      const response = await get(path, signal);
+      const body = await readJson(response);
+      if (response.status === 422) {
+        const notEnough = notEnoughHistoryBodySchema.safeParse(body);
+        if (notEnough.success) return { kind: "not-enough-history", held: notEnough.data.held, needed: notEnough.data.needed, message: notEnough.data.message };
+      }
+      if (!response.ok) {
+        const error = body as { code?: string } | undefined;
+        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+      }
+      const parsed = outlookBodySchema.safeParse(body);
+      if (!parsed.success) throw new Error(`GET /networks/${chainId}/outlook answered something this page cannot read: ${parsed.error.message}`);
+      return { kind: "outlook", body: parsed.data };
+    },
+
+    hourlyStats(chainId, range, signal) {
+      const parameters = new URLSearchParams();
+      if (range.fromSeconds !== undefined) parameters.set("from", String(range.fromSeconds));
+      if (range.toSeconds !== undefined) parameters.set("to", String(range.toSeconds));
+      const query = parameters.size === 0 ? "" : `?${parameters.toString()}`;
+      return getParsed(`/networks/${chainId}/hourlyStats${query}`, hourlyStatsSchema, `GET /networks/${chainId}/hourlyStats`, signal);
     },
 
     openEvents(handlers) {
