@@ -8,7 +8,6 @@ import { type Costs, costsSchema, type PriceHistory, priceHistorySchema } from "
 import { NETWORK_EVENT_NAME } from "../../../shared/wire/eventNames.ts";
 import type { NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../../shared/wire/networkStatus.ts";
-import { type HourlyStats, hourlyStatsSchema } from "../../../shared/wire/hourlyStats.ts";
 import { notEnoughHistoryBodySchema, outlookBodySchema } from "../../../shared/wire/outlook.ts";
 import { ApiCallError } from "./apiCallError.ts";
 import type { Connection } from "./connection.ts";
@@ -21,9 +20,7 @@ export type { ActionCost, Costs, Price, PriceHistory, PricePoint } from "../../.
 export type { BaseFeeStatsBucket } from "../../../shared/wire/baseFeeStats.ts";
 export type { BlockRun, NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../../shared/wire/networkStatus.ts";
-export type { HourlyStats, HourlyStatsRow } from "../../../shared/wire/hourlyStats.ts";
 export type { OutlookBacktest, OutlookBody, ReliabilityBin } from "../../../shared/wire/outlook.ts";
-
 export type { OutlookAnswer } from "./outlookRequest.ts";
 
 /**
@@ -83,8 +80,6 @@ export interface DataClient {
    * NOT_ENOUGH_HISTORY comes back as an answer of its own. Throws as `costs` does otherwise.
    */
   outlook(chainId: number, query: OutlookQuery, signal: AbortSignal): Promise<OutlookAnswer>;
-  /** `GET /networks/{chainId}/hourlyStats?from=&to=` (unix s, both optional): the hourly summaries, oldest first. Throws as `costs` does. */
-  hourlyStats(chainId: number, range: { readonly fromSeconds?: number; readonly toSeconds?: number }, signal: AbortSignal): Promise<HourlyStats>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
@@ -174,14 +169,6 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
       const parsed = outlookBodySchema.safeParse(body);
       if (!parsed.success) throw new Error(`GET /networks/${chainId}/outlook answered something this page cannot read: ${parsed.error.message}`);
       return { kind: "outlook", body: parsed.data };
-    },
-
-    hourlyStats(chainId, range, signal) {
-      const parameters = new URLSearchParams();
-      if (range.fromSeconds !== undefined) parameters.set("from", String(range.fromSeconds));
-      if (range.toSeconds !== undefined) parameters.set("to", String(range.toSeconds));
-      const query = parameters.size === 0 ? "" : `?${parameters.toString()}`;
-      return getParsed(`/networks/${chainId}/hourlyStats${query}`, hourlyStatsSchema, `GET /networks/${chainId}/hourlyStats`, signal);
     },
 
     openEvents(handlers) {
