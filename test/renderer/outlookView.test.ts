@@ -98,6 +98,10 @@ test("a typed price becomes the outlook's threshold: action=&fiat= in money, bel
   const money = outlookMoneyOf(costsWith("2000", SWAP_MEDIUM_WEI), "swap");
   assert.deepEqual(thresholdOfInput(" $1,200.50 ", money), { threshold: { kind: "money", action: "swap", fiat: "1200.50" } });
   assert.deepEqual(thresholdOfInput(".5", money), { threshold: { kind: "money", action: "swap", fiat: "0.5" } });
+  // As the service reads an amount: no leading zeros, no lone point, at most 8 decimals.
+  assert.deepEqual(thresholdOfInput("007.", money), { threshold: { kind: "money", action: "swap", fiat: "7" } });
+  assert.deepEqual(thresholdOfInput("0.000000001", money), { problem: "Write an amount with at most 8 decimals." });
+  assert.deepEqual(thresholdOfInput("1.2.3", money), { problem: 'Write an amount in USD, like "1.20".' });
   assert.deepEqual(thresholdOfInput("", money), { threshold: undefined });
   assert.deepEqual(thresholdOfInput("cheap", money), { problem: 'Write an amount in USD, like "1.20".' });
   assert.deepEqual(thresholdOfInput("0", money), { problem: "Write an amount above 0 USD." });
@@ -148,10 +152,7 @@ test("the track record quotes the well-filled tenth nearest 70%, over the hours 
   const body = outlookBody(6, { p10: "9.8", p50: "12.2", p90: "14.9" });
   const words = trackRecordWords(body.backtest, body.basis.hours, 6);
   assert.equal(words.headline, "When it said about 66%, it happened 68% of the time (412 forecasts), over 1,344 hours replayed.");
-  assert.equal(
-    words.skill,
-    "30% better than the plain guess (as often as it happened in the 28 days before) (Brier score 0.162 against 0.231; lower is better).",
-  );
+  assert.equal(words.skill, "30% better than the plain guess, how often it happened in the 28 days before (Brier score 0.162 against 0.231; lower is better).");
   // The weighted mean distance between said and happened: 1.3 points here.
   assert.equal(words.offByPoints, 1.3);
   assert.equal(reliabilityPoints(body.backtest).length, 10);
@@ -172,7 +173,7 @@ test("the track record quotes the well-filled tenth nearest 70%, over the hours 
 
   assert.equal(
     skillWords({ ...body.backtest, brier: 0.25, brierClimatology: 0.2, skill: -0.25 }),
-    "25% worse than the plain guess (as often as it happened in the 28 days before) (Brier score 0.250 against 0.200; lower is better): take its chances with care.",
+    "25% worse than the plain guess, how often it happened in the 28 days before (Brier score 0.250 against 0.200; lower is better): take its chances with care.",
   );
   assert.match(skillWords({ ...body.backtest, skill: 0.002 })!, /^No better than the plain guess/);
 

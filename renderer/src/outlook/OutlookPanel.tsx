@@ -15,6 +15,7 @@ import {
   notEnoughWords,
   OUTLOOK_HORIZONS,
   type OutlookHorizon,
+  pointsText,
   reliabilityPoints,
   ribbonRows,
   trackRecordWords,
@@ -288,13 +289,18 @@ function TrackRecord({ body, hours }: { body: OutlookBody; hours: number }) {
     <figure className="outlook-figure outlook-track" data-testid="outlook-track-record">
       <figcaption>Its track record within {horizonText(hours)}</figcaption>
       <div className="outlook-track-body">
-        <div className="outlook-reliability" data-testid="outlook-reliability" data-points={points.length}>
-          <ReliabilityChart points={points} />
+        <div className="outlook-reliability-column">
+          <div className="outlook-reliability" data-testid="outlook-reliability" data-points={points.length}>
+            <ReliabilityChart points={points} />
+          </div>
+          <span className="outlook-reliability-note">
+            A dot per tenth of its forecasts. Across: what it said; up: how often it happened. On the dashed diagonal, it was right.
+          </span>
         </div>
         <div className="outlook-track-words">
           <p data-testid="outlook-track-headline">{words.headline}</p>
           {words.skill !== undefined ? <p data-testid="outlook-skill">{words.skill}</p> : null}
-          {words.offByPoints !== undefined ? <p>On average what it said was {words.offByPoints} points from what happened.</p> : null}
+          {words.offByPoints !== undefined ? <p>On average, what it said was {pointsText(words.offByPoints)} from what happened.</p> : null}
           <p className="outlook-basis">
             From {weeks} week{weeks === 1 ? "" : "s"} of hourly summaries ({blockNumber(body.basis.hours)} hours
             {body.basis.sampledHours > 0 ? `, ${blockNumber(body.basis.sampledHours)} of them from a sample of their blocks` : ""}), replayed hour by hour with
@@ -311,8 +317,8 @@ function NotEnoughHistory({ held, needed, chainName }: { held: string; needed: s
   return (
     <div className="outlook-not-enough" data-testid="outlook-not-enough" data-held={held} data-needed={needed}>
       <p className="outlook-words">
-        <strong>Not enough history yet.</strong> The outlook needs {words.needed} of {chainName}&apos;s hourly summaries; the service holds {words.held}.
-        {words.toGo !== undefined ? ` It answers in ${words.toGo}, sooner while the service still fetches older blocks.` : ""}
+        <strong>Not enough history yet.</strong> The outlook needs {words.needed} of hourly summaries of {chainName}; the service holds {words.held} so far.
+        {words.toGo !== undefined ? ` It can answer in ${words.toGo}, sooner if the service is still fetching older blocks.` : ""}
       </p>
       {words.share !== undefined ? (
         <div className="outlook-progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(words.share * 100)}>

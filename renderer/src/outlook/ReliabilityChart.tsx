@@ -3,7 +3,7 @@ import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, XAxis, YAxis, ZAxi
 import { CHART_STYLE } from "../chart/chartFrame.ts";
 import type { ReliabilityPoint } from "./outlookView.ts";
 
-const MARGIN = { top: 6, right: 8, bottom: 14, left: 0 } as const;
+const MARGIN = { top: 10, right: 12, bottom: 14, left: 8 } as const;
 const TICKS = [0, 0.5, 1];
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
@@ -24,7 +24,7 @@ export const ReliabilityChart = memo(function ReliabilityChart({ points }: { poi
         className="chart-axis"
         label={{ value: "it said", position: "insideBottom", offset: -10, className: "outlook-axis-name" }}
       />
-      <YAxis dataKey="happened" type="number" domain={[0, 1]} ticks={TICKS} tickFormatter={percent} width={36} className="chart-axis" />
+      <YAxis dataKey="happened" type="number" domain={[0, 1]} ticks={TICKS} tickFormatter={percent} width={44} className="chart-axis" />
       <ZAxis dataKey="forecasts" type="number" range={[16, 120]} />
       <ReferenceLine
         segment={[

@@ -7,6 +7,9 @@ import { shortGwei } from "../../../shared/core/text/shortGwei.ts";
 import type { Costs } from "../../../shared/wire/costs.ts";
 import type { OutlookThreshold } from "../live/outlookRequest.ts";
 
+/** The decimals an amount of money may have in the outlook's `fiat=`. */
+const MAX_FIAT_DECIMALS = 8;
+
 export type OutlookMoney =
   | {
       readonly kind: "gwei";
@@ -99,9 +102,12 @@ export function thresholdOfInput(text: string, money: OutlookMoney): { readonly 
     .replace(/^[^0-9.]+/, "")
     .replace(/[^0-9.]+$/, "")
     .replace(/,/g, "");
-  const digits = bare.startsWith(".") ? `0${bare}` : bare;
-  const decimal = readDecimal(digits);
+  const [whole = "", fraction = ""] = bare.split(".");
+  // As the service reads an amount: no leading zeros, at most 8 decimals, no lone point.
+  const digits = `${whole.replace(/^0+(?=[0-9])/, "") || "0"}${fraction === "" ? "" : `.${fraction}`}`;
+  const decimal = bare.split(".").length > 2 || !/[0-9]/.test(bare) ? undefined : readDecimal(digits);
   if (decimal === undefined) return { problem: `Write an amount in ${money.currency}, like "1.20".` };
+  if (decimal.scale > MAX_FIAT_DECIMALS) return { problem: `Write an amount with at most ${MAX_FIAT_DECIMALS} decimals.` };
   if (decimal.units === 0n) return { problem: `Write an amount above 0 ${money.currency}.` };
   return { threshold: { kind: "money", action: money.actionId, fiat: digits } };
 }

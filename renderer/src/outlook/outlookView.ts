@@ -121,11 +121,16 @@ export function skillWords(backtest: OutlookBacktest): string | undefined {
   const { skill, brier, brierClimatology } = backtest;
   if (skill === null || brier === null || brierClimatology === null) return undefined;
   const scores = `Brier score ${brier.toFixed(3)} against ${brierClimatology.toFixed(3)}; lower is better`;
-  const guess = "the plain guess (as often as it happened in the 28 days before)";
+  const guess = "the plain guess, how often it happened in the 28 days before";
   const percent = Math.round(Math.abs(skill) * 100);
   if (percent === 0) return `No better than ${guess} (${scores}).`;
   if (skill > 0) return `${percent}% better than ${guess} (${scores}).`;
   return `${percent}% worse than ${guess} (${scores}): take its chances with care.`;
+}
+
+/** "1.3 points", "1 point", "0 points": how far off it was on average. */
+export function pointsText(points: number): string {
+  return `${points} point${points === 1 ? "" : "s"}`;
 }
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 };
