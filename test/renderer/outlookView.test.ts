@@ -111,7 +111,7 @@ test("a typed price becomes the outlook's threshold: action=&fiat= in money, bel
   assert.deepEqual(thresholdOfInput("12 gwei", gwei), { threshold: { kind: "gwei", gwei: "12" } });
   assert.deepEqual(thresholdOfInput("0", gwei), { problem: "Write a fee above 0 Gwei." });
   const wrong = thresholdOfInput("-3", gwei);
-  assert.ok("problem" in wrong && wrong.problem.startsWith("A fee in Gwei "), JSON.stringify(wrong));
+  assert.ok("problem" in wrong && wrong.problem.startsWith("The price "), JSON.stringify(wrong));
 
   assert.equal(outlookQueryString({ withinHours: 6 }), "within=6h");
   assert.equal(outlookQueryString({ withinHours: 6, threshold: { kind: "gwei", gwei: "8.5" } }), "within=6h&below=8.5");

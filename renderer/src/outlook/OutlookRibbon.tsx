@@ -7,7 +7,7 @@ import type { ValueUnit } from "../text/valueUnit.ts";
 import type { ShownValue } from "./outlookMoney.ts";
 import { horizonText, OUTLOOK_HORIZONS, type RibbonRow } from "./outlookView.ts";
 
-const MARGIN = { top: 8, right: 16, bottom: 2, left: 4 } as const;
+const MARGIN = { top: 8, right: 16, bottom: 2, left: 14 } as const;
 
 /**
  * The lowest cost likely within each horizon, 1 to 24 h: its p10 to p90 as a band, its p50 as a line with a dot per

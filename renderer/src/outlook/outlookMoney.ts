@@ -93,7 +93,7 @@ export function thresholdOfInput(text: string, money: OutlookMoney): { readonly 
   if (trimmed === "") return { threshold: undefined };
   if (money.kind === "gwei") {
     const fee = parseGweiAmount(trimmed.replace(/\s*gwei$/i, "").replace(/,/g, ""));
-    if ("problem" in fee) return { problem: `A fee in Gwei ${fee.problem}` };
+    if ("problem" in fee) return { problem: `The price ${fee.problem}` };
     if (fee.wei === 0n) return { problem: "Write a fee above 0 Gwei." };
     return { threshold: { kind: "gwei", gwei: toGweiString(fee.wei) } };
   }
