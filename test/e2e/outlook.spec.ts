@@ -5,6 +5,7 @@
 // panel are taken here.
 import { expect, test } from "@playwright/test";
 import { demoServeFixture } from "./support/demoServe.ts";
+import { startLiveStack } from "./support/harness.ts";
 import { README_SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
 
 const demo = demoServeFixture();
@@ -92,4 +93,23 @@ test("the outlook panel: now, the lowest likely within each horizon, the chance 
   await expect(panel).toHaveAttribute("data-unit", "Gwei");
   await shootEverySize(page, "outlook-gwei", { target: panel });
   expect(problems, "no console errors").toEqual([]);
+});
+
+test("before 14 days of hourly summaries, the panel says how much is held and how long until it answers", async ({ page }) => {
+  test.setTimeout(240_000);
+  // A Hardhat chain of real mainnet base fees, a few minutes old: far from the 14 days the outlook needs.
+  const stack = await startLiveStack();
+  try {
+    await page.goto(stack.dashboardUrl);
+    const panel = page.getByTestId("outlook");
+    await expect(panel).toHaveAttribute("data-state", "not-enough-history", { timeout: 120_000 });
+    const notEnough = panel.getByTestId("outlook-not-enough");
+    await expect(notEnough).toHaveAttribute("data-needed", "14d");
+    await expect(notEnough).toContainText("Not enough history yet. The outlook needs 14 days of hourly summaries of");
+    await expect(notEnough).toContainText(/the service holds (less than an hour|[\d]+ h|\d+ days?( \d+ h)?) so far\. It can answer in about 1[34] days/);
+    await expect(notEnough.getByRole("progressbar")).toBeVisible();
+    await shootEverySize(page, "outlook-not-enough", { target: panel });
+  } finally {
+    await stack.stop();
+  }
 });

@@ -83,6 +83,7 @@ export const OutlookPanel = memo(function OutlookPanel({ store, chainId, chainNa
     });
     return held;
   }, [entries]);
+  const rows = useMemo(() => ribbonRows(answers, money), [answers, money]);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if ("threshold" in read) setThreshold(read.threshold);
@@ -156,7 +157,7 @@ export const OutlookPanel = memo(function OutlookPanel({ store, chainId, chainNa
             <figure className="outlook-figure">
               <figcaption>Lowest likely within each horizon ({unit}): p10–p90 shaded, p50 the line, now dashed</figcaption>
               <div className="outlook-chart" data-testid="outlook-ribbon" data-horizons={answers.size}>
-                <OutlookRibbon rows={ribbonRows(answers, money)} now={shownValueOf(money, answer.body.at.baseFee)} selected={hours} unit={valueUnit} />
+                <OutlookRibbon rows={rows} now={shownValueOf(money, answer.body.at.baseFee)} selected={hours} unit={valueUnit} />
               </div>
             </figure>
             <TrackRecord body={answer.body} hours={hours} />
