@@ -1,7 +1,7 @@
 // Bundles the headless service with esbuild into dist/serve/, which `npm run serve` runs on plain node:
 //   serve.mjs            shared/cli/serve.ts and everything it imports (only the modules it reaches, none of tsx)
 //   evmNodeProcess.mjs   the --demo node's child process (hardhat stays outside, required at run time)
-//   data/                the mainnet base fees the demo replays, and the timed ones of its history
+//   data/                the mainnet base fees the demo replays, the timed ones of its history, and the hourly samples of its past
 //   inputs.json          the files the bundles were made from, so that scripts/serve.mjs rebuilds when one changes
 // Under tsx the service held ~180 MB (the loader, and every module compiled at run time); bundled, about a third.
 // Writes each file beside its place and renames it there, so that a serve starting meanwhile never reads half a file.
@@ -34,7 +34,7 @@ export async function buildServe() {
     build({ ...common, entryPoints: ["shared/cli/serve.ts"], outfile: join(SERVE_DIR, "serve.mjs") }),
     build({ ...common, entryPoints: ["shared/demo/evmNodeProcess.ts"], outfile: join(SERVE_DIR, "evmNodeProcess.mjs") }),
   ]);
-  const dataFiles = ["mainnet-17180000-17194650.csv", "mainnet-17180000-17194650-timed.csv"];
+  const dataFiles = ["mainnet-17180000-17194650.csv", "mainnet-17180000-17194650-timed.csv", "mainnet-hourly-samples-2023-12-2024-03.csv"];
   const inputs = new Set(["scripts/buildServe.mjs", ...dataFiles.map((name) => `shared/demo/data/${name}`)]);
   for (const result of results) {
     for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);

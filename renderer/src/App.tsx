@@ -48,6 +48,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   const outlook = useMemo(() => new OutlookStore((chainId, query, signal) => client.outlook(chainId, query, signal)), [client]);
   useEffect(() => () => outlook.cancel(), [outlook]);
   const priceHistory = useCallback((chainId: number, fromSeconds: number, signal: AbortSignal) => client.priceHistory(chainId, fromSeconds, signal), [client]);
+  const hourlyStats = useCallback((chainId: number, signal: AbortSignal) => client.hourlyStats(chainId, signal), [client]);
   // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes. Told before the
   // views ask (their effects come after layout effects), so that each answer knows what was held when it was asked.
   useLayoutEffect(() => {
@@ -128,6 +129,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
               stats={stats}
               shownAction={shownAction}
               priceHistory={priceHistory}
+              hourlyStats={hourlyStats}
               costs={costs}
               outlook={outlook}
               range={range}

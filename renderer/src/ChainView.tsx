@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Costs, PriceHistory } from "../../shared/wire/costs.ts";
+import type { HourlyStats } from "../../shared/wire/hourlyStats.ts";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import { congestionOf } from "../../shared/wire/congestion.ts";
@@ -49,6 +50,8 @@ interface Props {
   readonly shownAction: string | undefined;
   /** GET /networks/{chainId}/priceHistory, for the views in money. */
   readonly priceHistory: (chainId: number, fromSeconds: number, signal: AbortSignal) => Promise<PriceHistory>;
+  /** GET /networks/{chainId}/hourlyStats, for the cheapest hours. */
+  readonly hourlyStats: (chainId: number, signal: AbortSignal) => Promise<HourlyStats>;
   /** The base fee chart's range, the same for every chain. */
   readonly range: ChartRangeId;
   readonly onRange: (range: ChartRangeId) => void;
@@ -78,6 +81,7 @@ export function ChainView({
   outlook,
   shownAction,
   priceHistory,
+  hourlyStats,
   range,
   onRange,
   blobRange,
@@ -98,6 +102,7 @@ export function ChainView({
   usePrefetchedRanges(stats, status.chainId, askHistory);
   const costsEntry = useCosts(costs, status.chainId, costsStateKey(status), COSTS_EVERY_MS, hasData && offline === undefined);
   const chartCost = useChartCost(costsEntry.costs, shownAction, status.chainId, priceHistory);
+  const fetchHourlyStats = useCallback((signal: AbortSignal) => hourlyStats(status.chainId, signal), [hourlyStats, status.chainId]);
   // The same array while the lines stay the same (each answer of GET /alerts is a new object), so that the chart's memo holds.
   const alertLinesKey = JSON.stringify(alertLinesOf(alerts.kind === "known" ? alerts.body : undefined, status.chainId));
   const alertLines = useMemo(() => JSON.parse(alertLinesKey) as AlertLine[], [alertLinesKey]);
@@ -201,11 +206,11 @@ export function ChainView({
           <AlertsPanel alerts={alerts} chainId={status.chainId} chainName={status.name} desktop={desktop} />
           {hasHistory && status.history.newestTime !== null ? (
             <CheapestHours
-              store={stats}
               chainId={status.chainId}
               chainName={status.name}
+              fetchRows={fetchHourlyStats}
               newestHourStartSeconds={localHourStartSeconds(status.history.newestTime)}
-              history={status.history}
+              oldestTime={status.history.oldestTime}
               enabled={askHistory}
               cost={chartCost}
             />

@@ -18,6 +18,9 @@ import { runPressureBench } from "./pressureBench.ts";
 import { runCostsBench } from "./costsBench.ts";
 import { runServedBench } from "./servedBench.ts";
 import { runCrossCheckBench } from "./crossCheckBench.ts";
+import { runOutlookBench } from "./outlookBench.ts";
+import { runHourlySummaryBench } from "./hourlySummaryBench.ts";
+import { runOutlookBackfillBench } from "./outlookBackfillBench.ts";
 
 const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: "chain feed", run: () => runFeedBench() },
@@ -35,12 +38,15 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> =
   { name: "backfill kept", run: () => runBackfillStoredBench() },
   { name: "costs", run: () => runCostsBench() },
   { name: "crosscheck", run: () => runCrossCheckBench() },
+  { name: "outlook", run: () => runOutlookBench() },
+  { name: "hours", run: () => runHourlySummaryBench() },
+  { name: "outlook backfill", run: () => runOutlookBackfillBench() },
   // Short by default; `npm run bench -- soak` (which also selects it alone) or GASFEES_SOAK_MINUTES runs it long.
   { name: "soak", run: () => runSoakBench(soakSeconds(process.argv.slice(2))) },
 ];
 
 /** The word that selects each bench on the command line (a word selects every bench whose name holds it). */
-const WORDS = "feed|freshness|dashboard|server|wrk|ten|history|store|lock|stats|pressure|backfill|kept|costs|crosscheck|soak";
+const WORDS = "feed|freshness|dashboard|server|wrk|ten|history|store|lock|stats|pressure|backfill|kept|costs|crosscheck|hours|outlook|soak";
 
 const USAGE = `Usage: npm run bench -- [${WORDS} ...]
 
@@ -62,6 +68,9 @@ baseline measured in the same run, with their ratio and the goal.
   kept       the same weeks fetched and kept end to end: the chain's record in memory and its SQLite store
   costs      RPC calls per hour that prices and L1 fees add to a chain beside its feed's; /costs beside busyThreshold
   crosscheck calls per new block over http with three endpoints checking each other, beside one endpoint (~2 min)
+  outlook    /outlook p50/p99 beside busyThreshold on the same service with a year of hourly summaries (~40 s)
+  hours      the hourly summaries of 10 chains x a year on disk, beside the same as CSV (goal: under 20 MB)
+             and the outlook backfill's 8 weeks per chain (12 s, 2 s, 0.25 s): pages, calls counted, minutes at 2 calls/s (~30 s)
   soak       the service under load for 30 s (5 minutes when named; GASFEES_SOAK_MINUTES sets it)
   --help     this help`;
 

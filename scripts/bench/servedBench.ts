@@ -2,10 +2,16 @@
 // service, its feeds, backfill and price reads running), against a bare node:http server on the same Node, in a
 // process of its own, answering the same bytes. Load from wrk, a C load generator that is not the bottleneck (Node
 // load generators are), one thread; on a machine with two cores or more each server is pinned to one core and wrk to
-// another, so that neither takes the other's. Three runs of 4 s in turns (bare, gasfees, ...) at 10, 50 and 200
-// connections; the ratio is of the means. Skipped, saying how to get it, where wrk is missing.
+// another, so that neither takes the other's, and the demo's EVM node (the service's child process: the chain, which
+// a user's service reaches over the network) to wrk's core, so that mining its blocks never takes the server's core.
+// Five runs of 4 s in turns (bare, gasfees, ...) at 10, 50 and 200 connections, compared pair by pair: the rows give
+// the medians, and the ratio of each pair, so that a machine whose speed drifts shows as a spread, not as a verdict.
+// With GASFEES_BENCH_IN_PROCESS=1, a third server in the turns: a bare one inside the service's own process
+// (inProcessBareServer.mjs), which splits the service's cost into its own code and the process it runs in.
+// Skipped, saying how to get it, where wrk is missing.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchRow } from "./benchRow.ts";
@@ -15,7 +21,7 @@ const KEY = "0123456789abcdef0123456789abcdef";
 const AUTHORIZATION = `Basic ${Buffer.from(`${KEY}:`).toString("base64")}`;
 const PATH = "/networks/31337/busyThreshold";
 const CONNECTIONS = [10, 50, 200] as const;
-const RUNS = 3;
+const RUNS = Number(process.env.GASFEES_BENCH_RUNS ?? 5);
 const SECONDS = Number(process.env.GASFEES_BENCH_SECONDS ?? 4);
 /** Where a start gives up: a first start bundles the service and builds the dashboard. */
 const START_TIMEOUT_MS = 180_000;
@@ -27,11 +33,33 @@ function wrkPresent(): boolean {
   return spawnSync("wrk", ["--version"], { stdio: "ignore" }).error === undefined;
 }
 
-/** With two cores or more: the servers on core 0, wrk on core 1 (taskset, where it is). */
+/** With two cores or more: the servers on core 0, wrk and the demo's EVM node on core 1 (taskset, where it is). */
 const pinning = (): boolean => cpus().length >= 2 && spawnSync("taskset", ["--version"], { stdio: "ignore" }).error === undefined;
 
 function pin(pid: number, core: number): void {
   spawnSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { stdio: "ignore" });
+}
+
+/** The processes whose parent is `pid` (Linux, from /proc; none elsewhere). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return children;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The fields after the command's closing parenthesis: state, then the parent's pid.
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
 }
 
 /** Resolves with the first match of `pattern` in the child's stream; rejects if it exits or the wait gives up. */
@@ -140,7 +168,53 @@ async function stopRow(serve: ChildProcess, stderr: () => string): Promise<Bench
   };
 }
 
-const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Each pair's ratio, gasfees over bare, as the rows print them. */
+const pairRatios = (ours: readonly number[], theirs: readonly number[]) => ours.map((value, index) => (value / theirs[index]!).toFixed(2)).join(", ");
+
+/** A TCP port free on 127.0.0.1 now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The split of the service's CPU time per request: its own code (the service against the bare server in its process)
+ * and the process it runs in (that server against the bare one in a process of its own), each a median with each
+ * pair's ratio.
+ */
+function inProcessRows(connections: number, ours: readonly Run[], theirs: readonly Run[], inProcess: readonly Run[]): BenchRow[] {
+  const cpu = (runs: readonly Run[]) => runs.map((run) => run.cpuUs);
+  return [
+    {
+      name: `the service's own code: CPU time per request of the service against a bare node:http server inside its process (${connections} connections), medians; each pair's ratio: ${pairRatios(cpu(ours), cpu(inProcess))}`,
+      value: median(cpu(ours)),
+      unit: "µs",
+      baselineName: "bare node:http in the service's process",
+      baseline: median(cpu(inProcess)),
+      goal: "—",
+    },
+    {
+      name: `the process it runs in: the same bare server inside the service's process against one in its own (${connections} connections), medians; each pair's ratio: ${pairRatios(cpu(inProcess), cpu(theirs))}`,
+      value: median(cpu(inProcess)),
+      unit: "µs",
+      baselineName: "bare node:http in its own process",
+      baseline: median(cpu(theirs)),
+      goal: "—",
+    },
+  ];
+}
 
 export async function runServedBench(): Promise<BenchRow[]> {
   if (!wrkPresent()) {
@@ -152,10 +226,24 @@ export async function runServedBench(): Promise<BenchRow[]> {
   // The user's settings but one: the per-key rate limit (100 requests/s by default) would answer 429 under load.
   const configFile = join(dir, "settings.json");
   writeFileSync(configFile, JSON.stringify({ version: 1, apiKeys: [{ key: KEY }], rateLimit: { requestsPerSecond: 0, burst: 1 } }));
-  const serve = spawn(process.execPath, [...serveScriptArguments(), "--demo", "--port", "0", "--config", configFile], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, GASFEES_CONFIG_DIR: dir, GASFEES_LOG_LEVEL: "info" },
-  });
+  const inProcessPort = process.env.GASFEES_BENCH_IN_PROCESS === "1" ? await freePort() : undefined;
+  const servePort = inProcessPort === undefined ? 0 : await freePort();
+  const preload = inProcessPort === undefined ? [] : ["--import", "./scripts/bench/inProcessBareServer.mjs"];
+  const serve = spawn(
+    process.execPath,
+    [...serveNodeFlags(), ...preload, ...serveScriptArguments().slice(-1), "--demo", "--port", String(servePort), "--config", configFile],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        GASFEES_CONFIG_DIR: dir,
+        GASFEES_LOG_LEVEL: "info",
+        GASFEES_BENCH_AUTHORIZATION: AUTHORIZATION,
+        GASFEES_BENCH_IN_PROCESS_PORT: String(inProcessPort ?? ""),
+        GASFEES_BENCH_IN_PROCESS_SOURCE: `http://127.0.0.1:${servePort}${PATH}`,
+      },
+    },
+  );
   let bare: ChildProcess | undefined;
   let stderr = "";
   serve.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -170,36 +258,45 @@ export async function runServedBench(): Promise<BenchRow[]> {
       env: { ...process.env, GASFEES_BENCH_AUTHORIZATION: AUTHORIZATION },
     });
     const [, barePort] = await awaitOutput(bare, "stdout", /^(\d+)\n/, "the bare server");
-    if (pinned) for (const pid of [serve.pid!, bare.pid!]) pin(pid, 0);
+    if (pinned) {
+      for (const pid of [serve.pid!, bare.pid!]) pin(pid, 0);
+      for (const pid of childrenOf(serve.pid!)) pin(pid, 1);
+    }
     const urls = { gasfees: `${url}${PATH}`, bare: `http://127.0.0.1:${barePort}${PATH}` };
     for (const connections of CONNECTIONS) {
       await wrk(urls.bare, connections, 1, pinned, bare.pid!);
       await wrk(urls.gasfees, connections, 1, pinned, serve.pid!);
+      const inProcessUrl = inProcessPort === undefined ? undefined : `http://127.0.0.1:${inProcessPort}${PATH}`;
+      if (inProcessUrl !== undefined) await wrk(inProcessUrl, connections, 1, pinned, serve.pid!);
       const ours: Run[] = [];
       const theirs: Run[] = [];
+      const inProcess: Run[] = [];
       for (let run = 0; run < RUNS; run++) {
         theirs.push(await wrk(urls.bare, connections, SECONDS, pinned, bare.pid!));
         ours.push(await wrk(urls.gasfees, connections, SECONDS, pinned, serve.pid!));
+        if (inProcessUrl !== undefined) inProcess.push(await wrk(inProcessUrl, connections, SECONDS, pinned, serve.pid!));
       }
+      const rps = { ours: ours.map((run) => run.rps), theirs: theirs.map((run) => run.rps) };
       rows.push({
-        name: `busyThreshold of npm run serve --demo: requests per second, wrk -t1 -c${connections} -d${SECONDS}s${pinned ? " (servers on core 0, wrk on core 1)" : ""}, ${RUNS} runs in turns`,
-        value: mean(ours.map((run) => run.rps)),
+        name: `busyThreshold of npm run serve --demo: requests per second, wrk -t1 -c${connections} -d${SECONDS}s${pinned ? " (servers on core 0, wrk and the demo's EVM node on core 1)" : ""}, medians of ${RUNS} runs in turns; each pair's ratio: ${pairRatios(rps.ours, rps.theirs)}`,
+        value: median(rps.ours),
         unit: "req/s",
         baselineName: "bare node:http, same bytes, same Node",
-        baseline: mean(theirs.map((run) => run.rps)),
+        baseline: median(rps.theirs),
         goal: "≥ 0.85",
       });
-      const cpuUs = mean(ours.map((run) => run.cpuUs));
-      if (Number.isFinite(cpuUs)) {
+      const cpu = { ours: ours.map((run) => run.cpuUs), theirs: theirs.map((run) => run.cpuUs) };
+      if (cpu.ours.every(Number.isFinite)) {
         rows.push({
-          name: `the same: server CPU time per request (${connections} connections; the service's includes its feeds')`,
-          value: cpuUs,
+          name: `the same: server CPU time per request (${connections} connections; the service's includes its feeds'), medians; each pair's ratio: ${pairRatios(cpu.ours, cpu.theirs)}`,
+          value: median(cpu.ours),
           unit: "µs",
           baselineName: "bare node:http, same bytes, same Node",
-          baseline: mean(theirs.map((run) => run.cpuUs)),
+          baseline: median(cpu.theirs),
           goal: "—",
         });
       }
+      if (inProcess.length > 0) rows.push(...inProcessRows(connections, ours, theirs, inProcess));
     }
     await stopChild(bare);
     rows.push(await stopRow(serve, () => stderr));

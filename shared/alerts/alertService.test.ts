@@ -249,6 +249,7 @@ test("a relative rule compares with the percentile of its window (nearest rank) 
     get: (chainId) => hiding.service.get(chainId),
     list: () => hiding.service.list(),
     history: () => undefined,
+    outlook: (chainId) => hiding.service.outlook(chainId),
     subscribe: (listener) => hiding.service.subscribe(listener),
   };
   const paused = new AlertService({ source: withoutHistory, logger: recordingLogger(), now: () => T0 });

@@ -1,9 +1,7 @@
 import type { AlertRule } from "../core/alerts/alertRule.ts";
 import type { HistoryView } from "../core/history/historyView.ts";
-import { baseFeeThresholdForFiat } from "../core/costs/fiatThreshold.ts";
-import { tierTipsOf } from "../core/fees/suggestionInput.ts";
 import type { ChainPublication } from "../service/chainPublication.ts";
-import { l1FeeOf, operatorFeeOf } from "../service/rollupFees.ts";
+import { baseFeeForFiat } from "../service/fiatBaseFee.ts";
 
 /** A rule's threshold as of the newest block: in wei, and for a percentile rule, the blocks it was computed over. */
 export interface ThresholdNow {
@@ -29,11 +27,9 @@ export function thresholdNow(
     // The medium tier's cost of the action, as /costs computes it: undefined without a price (the rule is then paused).
     const snapshot = publication?.snapshot;
     const money = publication?.money;
-    const price = money?.price?.feedPrice;
-    if (snapshot === undefined || money === undefined || price === undefined) return undefined;
-    // What the rollup charges besides the gas (its L1 fee, its operator fee): as /costs adds it, nothing where not read.
-    const fixedWei = (l1FeeOf(money, threshold.action.txBytes) ?? 0n) + (operatorFeeOf(money, threshold.action.gas) ?? 0n);
-    return { wei: baseFeeThresholdForFiat(threshold.fiat, price, threshold.action.gas, tierTipsOf(snapshot).medium, fixedWei), blocks: undefined };
+    if (snapshot === undefined || money === undefined) return undefined;
+    const wei = baseFeeForFiat(threshold.action, threshold.fiat, snapshot, money);
+    return wei === undefined ? undefined : { wei, blocks: undefined };
   }
   const over = history?.percentileOver(threshold.window, threshold.percentile, rule.fee ?? "base");
   return over === undefined ? undefined : { wei: over.wei, blocks: over.blocks };

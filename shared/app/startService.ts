@@ -7,6 +7,7 @@ import { createApiServer } from "../http/server.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import { generateApiKey } from "../keys/generateApiKey.ts";
 import { ChainBackfill, type ChainBackfillOptions } from "../service/chainBackfill.ts";
+import { ChainOutlookBackfill, storedOutlookHours } from "../service/chainOutlookBackfill.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
 import { openHistoryStore } from "./openHistoryStore.ts";
 import { FeeService } from "../service/feeService.ts";
@@ -90,11 +91,24 @@ export async function startService(config: ServiceConfig, logger: Logger): Promi
     ...(backfill === false
       ? {}
       : {
-          startBackfill: (plan, record, republish) => {
+          startBackfill: (plan, record, republish, storeWriter) => {
+            const endpoints = layers.get(plan.chainId)!;
+            // The hours before the history, once it reaches its horizon: kept in the history file (none without one).
+            const outlook =
+              storeWriter === undefined
+                ? undefined
+                : new ChainOutlookBackfill(plan, record, {
+                    logger,
+                    endpoints,
+                    hours: storedOutlookHours(storeWriter, plan.chainId),
+                    republish,
+                    ...(backfill === true ? {} : { runner: backfill }),
+                  });
             const chainBackfill = new ChainBackfill(plan, record, {
               logger,
               republish,
-              endpoints: layers.get(plan.chainId)!,
+              endpoints,
+              ...(outlook === undefined ? {} : { outlook }),
               ...(backfill === true ? {} : { runner: backfill }),
             });
             chainBackfill.start();

@@ -13,6 +13,8 @@ export interface BackfillEndpointOptions {
   readonly signal: AbortSignal;
   /** Monotonic milliseconds (the rate limit, the lane's backoff and the waits are measured on it). */
   readonly monotonicMs: () => number;
+  /** The layer's lane it reads through: the history's "backfill" (default), or the outlook's own. */
+  readonly lane?: "backfill" | "outlook";
 }
 
 /**
@@ -32,6 +34,10 @@ export class BackfillEndpoint {
   readonly #rateLimit: EndpointRateLimit;
   readonly #options: BackfillEndpointOptions;
   #requests = 0;
+
+  get #lane(): "backfill" | "outlook" {
+    return this.#options.lane ?? "backfill";
+  }
 
   constructor(layer: ChainEndpoints, layered: ChainEndpoint, options: BackfillEndpointOptions) {
     this.#layer = layer;
@@ -70,7 +76,7 @@ export class BackfillEndpoint {
   /** The layer's chain-id check through the backfill's lane (asked once per connection; WrongChainError sets it aside). */
   async verify(): Promise<void> {
     await this.#slot();
-    await untilAborted(this.#layer.checkChainId(this.layered, "backfill", { timeoutMs: this.#options.requestTimeoutMs }), this.#options.signal);
+    await untilAborted(this.#layer.checkChainId(this.layered, this.#lane, { timeoutMs: this.#options.requestTimeoutMs }), this.#options.signal);
   }
 
   /** A page came through: the lane's backoff starts again from its shortest wait. */
@@ -97,12 +103,12 @@ export class BackfillEndpoint {
 
   /** Its answers cannot be true (another chain, garbage, inconsistent pages, a lie): set aside for every reader. */
   setAside(error: Error): void {
-    this.#layer.setAside(this.layered, error instanceof WrongChainError ? "wrong-chain" : "disagrees", error, { by: "backfill" });
+    this.#layer.setAside(this.layered, error instanceof WrongChainError ? "wrong-chain" : "disagrees", error, { by: this.#lane });
   }
 
   /** Closes the lane (its chain id is asked again at its next use). */
   close(): void {
-    this.#layer.reconnect(this.layered, "backfill");
+    this.#layer.reconnect(this.layered, this.#lane);
   }
 
   async #slot(): Promise<void> {
@@ -114,7 +120,7 @@ export class BackfillEndpoint {
 
   async #request(method: string, params: readonly unknown[]): Promise<unknown> {
     await this.#slot();
-    const connection = this.#layer.connection(this.layered, "backfill", this.#options.requestTimeoutMs);
+    const connection = this.#layer.connection(this.layered, this.#lane, this.#options.requestTimeoutMs);
     return untilAborted(connection.request(method, params), this.#options.signal);
   }
 }

@@ -11,6 +11,7 @@ import { DEFAULT_PAGE_BLOCKS } from "./backfillPlan.ts";
 import type { BlockRange } from "./backfillRanges.ts";
 import { BackfillSchedule } from "./backfillSchedule.ts";
 import { BackfillStoppedError, untilAborted, waitMs } from "./backfillWait.ts";
+import type { BackfillWork } from "./backfillWork.ts";
 
 /** The gentle default: at most this many requests per second to each endpoint (the contract's "History"). */
 export const DEFAULT_BACKFILL_REQUESTS_PER_SECOND = 2;
@@ -18,6 +19,8 @@ export const DEFAULT_BACKFILL_REQUESTS_PER_SECOND = 2;
 export const DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS = 10_000;
 /** What a dispute at a page's seams is filed under in the layer: said until a later run of the backfill ends without one. */
 export const SEAM_DISPUTE = "history seams";
+/** The same for the outlook backfill's pages (the hours before the history). */
+export const OUTLOOK_SEAM_DISPUTE = "outlook seams";
 /** How long the backfill waits at most before it looks again for an endpoint to read through, while none is trusted. */
 const NO_SOURCE_WAIT_MS = 1_000;
 /**
@@ -30,6 +33,11 @@ export const DEFAULT_WARN_AFTER_FAILURES = 3;
 
 export interface BackfillRunnerOptions {
   readonly chainId: number;
+  /**
+   * What the run is called in the log, and the dispute its seams raise: "history backfill" (default) or "outlook
+   * backfill" (the hours before the history, shared/backfill/outlookBackfillWork.ts).
+   */
+  readonly name?: "history backfill" | "outlook backfill";
   /** The chain's endpoints (http(s) or ws(s)), when no layer is given: the runner makes a layer of its own of them. */
   readonly rpcUrls?: readonly string[];
   /** The user's name of an endpoint, by its URL (as the live feed's `rpcLabels`). */
@@ -128,7 +136,7 @@ export class BackfillRunner {
   readonly #nowMs: () => number;
   readonly #monotonicMs: () => number;
   #endpoints: readonly BackfillEndpoint[] = [];
-  #schedule: BackfillSchedule | undefined;
+  #schedule: BackfillWork | undefined;
   #run: Promise<BackfillOutcome> | undefined;
   #finished = false;
   #pageFailure: { error: unknown } | undefined;
@@ -164,11 +172,29 @@ export class BackfillRunner {
     return this.#endpoints.map((endpoint) => ({ url: endpoint.redactedUrl, requests: endpoint.requests }));
   }
 
-  /** Fetches what `target` lacks; resolves when the horizon or the genesis is reached, or at stop(). */
-  run(target: BackfillTarget): Promise<BackfillOutcome> {
+  /**
+   * Fetches what `target` lacks (or the pages `work` gives); resolves when the horizon or the genesis is reached (the
+   * work is complete), or at stop().
+   */
+  run(target: BackfillTarget | { readonly work: BackfillWork }): Promise<BackfillOutcome> {
     if (this.#run) throw new Error(`chain ${this.#options.chainId}: this backfill already ran; make a new BackfillRunner for another run`);
     this.#run = this.#runOnce(target);
     return this.#run;
+  }
+
+  /** "history backfill" or "outlook backfill", as the log says it. */
+  get #name(): string {
+    return this.#options.name ?? "history backfill";
+  }
+
+  /** The layer's lane the run reads through: the history's, or the outlook's own. */
+  get #lane(): "backfill" | "outlook" {
+    return this.#options.name === "outlook backfill" ? "outlook" : "backfill";
+  }
+
+  /** The dispute the run's seams raise in the layer (and settle when a run ends without one). */
+  get #seamDispute(): string {
+    return this.#options.name === "outlook backfill" ? OUTLOOK_SEAM_DISPUTE : SEAM_DISPUTE;
   }
 
   /** Ends the run at once: waits and requests are aborted, connections closed, no timer left. */
@@ -180,23 +206,30 @@ export class BackfillRunner {
     if (this.#ownsLayer) this.#layer.close();
   }
 
-  async #runOnce(target: BackfillTarget): Promise<BackfillOutcome> {
+  async #runOnce(target: BackfillTarget | { readonly work: BackfillWork }): Promise<BackfillOutcome> {
     const { chainId, logger, horizonSeconds } = this.#options;
     const requestsPerSecond = this.#options.requestsPerSecond ?? DEFAULT_BACKFILL_REQUESTS_PER_SECOND;
-    const schedule = new BackfillSchedule({
-      heldRanges: target.heldRanges,
-      newest: target.newest,
-      anchors: target.anchors ?? [],
-      horizonSeconds,
-      blockSpacingSeconds: this.#options.blockTimeMs / 1000,
-      pageBlocks: this.#options.pageBlocks ?? DEFAULT_PAGE_BLOCKS,
-    });
+    const schedule =
+      "work" in target
+        ? target.work
+        : new BackfillSchedule({
+            heldRanges: target.heldRanges,
+            newest: target.newest,
+            anchors: target.anchors ?? [],
+            horizonSeconds,
+            blockSpacingSeconds: this.#options.blockTimeMs / 1000,
+            pageBlocks: this.#options.pageBlocks ?? DEFAULT_PAGE_BLOCKS,
+          });
     this.#schedule = schedule;
     const startedAt = this.#monotonicMs();
     const firstPlan = schedule.plan();
     if (firstPlan.complete || this.#stop.signal.aborted) {
       this.#reportProgress(false);
-      if (firstPlan.complete) logger.info(`chain ${chainId}: the history is complete back to block ${firstPlan.floorBlock}; nothing to backfill`, { chainId });
+      if (firstPlan.complete)
+        logger.info(
+          `chain ${chainId}: the ${this.#name === "history backfill" ? "history" : "outlook"} is complete back to block ${firstPlan.floorBlock}; nothing to backfill`,
+          { chainId },
+        );
       return this.#outcome();
     }
     this.#endpoints = this.#layer.endpoints.map(
@@ -206,13 +239,14 @@ export class BackfillRunner {
           requestTimeoutMs: this.#options.requestTimeoutMs ?? DEFAULT_BACKFILL_REQUEST_TIMEOUT_MS,
           signal: this.#stop.signal,
           monotonicMs: this.#monotonicMs,
+          lane: this.#lane,
         }),
     );
     const top = firstPlan.missing[0]!.toBlock;
     logger.info(
-      `chain ${chainId}: history backfill starts: about ${firstPlan.blocksToGo} blocks missing from block ${top} back, ` +
+      `chain ${chainId}: ${this.#name} starts: about ${firstPlan.blocksToGo} blocks missing from block ${top} back, ` +
         `through one of ${this.#endpoints.length} endpoint(s) at a time, at most ${requestsPerSecond} requests/s each`,
-      { chainId, newestBlock: target.newest.block, fromBlock: top, blocksToGo: firstPlan.blocksToGo, horizonSeconds },
+      { chainId, ...("work" in target ? {} : { newestBlock: target.newest.block }), fromBlock: top, blocksToGo: firstPlan.blocksToGo, horizonSeconds },
     );
     this.#reportProgress(true);
     try {
@@ -223,19 +257,19 @@ export class BackfillRunner {
     this.#reportProgress(false);
     const outcome = this.#outcome();
     // A run that met no disagreement at its pages' seams ends an earlier run's dispute.
-    if (!this.#disputed && !outcome.stopped) this.#layer.settle(SEAM_DISPUTE);
+    if (!this.#disputed && !outcome.stopped) this.#layer.settle(this.#seamDispute);
     const seconds = ((this.#monotonicMs() - startedAt) / 1000).toFixed(1);
     const fields = { chainId, blocksFetched: outcome.blocksFetched, pagesFetched: outcome.pagesFetched, requests: outcome.requests, seconds: Number(seconds) };
     if (this.#pageFailure) {
-      logger.error(`chain ${chainId}: history backfill stopped: a page could not be kept (${String(this.#pageFailure.error)})`, fields);
+      logger.error(`chain ${chainId}: ${this.#name} stopped: a page could not be kept (${String(this.#pageFailure.error)})`, fields);
       throw this.#pageFailure.error;
     }
     const plan = schedule.plan();
     // A stop is said by whoever stopped it (serve's "SIGINT: stopping"): how far the backfill got is a detail.
     logger[outcome.stopped ? "debug" : "info"](
       outcome.stopped
-        ? `chain ${chainId}: history backfill stopped after ${outcome.blocksFetched} blocks (${outcome.requests} requests, ${seconds} s); about ${plan.blocksToGo} blocks to go`
-        : `chain ${chainId}: history backfill done: ${outcome.blocksFetched} blocks in ${outcome.pagesFetched} pages (${outcome.requests} requests, ${seconds} s); the history reaches back to block ${plan.floorBlock}`,
+        ? `chain ${chainId}: ${this.#name} stopped after ${outcome.blocksFetched} blocks (${outcome.requests} requests, ${seconds} s); about ${plan.blocksToGo} blocks to go`
+        : `chain ${chainId}: ${this.#name} done: ${outcome.blocksFetched} blocks in ${outcome.pagesFetched} pages (${outcome.requests} requests, ${seconds} s); ${this.#options.name === "outlook backfill" ? "it" : "the history"} reaches back to block ${plan.floorBlock}`,
       fields,
     );
     return outcome;
@@ -255,7 +289,7 @@ export class BackfillRunner {
           await waitMs(this.#sourceWaitMs(), this.#ended.signal);
           continue;
         }
-        if (!this.#layer.chainIdKnown(endpoint.layered, "backfill")) {
+        if (!this.#layer.chainIdKnown(endpoint.layered, this.#lane)) {
           await endpoint.verify();
           continue;
         }
@@ -317,7 +351,7 @@ export class BackfillRunner {
         if (judged === undefined || judged.kind === "disputed") {
           const how = judged?.how ?? `${verdict.kind === "refetch" ? verdict.how : "a seam disagrees"}, and no other endpoint answers to judge it`;
           this.#disputed = true;
-          this.#layer.dispute(SEAM_DISPUTE, how);
+          this.#layer.dispute(this.#seamDispute, how);
           logger.warn(`chain ${chainId}: a backfilled page does not meet the history held, and no majority settles it: ${how}`, { chainId });
           if (judged?.keep === undefined) throw new SeamDisputedError(endpoint.redactedUrl, how);
           kept = judged.keep;
@@ -326,7 +360,7 @@ export class BackfillRunner {
             const liar = this.#endpoints.find((candidate) => candidate.redactedUrl === outlier.source);
             const error = new BackfillAnswerError(outlier.source, `its blocks disagree with the other sources': ${outlier.how}`);
             liar?.setAside(error);
-            logger.warn(`chain ${chainId}: history backfill sets ${outlier.source} aside for lying: ${outlier.how}`, { chainId, url: outlier.source });
+            logger.warn(`chain ${chainId}: ${this.#name} sets ${outlier.source} aside for lying: ${outlier.how}`, { chainId, url: outlier.source });
           }
           kept = judged.page;
           corrections = judged.corrections;
@@ -389,7 +423,7 @@ export class BackfillRunner {
     if (!(error instanceof RpcEndpointError)) {
       // Another chain, garbage or answers that contradict each other: set aside for every reader of the chain.
       endpoint.setAside(error);
-      logger.warn(`chain ${chainId}: history backfill sets ${endpoint.redactedUrl} aside: ${error.message}`, fields);
+      logger.warn(`chain ${chainId}: ${this.#name} sets ${endpoint.redactedUrl} aside: ${error.message}`, fields);
       return;
     }
     const { waitMs: waitedMs, failuresInARow, askedByEndpoint } = endpoint.markFailing(error);
@@ -397,7 +431,7 @@ export class BackfillRunner {
     // A wait the endpoint asked for (a Retry-After) is said: every reader of the chain waits it out.
     const level = failuresInARow === warnAfter || (askedByEndpoint && failuresInARow === 1) ? "warn" : "debug";
     logger[level](
-      `chain ${chainId}: history backfill: ${endpoint.redactedUrl} failed ${failuresInARow} time(s) in a row; asking it again in ${waitedMs} ms`,
+      `chain ${chainId}: ${this.#name}: ${endpoint.redactedUrl} failed ${failuresInARow} time(s) in a row; asking it again in ${waitedMs} ms`,
       fields,
     );
   }
@@ -421,7 +455,7 @@ export class BackfillRunner {
     try {
       this.#options.onProgress?.(this.#progress);
     } catch (error) {
-      this.#options.logger.error("the history backfill's onProgress listener failed", { chainId: this.#options.chainId, error: String(error) });
+      this.#options.logger.error(`the ${this.#name}'s onProgress listener failed`, { chainId: this.#options.chainId, error: String(error) });
     }
   }
 

@@ -5,6 +5,8 @@ import { demoBlockTipsWei } from "../demo/demoTips.ts";
 import { RECENT_BLOCKS } from "../core/fees/suggestedGasFees.ts";
 import { startEvmNode } from "../demo/startEvmNode.ts";
 import { loadTimedMainnetBlocks } from "../demo/timedMainnetBlocks.ts";
+import { demoPastSummaries, loadDemoPastSamples } from "../demo/demoPastSummaries.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import type { ChainPlan } from "../service/chainPlan.ts";
 import {
   DEMO_ETH_USD_ANSWER,
@@ -32,10 +34,10 @@ export const DEMO_CHAIN_NAME = "Demo (Ethereum mainnet replay)";
 
 /**
  * The demo chain as the service follows it: one block every two seconds, the service's default statistics window (24
- * hours: the replay is chosen so that its fees cross that window's busy threshold, see demoReplayPlan.ts), and
- * nothing kept across starts.
+ * hours: the replay is chosen so that its fees cross that window's busy threshold, see demoReplayPlan.ts), nothing
+ * kept across starts, and the weeks before its history as hourly summaries (`past`, demoPastSummaries.ts).
  */
-export function demoChainPlan(rpcUrls: readonly string[]): ChainPlan {
+export function demoChainPlan(rpcUrls: readonly string[], past: readonly HourlySummary[] = []): ChainPlan {
   return {
     chainId: DEMO_CHAIN_ID,
     name: DEMO_CHAIN_NAME,
@@ -46,6 +48,7 @@ export function demoChainPlan(rpcUrls: readonly string[]): ChainPlan {
     // Money offline: a Chainlink-style ETH / USD feed and the OP stack's L1 fee oracle on the demo chain itself.
     priceFeed: { address: DEMO_PRICE_FEED, token: "ETH", description: DEMO_FEED_DESCRIPTION, heartbeatSeconds: DEMO_FEED_HEARTBEAT_S },
     l1FeeKind: "op-stack",
+    ...(past.length === 0 ? {} : { pastHourlySummaries: past }),
   };
 }
 
@@ -71,6 +74,8 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
   const timed = loadTimedMainnetBlocks();
   const series = demoReplaySeries(timed);
   const history = demoHistory(timed, Math.floor(Date.now() / 1000));
+  // The weeks before the history, so that the outlook and the cheapest hours have weeks of the past from the start.
+  const past = demoPastSummaries(loadDemoPastSamples(), history.timestamps[0]!);
   // The history's first block is the chain's genesis (block 0): every block of the chain is a real one.
   const node = await startEvmNode({
     chainId: DEMO_CHAIN_ID,
@@ -126,9 +131,14 @@ export async function startDemoChain(logger: Logger): Promise<{ plan: ChainPlan;
       `${grouped(series.firstBlock)} to ${grouped(lastBlock)} in a loop`,
     { mining: node.miningPath },
   );
+  const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+  logger.info(
+    `demo chain ${DEMO_CHAIN_ID}'s past before block 0: ${grouped(past.summaries.length)} hourly summaries of real mainnet blocks sampled about ` +
+      `once an hour from ${day(past.realFrom)} to ${day(past.realTo)}, moved ${past.shiftSeconds / (7 * 86_400)} weeks forward`,
+  );
   return {
     // The ws endpoint pushes new heads (one request per block); http is the fallback.
-    plan: demoChainPlan([node.wsUrl, node.url]),
+    plan: demoChainPlan([node.wsUrl, node.url], past.summaries),
     stop: async () => {
       if (heartbeat !== undefined) clearInterval(heartbeat);
       stopReplay();

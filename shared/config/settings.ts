@@ -111,6 +111,18 @@ export const chainSettingsSchema = z
       .trim()
       .refine((text) => parseDurationSeconds(text) !== undefined, 'must be a duration like "7d" (at most a year)')
       .optional(),
+    /** How long hourly summaries are kept (the outlook's memory): a duration, at least the history horizon; default 52w. */
+    summaryHorizon: z
+      .string()
+      .trim()
+      .refine((text) => parseDurationSeconds(text) !== undefined, 'must be a duration like "52w" (at most a year)')
+      .optional(),
+    /** How far before the history horizon a first start backfills hourly summaries: a duration; default 8w. */
+    outlookBackfill: z
+      .string()
+      .trim()
+      .refine((text) => parseDurationSeconds(text) !== undefined, 'must be a duration like "8w" (at most a year)')
+      .optional(),
   })
   .refine((chain) => Object.keys(chain.rpcLabels ?? {}).every((url) => chain.rpcUrls.includes(url)), {
     message: "each key of rpcLabels is one of the chain's rpcUrls, written the same",
@@ -123,6 +135,17 @@ export const chainSettingsSchema = z
       return window?.kind !== "duration" || horizon === undefined || window.seconds <= horizon;
     },
     { message: "the statistics window cannot be longer than the history horizon (historyHorizon, default 7d)", path: ["statsWindow"] },
+  )
+  .refine(
+    (chain) => {
+      const summaries = parseDurationSeconds(chain.summaryHorizon ?? "52w");
+      const horizon = parseDurationSeconds(chain.historyHorizon ?? "7d");
+      return summaries === undefined || horizon === undefined || summaries >= horizon;
+    },
+    {
+      message: "the hourly summaries are kept at least as long as the history (summaryHorizon, default 52w, against historyHorizon, default 7d)",
+      path: ["summaryHorizon"],
+    },
   );
 
 export const apiKeySettingsSchema = z.strictObject({

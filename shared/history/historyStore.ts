@@ -16,7 +16,17 @@ import { STORE_CHUNK_BLOCKS, ChunkSlots, heldCountOf } from "./storeChunkSlots.t
 import { storeErrorFrom } from "./storeErrorFrom.ts";
 import { StoredRunBuilder } from "./storeRunBuilder.ts";
 import { chainTablesExist, createChainTables, prepareSchema, rollback } from "./storeSchema.ts";
-import { checkBlock, checkChainId, checkWrite, MAX_BLOCK } from "./storeWriteInput.ts";
+import { checkBlock, checkChainId, checkWrite, MAX_BLOCK, MAX_TIMESTAMP } from "./storeWriteInput.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
+import {
+  checkSummaries,
+  createHourlySummaryTable,
+  hourlySummaryTableExists,
+  type HourlySummaryStatements,
+  prepareHourlySummaryStatements,
+  summaryOfRow,
+  summaryRowValues,
+} from "./hourlySummaryStore.ts";
 
 export type { BlockAnchor, BlocksToWrite, HeldRange, StoredRun } from "./historyStoreTypes.ts";
 
@@ -47,12 +57,14 @@ const PRIVATE_FILE_MODE = 0o600;
  * Every failure is a HistoryStoreError (see historyStoreErrors.ts) naming the file and what to do: the caller logs it
  * and runs on without persistence.
  *
- * The same file keeps the alert rules' last firings (`alertFirings`), so that their cooldowns outlive a restart.
+ * The same file keeps the alert rules' last firings (`alertFirings`), so that their cooldowns outlive a restart, and
+ * each chain's hourly summaries (`writeHourlySummaries`, `hourlySummaries`), kept for a year for the outlook.
  */
 export class HistoryStore {
   /** The working chunk of writes and prunes (loads have their own: a load may be paused while a write runs). */
   private readonly slots: ChunkSlots;
   private readonly statements = new Map<number, ChainStatements>();
+  private readonly summaryStatements = new Map<number, HourlySummaryStatements>();
   private closed = false;
 
   private constructor(
@@ -288,6 +300,65 @@ export class HistoryStore {
     }
   }
 
+  /**
+   * Keeps a chain's hourly summaries (hourlySummaryStore.ts) in one transaction: each replaces the one held for its
+   * hour, if any. Everything is checked first (HistoryStoreInputError: nothing written).
+   */
+  writeHourlySummaries(chainId: number, summaries: readonly HourlySummary[]): void {
+    this.ensureOpen();
+    checkChainId(this.file, chainId);
+    checkSummaries(this.file, summaries);
+    if (summaries.length === 0) return;
+    const knewChain = this.summaryStatements.has(chainId);
+    try {
+      this.inWriteTransaction(() => {
+        const { upsert } = this.summaryStatementsFor(chainId, true)!;
+        for (const summary of summaries) upsert.run(...summaryRowValues(summary));
+      });
+    } catch (error) {
+      if (!knewChain) this.summaryStatements.delete(chainId);
+      throw storeErrorFrom(this.file, "write hourly summaries to", error);
+    }
+  }
+
+  /**
+   * A chain's hourly summaries whose starts lie from `fromStart` to `toStart` (unix seconds, both included; by default
+   * all), oldest first. A row this gasfees did not write (out of bounds, damaged) is left out.
+   */
+  hourlySummaries(chainId: number, fromStart?: number, toStart?: number): HourlySummary[] {
+    this.ensureOpen();
+    checkChainId(this.file, chainId);
+    const from = fromStart === undefined ? 0 : checkSummaryBound(this.file, fromStart, "fromStart");
+    const to = toStart === undefined ? MAX_TIMESTAMP : checkSummaryBound(this.file, toStart, "toStart");
+    if (from > to) return [];
+    try {
+      const statements = this.summaryStatementsFor(chainId, false);
+      if (!statements) return [];
+      const summaries: HourlySummary[] = [];
+      for (const row of statements.between.iterate(from, to) as Iterable<Parameters<typeof summaryOfRow>[0]>) {
+        const summary = summaryOfRow(row);
+        if (summary !== undefined) summaries.push(summary);
+      }
+      return summaries;
+    } catch (error) {
+      throw storeErrorFrom(this.file, "read the hourly summaries of", error);
+    }
+  }
+
+  /** Drops a chain's hourly summaries of hours that start before `beforeStart` (unix seconds); returns how many. */
+  pruneHourlySummaries(chainId: number, beforeStart: number): number {
+    this.ensureOpen();
+    checkChainId(this.file, chainId);
+    const before = checkSummaryBound(this.file, beforeStart, "beforeStart");
+    try {
+      const statements = this.summaryStatementsFor(chainId, false);
+      if (!statements) return 0;
+      return Number(statements.deleteBefore.run(before).changes);
+    } catch (error) {
+      throw storeErrorFrom(this.file, "prune the hourly summaries of", error);
+    }
+  }
+
   /** The chains that have held blocks at some time (their tables exist), ascending. */
   chainIds(): number[] {
     this.ensureOpen();
@@ -319,6 +390,7 @@ export class HistoryStore {
     if (this.closed) return;
     this.closed = true;
     this.statements.clear();
+    this.summaryStatements.clear();
     try {
       this.db.close();
     } catch (error) {
@@ -381,6 +453,17 @@ export class HistoryStore {
     return statements;
   }
 
+  /** The chain's summary statements, preparing them on first use; undefined when its table does not exist and `create` is false. */
+  private summaryStatementsFor(chainId: number, create: boolean): HourlySummaryStatements | undefined {
+    const known = this.summaryStatements.get(chainId);
+    if (known) return known;
+    if (create) createHourlySummaryTable(this.db, chainId);
+    else if (!hourlySummaryTableExists(this.db, chainId)) return undefined;
+    const statements = prepareHourlySummaryStatements(this.db, chainId);
+    this.summaryStatements.set(chainId, statements);
+    return statements;
+  }
+
   /** Runs `work` in a write transaction, taking the write lock first (waiting up to the busy timeout for it). */
   private inWriteTransaction<T>(work: () => T): T {
     this.db.exec("BEGIN IMMEDIATE");
@@ -397,6 +480,13 @@ export class HistoryStore {
   private ensureOpen(): void {
     if (this.closed) throw new HistoryStoreError(this.file, `The history store of ${this.file} is closed: open it again to use it.`);
   }
+}
+
+/** Checks a bound of hourly summaries' starts: unix seconds, a whole number from 0 to 2^32 - 1. */
+function checkSummaryBound(file: string, seconds: number, what: string): number {
+  if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > MAX_TIMESTAMP)
+    throw new HistoryStoreInputError(file, `${what} ${String(seconds)} is not a time in unix seconds (a whole number from 0 to 2^32 - 1)`);
+  return seconds;
 }
 
 function checkBusyTimeout(file: string, busyTimeoutMs: number): void {

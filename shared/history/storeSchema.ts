@@ -10,6 +10,8 @@ import { HistoryStoreCorruptError, HistoryStoreForeignFileError, HistoryStoreNew
  *   records_<chainId>  (record INTEGER PRIMARY KEY, data BLOB): the chunks' packed fields (storeChunkCodec.ts)
  *   alert_firings      each alert rule's last firing, so that its cooldown outlives a restart (alertFiringStore.ts;
  *                      made on every open, so an older file gets it without a new version)
+ *   hours_<chainId>    the chain's hourly summaries, one row per hour (hourlySummaryStore.ts; made by the chain's
+ *                      first write of them, so an older file gets it without a new version)
  *
  * Records are keyed by an id that only grows, not by block: SQLite's B-trees fill pages well only when keys arrive in
  * ascending order, and a backfill writes newest first, while the live head writes oldest first. Keyed by id, both

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { OUTLOOK_NEEDED_DAYS } from "../wire/outlook.ts";
 
 /** What a message or a header of an error row may mention about the failed request. */
 export interface ApiErrorDetail {
@@ -13,12 +14,16 @@ export interface ApiErrorDetail {
   readonly endpoints?: string;
   /** INVALID_QUERY: the query parameter at fault, and what is wrong with it, ending in the values it takes. */
   readonly query?: { readonly parameter: string; readonly problem: string };
+  /** NOT_ENOUGH_HISTORY: how much of the chain's hourly summaries is held, as a duration ("9d", "200h"). */
+  readonly held?: string;
 }
 
 interface ApiErrorRow {
   readonly statusCode: number;
   readonly message: (detail: ApiErrorDetail) => string;
   readonly headers?: (detail: ApiErrorDetail) => Readonly<Record<string, string>>;
+  /** Fields the body carries after statusCode, code and message. */
+  readonly body?: (detail: ApiErrorDetail) => Readonly<Record<string, string>>;
 }
 
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
@@ -100,6 +105,12 @@ export const API_ERRORS = {
         ? "A query parameter is not valid: GET /openapi.json lists each endpoint's query parameters and their ranges."
         : `The query parameter '${clip(query.parameter)}' ${query.problem}`,
   },
+  NOT_ENOUGH_HISTORY: {
+    statusCode: 422,
+    message: ({ chainId, held }) =>
+      `Chain ${clip(chainId ?? "")} has ${held ?? "0h"} of hourly summaries and the outlook needs ${OUTLOOK_NEEDED_DAYS}d: ask again once it holds ${OUTLOOK_NEEDED_DAYS} days (GET /networks/${clip(chainId ?? "")}/hourlyStats shows them).`,
+    body: ({ held }) => ({ held: held ?? "0h", needed: `${OUTLOOK_NEEDED_DAYS}d` }),
+  },
   // Not in the contract's table: a 500 is a bug, but the caller still deserves an answer in the same shape.
   INTERNAL_ERROR: {
     statusCode: 500,
@@ -115,6 +126,8 @@ export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly statusCode: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** The row's own fields of the body (NOT_ENOUGH_HISTORY's held and needed), after the three every error has. */
+  readonly extra: Readonly<Record<string, string>>;
 
   constructor(code: ApiErrorCode, detail: ApiErrorDetail = {}) {
     const row: ApiErrorRow = API_ERRORS[code];
@@ -122,11 +135,12 @@ export class ApiError extends Error {
     this.code = code;
     this.statusCode = row.statusCode;
     this.headers = row.headers?.(detail) ?? {};
+    this.extra = row.body?.(detail) ?? {};
   }
 
-  /** The JSON body, in the hosted service's shape plus the stable code. */
+  /** The JSON body, in the hosted service's shape plus the stable code (and the row's own fields, where it has some). */
   toJSON(): { statusCode: number; code: ApiErrorCode; message: string } {
-    return { statusCode: this.statusCode, code: this.code, message: this.message };
+    return { statusCode: this.statusCode, code: this.code, message: this.message, ...this.extra };
   }
 }
 

@@ -29,6 +29,11 @@ export class CostAnswers {
     this.#actions = actions;
   }
 
+  /** The actions /costs shows, in its order: the defaults and the settings' own. */
+  get actions(): readonly Action[] {
+    return this.#actions;
+  }
+
   of(publication: PublicationWithData): PreparedBody {
     let prepared = this.#bodies.get(publication);
     if (prepared === undefined) {

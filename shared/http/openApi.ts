@@ -12,6 +12,7 @@ const EXAMPLE_CHAIN_ID_DETAIL: Partial<Record<ApiErrorCode, ApiErrorDetail>> = {
   NO_BASE_FEE: { chainId: "61" },
   NO_BLOB_FEE: { chainId: "8453" },
   NO_DATA: { chainId: "1", retryAfterSeconds: 12 },
+  NOT_ENOUGH_HISTORY: { chainId: "8453", held: "9d" },
   INVALID_QUERY: { query: { parameter: "buckets", problem: "is '5000': it must be a whole number from 1 to 2000." } },
 };
 
@@ -156,7 +157,12 @@ function successResponse(route: Route): Record<string, unknown> {
   return {
     description: route.summary,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    content: { "application/json": { schema: { $ref: `#/components/schemas/${response.schema}` } } },
+    content: {
+      "application/json": {
+        schema: { $ref: `#/components/schemas/${response.schema}` },
+        ...(response.example === undefined ? {} : { examples: { example: { value: response.example } } }),
+      },
+    },
   };
 }
 
@@ -164,11 +170,15 @@ function errorResponse(codes: readonly ApiErrorCode[], routes: readonly Route[])
   const headers: Record<string, unknown> = {};
   const examples: Record<string, unknown> = {};
   for (const code of codes) {
-    const row: { statusCode: number; message: (detail: ApiErrorDetail) => string; headers?: (detail: ApiErrorDetail) => Readonly<Record<string, string>> } =
-      API_ERRORS[code];
+    const row: {
+      statusCode: number;
+      message: (detail: ApiErrorDetail) => string;
+      headers?: (detail: ApiErrorDetail) => Readonly<Record<string, string>>;
+      body?: (detail: ApiErrorDetail) => Readonly<Record<string, string>>;
+    } = API_ERRORS[code];
     const detail = EXAMPLE_CHAIN_ID_DETAIL[code] ?? (code === "NOT_FOUND" ? { endpoints: servedEndpoints(routes) } : EXAMPLE_DETAIL);
     for (const name of Object.keys(row.headers?.(detail) ?? {})) headers[name] = { schema: { type: "string" } };
-    examples[code] = { value: { statusCode: row.statusCode, code, message: row.message(detail) } };
+    examples[code] = { value: { statusCode: row.statusCode, code, message: row.message(detail), ...row.body?.(detail) } };
   }
   const schema: JsonSchema = {
     allOf: [{ $ref: "#/components/schemas/Error" }, { properties: { code: { enum: [...codes] } } }],

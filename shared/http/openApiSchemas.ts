@@ -14,6 +14,8 @@ import {
 } from "../wire/apiBodies.ts";
 import { alertEventSchema, alertsBodySchema } from "../wire/alerts.ts";
 import { baseFeeStatsSchema } from "../wire/baseFeeStats.ts";
+import { outlookBodySchema } from "../wire/outlook.ts";
+import { hourlyStatsSchema } from "../wire/hourlyStats.ts";
 import { endpointStatusSchema, networksSchema, networkStatusSchema } from "../wire/networkStatus.ts";
 import { supportedChainNamesSchema, supportedNetworksSchema } from "../wire/supportedNetworks.ts";
 import { API_ERRORS } from "./apiErrors.ts";
@@ -39,8 +41,10 @@ const WIRE_SCHEMAS = {
   SupportedNetworks: supportedNetworksSchema,
   SupportedChainNames: supportedChainNamesSchema,
   BaseFeeStats: baseFeeStatsSchema,
+  HourlyStats: hourlyStatsSchema,
   Costs: costsSchema,
   PriceHistory: priceHistorySchema,
+  Outlook: outlookBodySchema,
   Alerts: alertsBodySchema,
   /** Not a response of its own: the data of an event stream's `event: alert`, and a webhook's POST body. */
   AlertEvent: alertEventSchema,
@@ -73,6 +77,8 @@ export function openApiSchemas(): Record<OpenApiSchemaName, JsonSchema> {
         statusCode: { type: "integer" },
         code: { type: "string", enum: Object.keys(API_ERRORS) },
         message: { type: "string", description: "What went wrong and what to do next." },
+        held: { type: "string", description: "NOT_ENOUGH_HISTORY only: the hourly summaries held, as a duration (9d, 200h)." },
+        needed: { type: "string", description: "NOT_ENOUGH_HISTORY only: the summaries the outlook needs (14d)." },
       },
       required: ["statusCode", "code", "message"],
       additionalProperties: false,

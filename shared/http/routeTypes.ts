@@ -91,4 +91,6 @@ export interface RouteResponse {
   readonly fresh?: boolean;
   /** The answer is computed over the statistics window and says which (X-Stats-Blocks, -From-Block, -To-Block). */
   readonly windowed?: boolean;
+  /** An example body, shown in the OpenAPI description (and checked against the schema by its test). */
+  readonly example?: unknown;
 }

@@ -15,10 +15,13 @@ import { DASHBOARD_CREDENTIALS_ROUTE } from "./routes/dashboardCredentialsRoute.
 import { DASHBOARD_ROUTE } from "./routes/dashboardRoute.ts";
 import { EVENTS_ROUTE } from "./routes/eventsRoute.ts";
 import { HEALTH_ROUTE } from "./routes/healthRoute.ts";
+import { HOURLY_STATS_CSV_ROUTE } from "./routes/hourlyStatsCsvRoute.ts";
+import { HOURLY_STATS_ROUTE } from "./routes/hourlyStatsRoute.ts";
 import { METRICS_ROUTE } from "./routes/metricsRoute.ts";
 import { NETWORK_EVENTS_ROUTE } from "./routes/networkEventsRoute.ts";
 import { NETWORKS_ROUTE } from "./routes/networksRoute.ts";
 import { OPEN_API_ROUTE } from "./routes/openApiRoute.ts";
+import { OUTLOOK_ROUTE } from "./routes/outlookRoute.ts";
 import { PRICE_HISTORY_ROUTE } from "./routes/priceHistoryRoute.ts";
 import type { Route } from "./routeTypes.ts";
 import { SUGGESTED_GAS_FEES_ROUTE } from "./routes/suggestedGasFeesRoute.ts";
@@ -41,6 +44,9 @@ const BASE_ROUTES: readonly Route[] = [
   PRICE_HISTORY_ROUTE,
   BASE_FEE_STATS_ROUTE,
   BASE_FEE_HISTORY_CSV_ROUTE,
+  OUTLOOK_ROUTE,
+  HOURLY_STATS_ROUTE,
+  HOURLY_STATS_CSV_ROUTE,
   NETWORK_EVENTS_ROUTE,
   DASHBOARD_CREDENTIALS_ROUTE,
   EVENTS_ROUTE,

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { defaultReorgDepthBlocks } from "../core/chains/defaultChains.ts";
+import { HOUR_SECONDS, hourStartOf } from "../core/outlook/hourlySummary.ts";
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect, type Socket } from "node:net";
 import { test, type TestContext } from "node:test";
@@ -11,10 +13,11 @@ import {
   readApiContract,
 } from "../../test/support/apiContract.ts";
 import { countingListeners, type ScriptedService, scriptedService } from "../../test/support/scriptedFeed.ts";
+import { syntheticHours } from "../../test/support/hourlySummaries.ts";
 import { ApiKeyring } from "../keys/apiKeyring.ts";
 import type { FeeSource } from "../service/feeSource.ts";
 import { createLogger, type Logger } from "../log/logger.ts";
-import { API_ERRORS } from "./apiErrors.ts";
+import { API_ERRORS, ApiError, type ApiErrorCode } from "./apiErrors.ts";
 import { createApiServer, type ApiServerOptions } from "./server.ts";
 import type { NetworkStatus } from "../wire/networkStatus.ts";
 
@@ -31,6 +34,8 @@ const LEGACY = 56;
 
 /** 2026-01-01T00:00:00Z, a Thursday. */
 const NEW_DATA_AT_MS = Date.UTC(2026, 0, 1);
+/** The young chain's 14 days of hourly summaries start here (a whole hour). */
+const YOUNG_PAST_START = NEW_DATA_AT_MS / 1000 - 14 * 86_400;
 const FIRST_BLOCK = 20_000_000n;
 const MAINNET_BLOCKS = 1200;
 
@@ -93,6 +98,8 @@ async function start(t: TestContext, overrides: Partial<ApiServerOptions> = {}):
   ]);
   scripted.write(MAINNET, FIRST_BLOCK, MAINNET_FEES, { newDataAt: NEW_DATA_AT_MS });
   scripted.write(YOUNG, 0n, YOUNG_FEES, { newDataAt: NEW_DATA_AT_MS - 250, blobBaseFeesWei: YOUNG_BLOB_FEES, nextBlobBaseFeeWei: 9n });
+  // The young chain has the 14 days of hourly summaries its outlook needs; mainnet has none (NOT_ENOUGH_HISTORY).
+  scripted.service.writeHourlySummaries(YOUNG, syntheticHours(YOUNG_PAST_START, 14 * 24));
   const clock = { ms: NEW_DATA_AT_MS + 1500 };
   const logs: string[] = [];
   const server = createApiServer({
@@ -290,8 +297,14 @@ test("GET /networks: each chain's state, every field computed here from the bloc
   const youngCurrent = YOUNG_FEES.at(-1)!;
   // The history holds every block written: the newest dated by its header (read with the fees, in whole seconds, at
   // the time the blocks arrived), the older ones back from it at the chain's block time.
-  const heldHistory = (blocks: number, firstBlock: bigint, newDataAtMs: number, blockTimeMs: number) => {
+  const heldHistory = (blocks: number, firstBlock: bigint, newDataAtMs: number, blockTimeMs: number, chainId: number) => {
     const newestTime = Math.floor(newDataAtMs / 1000);
+    const oldestTime = newestTime - ((blocks - 1) * blockTimeMs) / 1000;
+    // The hourly summaries: every hour wholly held (a block before it) and closed (the block the chain's reorg depth
+    // below the newest past its end).
+    const firstWhole = hourStartOf(oldestTime) + HOUR_SECONDS;
+    const closedBefore = hourStartOf(newestTime - (defaultReorgDepthBlocks(chainId) * blockTimeMs) / 1000);
+    const hours = Math.max(0, (closedBefore - firstWhole) / HOUR_SECONDS);
     return {
       horizon: "7d",
       blocks,
@@ -301,6 +314,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       newestTime,
       backfill: { running: false, progress: 0, blocksToGo: null },
       store: { state: "off" as const, problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+      summaries: { horizon: "52w", hours, oldestStart: hours > 0 ? firstWhole : null },
     };
   };
   const noData = { newestBlock: null, currentBaseFee: null, baseFeePercentile: null, busyThreshold: null, minBaseFee: null, maxBaseFee: null };
@@ -326,7 +340,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 1000,
       statsFromBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1000)),
       statsToBlock: String(FIRST_BLOCK + BigInt(MAINNET_BLOCKS - 1)),
-      history: heldHistory(MAINNET_BLOCKS, FIRST_BLOCK, NEW_DATA_AT_MS, 12_000),
+      history: heldHistory(MAINNET_BLOCKS, FIRST_BLOCK, NEW_DATA_AT_MS, 12_000, MAINNET),
       blockTimeMs: 12_000,
       dataAgeMs: 1500,
       endpoints: [],
@@ -355,7 +369,11 @@ test("GET /networks: each chain's state, every field computed here from the bloc
       statsWindowBlocks: 10,
       statsFromBlock: "0",
       statsToBlock: "9",
-      history: heldHistory(YOUNG_FEES.length, 0n, NEW_DATA_AT_MS - 250, 2000),
+      // Its summaries are the 14 days written above, not its ten blocks' (none of their hours is whole).
+      history: {
+        ...heldHistory(YOUNG_FEES.length, 0n, NEW_DATA_AT_MS - 250, 2000, YOUNG),
+        summaries: { horizon: "52w", hours: 14 * 24, oldestStart: YOUNG_PAST_START },
+      },
       blockTimeMs: 2000,
       dataAgeMs: 1750,
       endpoints: [],
@@ -387,6 +405,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
         store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+        summaries: { horizon: "52w", hours: 0, oldestStart: null },
       },
       blockTimeMs: 2500,
       dataAgeMs: null,
@@ -419,6 +438,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
         store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+        summaries: { horizon: "52w", hours: 0, oldestStart: null },
       },
       blockTimeMs: 250,
       dataAgeMs: null,
@@ -451,6 +471,7 @@ test("GET /networks: each chain's state, every field computed here from the bloc
         newestTime: null,
         backfill: { running: false, progress: 0, blocksToGo: null },
         store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+        summaries: { horizon: "52w", hours: 0, oldestStart: null },
       },
       blockTimeMs: 12_000,
       dataAgeMs: null,
@@ -783,6 +804,7 @@ const ERROR_TRIGGERS: Readonly<Record<string, (t: TestContext, port: number) => 
   NO_BASE_FEE: (_t, port) => call(port, `/networks/${LEGACY}/busyThreshold`, { headers: openAuth }),
   INVALID_QUERY: (_t, port) => call(port, `/networks/${MAINNET}/baseFeeStats?buckets=0`, { headers: openAuth }),
   NO_BLOB_FEE: (_t, port) => call(port, `/networks/${MAINNET}/blobBusyThreshold`, { headers: openAuth }),
+  NOT_ENOUGH_HISTORY: (_t, port) => call(port, `/networks/${MAINNET}/outlook?within=6h`, { headers: openAuth }),
 };
 
 /** What is wrong with the server's answer to a contract row, if anything. */
@@ -796,7 +818,9 @@ function contractRowProblem(answer: Answer, row: ContractErrorRow): string | und
     return `${what}: the body is not JSON: ${answer.body}`;
   }
   const { statusCode, code, message } = body as { statusCode?: unknown; code?: unknown; message?: unknown };
-  if (statusCode !== row.statusCode || code !== row.code || typeof message !== "string" || Object.keys(body as object).length !== 3) {
+  // Every error has these three fields, and a row may add its own (NOT_ENOUGH_HISTORY's held and needed).
+  const fields = ["statusCode", "code", "message", ...Object.keys(new ApiError(row.code as ApiErrorCode).extra)];
+  if (statusCode !== row.statusCode || code !== row.code || typeof message !== "string" || Object.keys(body as object).join() !== fields.join()) {
     return `${what}: the body is not {statusCode, code, message} of this row: ${answer.body}`;
   }
   if (answer.headers["content-type"] !== "application/json; charset=utf-8") return `${what}: Content-Type ${answer.headers["content-type"]}`;
@@ -1007,6 +1031,7 @@ test("an unexpected throw is logged and answered 500, without the key, and the s
     },
     subscribe: (listener) => inner.subscribe(listener),
     history: (chainId) => inner.history(chainId),
+    outlook: (chainId) => inner.outlook(chainId),
   };
   const logs: string[] = [];
   const logger: Logger = createLogger("debug", (line) => logs.push(line));

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { HourlyStatsAnswers } from "./hourlyStatsAnswers.ts";
 import type { AddressInfo, Socket } from "node:net";
 import { type AlertSource, NO_ALERTS } from "../alerts/alertSource.ts";
 import { apiKeyIdOf } from "../keys/apiKeyId.ts";
@@ -11,7 +12,7 @@ import { createCors } from "./cors.ts";
 import { DEFAULT_DASHBOARD_DIR, DashboardFiles } from "./dashboardFiles.ts";
 import { DEFAULT_EVENT_STREAM_LIMITS, type EventStreamLimits, EventStreams } from "./eventStreams.ts";
 import { createHostCheck } from "./hostCheck.ts";
-import { ifNoneMatchMatches } from "./ifNoneMatch.ts";
+import { ifNoneMatchMatches, REVALIDATE } from "./ifNoneMatch.ts";
 import { ServiceMetrics } from "./metrics.ts";
 import { RequestCounts, UNROUTED } from "./metricsRequestCounts.ts";
 import { createRouteMatcher } from "./matchRoute.ts";
@@ -26,6 +27,7 @@ import { ROUTES } from "./routes.ts";
 import { servedEndpoints } from "./servedEndpoints.ts";
 import type { DashboardAccess, ServerResources } from "./serverResources.ts";
 import { CostAnswers, NO_PRICE_HISTORY, type PriceHistorySource } from "./costAnswers.ts";
+import { OutlookAnswers } from "./outlookAnswers.ts";
 import { type Action, DEFAULT_ACTIONS } from "../core/costs/defaultActions.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../config/serviceDefaults.ts";
 import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
@@ -102,7 +104,6 @@ export const SERVER_DEFAULTS = Object.freeze({
 });
 
 const JSON_TYPE = "application/json; charset=utf-8";
-const REVALIDATE = "private, max-age=0, must-revalidate";
 const noop = () => {};
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
@@ -132,6 +133,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     openApi: preparedJson(openApiDocument(ROUTES)),
     metrics: new ServiceMetrics({ source, requests: requestCounts, eventStreams: () => streams.size, now }),
     answers: new PreparedAnswerCache(),
+    outlooks: new OutlookAnswers(),
+    hourlyStats: new HourlyStatsAnswers(),
     scans: new HistoryScans({ ...DEFAULT_HISTORY_SCAN_LIMITS, ...options.historyScans }, (keyId, requests) => limiter.charge(keyId, requests, now())),
     costs: new CostAnswers(options.actions ?? DEFAULT_ACTIONS),
     priceHistory: options.priceHistory ?? NO_PRICE_HISTORY,

@@ -4,7 +4,9 @@ import type { CostAnswers, PriceHistorySource } from "./costAnswers.ts";
 import type { DashboardFiles } from "./dashboardFiles.ts";
 import type { EventStreams } from "./eventStreams.ts";
 import type { HistoryScans } from "./historyScans.ts";
+import type { HourlyStatsAnswers } from "./hourlyStatsAnswers.ts";
 import type { ServiceMetrics } from "./metrics.ts";
+import type { OutlookAnswers } from "./outlookAnswers.ts";
 import type { PreparedAnswerCache } from "./preparedAnswerCache.ts";
 import type { PreparedBody } from "./preparedBody.ts";
 
@@ -33,6 +35,10 @@ export interface ServerResources {
   readonly priceHistory: PriceHistorySource;
   /** The fee endpoints' bodies and headers of each publication, prepared once and then only read. */
   readonly answers: PreparedAnswerCache;
+  /** /outlook's bodies, made once per publication and question. */
+  readonly outlooks: OutlookAnswers;
+  /** /hourlyStats' and its CSV's bodies, from text kept per summary. */
+  readonly hourlyStats: HourlyStatsAnswers;
   /** The reads over long stretches of history: sliced between turns of the event loop, one at a time, charged by blocks read. */
   readonly scans: HistoryScans;
 }

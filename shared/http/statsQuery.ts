@@ -107,7 +107,7 @@ export function bucketLayoutOf(fromSeconds: number, toSeconds: number, division:
 }
 
 /** Each parameter's one value, refusing unknown and repeated parameters. */
-function queryValues(target: string, known: readonly string[], endpoint: string): Map<string, string> {
+export function queryValues(target: string, known: readonly string[], endpoint: string): Map<string, string> {
   const queryAt = target.indexOf("?");
   const values = new Map<string, string>();
   if (queryAt === -1) return values;

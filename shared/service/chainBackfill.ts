@@ -5,6 +5,7 @@ import type { Logger } from "../log/logger.ts";
 import type { ChainEndpoints } from "../rpc/endpoints/chainEndpoints.ts";
 import type { BackfillStatus } from "../wire/networkStatus.ts";
 import { type ChainPlan, historyHorizonOf } from "./chainPlan.ts";
+import type { ChainOutlookBackfill } from "./chainOutlookBackfill.ts";
 import type { ChainRecord } from "./chainRecord.ts";
 
 /** How often to look again for blocks missing within the horizon (a gap left by a sleep, a run that ended early). */
@@ -25,6 +26,8 @@ export interface ChainBackfillOptions {
    * plan's URLs.
    */
   readonly endpoints?: ChainEndpoints;
+  /** The chain's outlook backfill: told each time a run reaches the horizon (it reads the hours before it, once done). */
+  readonly outlook?: ChainOutlookBackfill;
 }
 
 /**
@@ -74,7 +77,7 @@ export class ChainBackfill {
     this.#stopped = true;
     this.#unsubscribe?.();
     clearTimeout(this.#timer);
-    await this.#runner?.stop();
+    await Promise.all([this.#runner?.stop(), this.#options.outlook?.stop()]);
   }
 
   #schedule(delayMs: number): void {
@@ -98,6 +101,10 @@ export class ChainBackfill {
       this.#schedule(RECHECK_MS);
       return;
     }
+    // The history first: an outlook backfill running meanwhile stops, and goes on from what it kept once this run is done
+    // (never two backfills at 2 requests a second each to one endpoint).
+    await this.#options.outlook?.pause();
+    if (this.#stopped) return;
     const horizon = historyHorizonOf(this.#plan);
     const layer = this.#options.endpoints;
     const runner = new BackfillRunner({
@@ -124,7 +131,10 @@ export class ChainBackfill {
     this.#runner = runner;
     try {
       const outcome = await runner.run({ heldRanges, newest, anchors: all });
-      if (outcome.oldestReached) this.#reachedOldest = true;
+      if (outcome.oldestReached) {
+        this.#reachedOldest = true;
+        this.#options.outlook?.historyReady();
+      }
     } catch (error) {
       this.#options.logger.warn("the history backfill stopped; it tries again in a minute", { chainId: this.#plan.chainId, error: String(error) });
     }

@@ -3,11 +3,16 @@ import { defaultBlobMarket, defaultBlockTimeMs, defaultChainName, defaultReorgDe
 import { parseDurationSeconds, parseWindowSpec, type WindowSpec } from "../core/history/duration.ts";
 import type { ChainSettings, PriceFeedSettings } from "../config/settings.ts";
 import { defaultL1FeeKind, type L1FeeKind } from "../rpc/contracts/l1FeeReads.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 
 /** The statistics window when a chain's settings name none (CONTRACT.md: 24 hours). */
 export const DEFAULT_STATS_WINDOW = "24h";
 /** How far back the history goes when a chain's settings say nothing (CONTRACT.md: 7 days). */
 export const DEFAULT_HISTORY_HORIZON = "7d";
+/** How long hourly summaries are kept when a chain's settings say nothing (CONTRACT.md: 52 weeks). */
+export const DEFAULT_SUMMARY_HORIZON = "52w";
+/** How far before the history horizon a first start backfills summaries when the settings say nothing (CONTRACT.md: 8 weeks). */
+export const DEFAULT_OUTLOOK_BACKFILL = "8w";
 
 /** One chain the service follows, with every default resolved. */
 export interface ChainPlan {
@@ -25,8 +30,17 @@ export interface ChainPlan {
   readonly statsWindowBlocks?: number;
   /** How far back the history is kept; default DEFAULT_HISTORY_HORIZON. */
   readonly historyHorizon?: string;
+  /** How long hourly summaries are kept; default DEFAULT_SUMMARY_HORIZON (never shorter than the history horizon). */
+  readonly summaryHorizon?: string;
+  /** How far before the history horizon a first start backfills hourly summaries; default DEFAULT_OUTLOOK_BACKFILL. */
+  readonly outlookBackfill?: string;
   /** Keep this chain's history in the store (default true); the demo's chain is made anew at each start, so it is not. */
   readonly persistHistory?: boolean;
+  /**
+   * Hourly summaries of the chain's past from elsewhere, oldest first (the demo's: real mainnet samples, shifted in
+   * time): written before the feed starts wherever the chain holds no summary of the hour.
+   */
+  readonly pastHourlySummaries?: readonly HourlySummary[];
   /** Overrides the interval derived from the block time (demo, tests). */
   readonly pollIntervalMs?: number;
   /** Per RPC request; the feed's default (10 s) unless set (fault-injection tests). */
@@ -62,6 +76,23 @@ export function historyHorizonOf(plan: ChainPlan): { readonly text: string; read
   return { text, seconds };
 }
 
+/** The plan's summary horizon in seconds, and as written: at least the history horizon. */
+export function summaryHorizonOf(plan: ChainPlan): { readonly text: string; readonly seconds: number } {
+  const text = plan.summaryHorizon ?? DEFAULT_SUMMARY_HORIZON;
+  const seconds = parseDurationSeconds(text);
+  if (seconds === undefined) throw new RangeError(`chain ${plan.chainId}: the summary horizon "${text}" is not a duration like "52w"`);
+  const history = historyHorizonOf(plan);
+  return seconds >= history.seconds ? { text, seconds } : history;
+}
+
+/** The plan's outlook backfill in seconds, and as written. */
+export function outlookBackfillOf(plan: ChainPlan): { readonly text: string; readonly seconds: number } {
+  const text = plan.outlookBackfill ?? DEFAULT_OUTLOOK_BACKFILL;
+  const seconds = parseDurationSeconds(text);
+  if (seconds === undefined) throw new RangeError(`chain ${plan.chainId}: the outlook backfill "${text}" is not a duration like "8w"`);
+  return { text, seconds };
+}
+
 export function chainPlanFrom(chain: ChainSettings): ChainPlan {
   const window = chain.statsWindow === undefined ? undefined : parseWindowSpec(chain.statsWindow);
   return {
@@ -75,6 +106,8 @@ export function chainPlanFrom(chain: ChainSettings): ChainPlan {
     // Files written before statsWindow said 500 blocks by default; a larger count was the user's choice.
     ...(window === undefined && chain.statsWindowBlocks !== undefined && chain.statsWindowBlocks > 500 ? { statsWindowBlocks: chain.statsWindowBlocks } : {}),
     ...(chain.historyHorizon === undefined ? {} : { historyHorizon: chain.historyHorizon }),
+    ...(chain.summaryHorizon === undefined ? {} : { summaryHorizon: chain.summaryHorizon }),
+    ...(chain.outlookBackfill === undefined ? {} : { outlookBackfill: chain.outlookBackfill }),
     ...(chain.priceFeed === undefined ? {} : { priceFeed: chain.priceFeed }),
     l1FeeKind: defaultL1FeeKind(chain.chainId),
     ...(chain.blobMarket === undefined ? {} : { blobMarket: chain.blobMarket }),

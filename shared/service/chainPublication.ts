@@ -7,6 +7,7 @@ import type { HistoryStatus, NetworkStatus } from "../wire/networkStatus.ts";
 import type { ChainMoney } from "./chainMoney.ts";
 import { type ChainPlan, statsWindowOf } from "./chainPlan.ts";
 import { knownBlobSchedule } from "../core/fees/blobFeeRule.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 
 /**
  * Everything the service says about one chain at one moment, made once per change of its feed and then only read:
@@ -33,6 +34,11 @@ export interface ChainPublication {
   readonly changed: PublicationChanges;
   /** Each endpoint's JSON-RPC calls and failures as of the feed's report (`/metrics`). */
   readonly callCounts: readonly EndpointCallCount[];
+  /**
+   * The chain's hourly summaries, oldest first (`/hourlyStats`, the outlook): the same array as the previous
+   * publication's unless an hour was added, changed or dropped.
+   */
+  readonly hourlySummaries: readonly HourlySummary[];
 }
 
 /**
@@ -56,6 +62,8 @@ export interface HistoryPart {
   readonly status: HistoryStatus;
   /** The window's statistics or the history's status changed since the previous publication. */
   readonly changed: boolean;
+  /** The chain's hourly summaries, oldest first (a new array only when an hour changed). */
+  readonly hourlySummaries: readonly HourlySummary[];
 }
 
 /** The chain's publication: the feed's health with the history's snapshot and status. */
@@ -111,6 +119,7 @@ export function publish(
     money,
     changed: { ...report.changed, history: history.changed, money: previous !== undefined && previous.money !== money },
     callCounts: report.callCounts.length > 0 ? report.callCounts : (previous?.callCounts ?? report.callCounts),
+    hourlySummaries: history.hourlySummaries,
   });
 }
 

@@ -4,9 +4,14 @@ import { type BlockAnchor, ChainHistory, type HistoryChange, type HistoryWrite }
 import { type ChainTip, snapshotOfHistory } from "../core/history/windowSnapshot.ts";
 import type { FeedBlocks, FeedReport } from "../rpc/feed/feedReport.ts";
 import type { Logger } from "../log/logger.ts";
-import type { BackfillStatus, HistoryStatus, StoreHealth } from "../wire/networkStatus.ts";
+import type { BackfillStatus, HistoryStatus, OutlookBackfillStatus, StoreHealth } from "../wire/networkStatus.ts";
 import { withoutBlobFields } from "./blobFieldsKept.ts";
-import { type ChainPlan, hasBlobMarket, historyHorizonOf, statsWindowOf } from "./chainPlan.ts";
+import { type ChainPlan, hasBlobMarket, historyHorizonOf, statsWindowOf, summaryHorizonOf } from "./chainPlan.ts";
+import { defaultReorgDepthBlocks } from "../core/chains/defaultChains.ts";
+import { HOUR_SECONDS, hourStartOf, type HourlySummary } from "../core/outlook/hourlySummary.ts";
+import { HourlySummaryBook } from "./hourlySummaryBook.ts";
+import { closedHoursBefore, timestampOf, wholeHourFees, wholeHourSummary } from "./heldHours.ts";
+import { summarizeHour } from "../core/outlook/summarizeHour.ts";
 import type { HistoryPart } from "./chainPublication.ts";
 import type { StoreWriter } from "./storeWriter.ts";
 import { BlockSources, type SourcedRange } from "./blockSources.ts";
@@ -31,6 +36,9 @@ const IDLE_BACKFILL: BackfillStatus = Object.freeze({ running: false, progress: 
 
 /** Prune the store at most this often (it only drops blocks beyond the horizon). */
 const PRUNE_EVERY_MS = 10 * 60_000;
+
+/** Hours waiting to be summarised once closed, at most (more: the oldest are left to the next start's rebuild). */
+const MAX_DIRTY_HOURS = 10_000;
 
 /** A chain whose history is kept in memory only. */
 const NO_STORE: StoreHealth = Object.freeze({ state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 });
@@ -58,10 +66,20 @@ export class ChainRecord {
   #snapshotStale = true;
   #status: HistoryStatus;
   #backfill: BackfillStatus = IDLE_BACKFILL;
+  /** Said once the chain has an outlook backfill (a chain kept in the history file). */
+  #outlookBackfill: OutlookBackfillStatus | undefined;
   #changed = false;
   #lastPruneMs = 0;
   /** Which endpoint supplied each block written in this run. */
   readonly #sources = new BlockSources();
+  /** The chain's hourly summaries: the one book the publication takes them from (hourlySummaryBook.ts). */
+  readonly #summaries = new HourlySummaryBook();
+  readonly #summaryHorizon: { readonly text: string; readonly seconds: number };
+  /** An hour is closed once the block this deep below the newest is past its end (the chain's reorg depth). */
+  readonly #safeDepth: number;
+  /** Hours whose blocks changed (or were retimed) and are to be summarised again once closed. */
+  readonly #dirtyHours = new Set<number>();
+  #lastSummaryPruneMs = 0;
 
   constructor(plan: ChainPlan, options: { readonly store?: StoreWriter | undefined; readonly logger: Logger }) {
     this.#plan = plan;
@@ -71,7 +89,27 @@ export class ChainRecord {
     this.#history = new ChainHistory({ window: statsWindowOf(plan), horizonSeconds: horizon.seconds, blockTimeMs: plan.blockTimeMs });
     this.#store = options.store;
     this.#logger = options.logger;
+    this.#summaryHorizon = summaryHorizonOf(plan);
+    this.#safeDepth = plan.reorgDepthBlocks ?? defaultReorgDepthBlocks(plan.chainId);
     this.#status = this.#makeStatus();
+  }
+
+  /** The chain's hourly summaries, oldest first (the same array until an hour is added, changed or dropped). */
+  get hourlySummaries(): readonly HourlySummary[] {
+    return this.#summaries.list;
+  }
+
+  /**
+   * Summaries written through the StoreWriter by another part of the service (the outlook backfill): kept in the
+   * chain's book. Returns whether an hour was added or changed (then the chain is to be published again).
+   */
+  takeHourlySummaries(summaries: readonly HourlySummary[]): boolean {
+    const changed = this.#summaries.put(summaries);
+    if (changed) {
+      this.#changed = true;
+      this.#status = this.#makeStatus();
+    }
+    return changed;
   }
 
   get history(): ChainHistory {
@@ -112,6 +150,8 @@ export class ChainRecord {
     } catch (error) {
       this.#logger.warn("could not read the chain's stored history; going on with what was read", { chainId: this.#plan.chainId, error: String(error) });
     }
+    this.#summaries.put(this.#store.loadHourlySummaries(this.#plan.chainId));
+    this.#summarizeHeldHours();
     if (blocks > 0)
       this.#logger.info("history loaded", {
         chainId: this.#plan.chainId,
@@ -180,6 +220,13 @@ export class ChainRecord {
     this.#changed = true;
   }
 
+  /** The outlook backfill's progress (the hours before the history), for /networks. */
+  setOutlookBackfill(status: OutlookBackfillStatus): void {
+    this.#outlookBackfill = Object.freeze({ ...status });
+    this.#status = this.#makeStatus();
+    this.#changed = true;
+  }
+
   /** The history's part of the chain's next publication; clears what changed. */
   part(): HistoryPart {
     if (this.#snapshotStale) {
@@ -189,7 +236,7 @@ export class ChainRecord {
     }
     const changed = this.#changed;
     this.#changed = false;
-    return { snapshot: this.#snapshot, status: this.#status, changed };
+    return { snapshot: this.#snapshot, status: this.#status, changed, hourlySummaries: this.#summaries.list };
   }
 
   #write(written: RecordWrite, nowMs: number): void {
@@ -211,7 +258,89 @@ export class ChainRecord {
     this.#snapshotStale = true;
     this.#changed = true;
     this.#persist(dated, change, nowMs);
+    this.#markDirtyHours(change);
+    this.#settleHours(nowMs);
     this.#status = this.#makeStatus();
+  }
+
+  /**
+   * Marks the hours of the blocks a write changed or anchored, and of the held blocks just beside them: an hour's
+   * summary needs the block after it (a new hour's first block makes the one before it whole) and the block before it.
+   */
+  #markDirtyHours(change: HistoryChange): void {
+    let low = change.changedFrom;
+    let high = change.changedTo;
+    for (const anchor of change.anchors) {
+      if (low === undefined || anchor.block < low) low = anchor.block;
+      if (high === undefined || anchor.block > high) high = anchor.block;
+    }
+    if (low === undefined || high === undefined) return;
+    const from = timestampOf(this.#history, low - 1n) ?? timestampOf(this.#history, low);
+    const to = timestampOf(this.#history, high + 1n) ?? timestampOf(this.#history, high);
+    if (from === undefined || to === undefined) return;
+    for (let start = hourStartOf(from); start <= hourStartOf(to); start += HOUR_SECONDS) {
+      if (this.#dirtyHours.size >= MAX_DIRTY_HOURS) break;
+      this.#dirtyHours.add(start);
+    }
+  }
+
+  /**
+   * Summarises the dirty hours that are closed, each from every one of its blocks where all are held (an hour not
+   * wholly held keeps the summary it has); a summary that changed goes into the book and the store. Prunes the
+   * summaries beyond the summary horizon, at most every PRUNE_EVERY_MS.
+   */
+  #settleHours(nowMs: number): void {
+    const closedBefore = closedHoursBefore(this.#history, this.#safeDepth);
+    if (closedBefore === undefined) return;
+    const built: HourlySummary[] = [];
+    for (const start of this.#dirtyHours) {
+      if (start >= closedBefore) continue;
+      this.#dirtyHours.delete(start);
+      const summary = wholeHourSummary(this.#history, start);
+      if (summary !== undefined) built.push(summary);
+    }
+    this.#keepBuilt(built);
+    if (nowMs - this.#lastSummaryPruneMs >= PRUNE_EVERY_MS) {
+      this.#lastSummaryPruneMs = nowMs;
+      this.#pruneSummaries();
+    }
+  }
+
+  /**
+   * After a restart: every closed hour of the held history whose blocks are all held and that has no summary, or one
+   * built from fewer blocks, is summarised from them.
+   */
+  #summarizeHeldHours(): void {
+    const oldest = this.#history.oldest;
+    const closedBefore = closedHoursBefore(this.#history, this.#safeDepth);
+    if (oldest === undefined || closedBefore === undefined) return;
+    const built: HourlySummary[] = [];
+    for (let start = hourStartOf(oldest.timestamp); start < closedBefore; start += HOUR_SECONDS) {
+      const fees = wholeHourFees(this.#history, start);
+      if (fees === undefined) continue;
+      const held = this.#summaries.get(start);
+      if (held !== undefined && held.blocks >= fees.length && !held.sampled) continue;
+      built.push(Object.freeze(summarizeHour(start, fees)));
+    }
+    this.#keepBuilt(built);
+    this.#pruneSummaries();
+  }
+
+  #keepBuilt(built: readonly HourlySummary[]): void {
+    const changed = built.filter((summary) => this.#summaries.put([summary]));
+    if (changed.length === 0) return;
+    this.#changed = true;
+    // Through the StoreWriter: the service's listener hears them too, and finds the book already holds them.
+    this.#store?.writeHourlySummaries(this.#plan.chainId, changed);
+  }
+
+  /** Drops the summaries of hours older than the summary horizon, counted back from the newest block's time. */
+  #pruneSummaries(): void {
+    const newest = this.#history.newest;
+    if (newest === undefined) return;
+    const before = hourStartOf(newest.timestamp - this.#summaryHorizon.seconds);
+    if (this.#summaries.pruneBefore(before)) this.#changed = true;
+    this.#store?.pruneHourlySummaries(this.#plan.chainId, before);
   }
 
   /**
@@ -261,7 +390,9 @@ export class ChainRecord {
       oldestTime: oldest === undefined ? null : Math.floor(oldest.timestamp),
       newestTime: newest === undefined ? null : Math.floor(newest.timestamp),
       backfill: this.#backfill,
+      ...(this.#outlookBackfill === undefined ? {} : { outlookBackfill: this.#outlookBackfill }),
       store: this.#store?.health(this.#plan.chainId) ?? NO_STORE,
+      summaries: Object.freeze({ horizon: this.#summaryHorizon.text, hours: this.#summaries.size, oldestStart: this.#summaries.list[0]?.start ?? null }),
     });
   }
 }

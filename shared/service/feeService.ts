@@ -1,6 +1,7 @@
 import type { HistoryView } from "../core/history/historyView.ts";
 import { HISTORY_BLOCKS } from "../core/fees/historyLength.ts";
 import type { Logger } from "../log/logger.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import { ChainFeed, type ChainFeedOptions } from "../rpc/feed/chainFeed.ts";
 import type { FeedReport } from "../rpc/feed/feedReport.ts";
 import type { ChainPlan } from "./chainPlan.ts";
@@ -9,6 +10,8 @@ import { type ChainPublication, publish } from "./chainPublication.ts";
 import type { FeeSource } from "./feeSource.ts";
 import { type HistoryPersistence, StoreWriter } from "./storeWriter.ts";
 import { type ChainMoney, moneyNotReadYet } from "./chainMoney.ts";
+import { ChainOutlook, type ChainOutlookOptions } from "./chainOutlook.ts";
+import { createDefaultEstimator } from "../core/outlook/defaultEstimator.ts";
 
 const NOTHING_CHANGED: FeedReport["changed"] = Object.freeze({ blocks: false, health: false });
 
@@ -33,12 +36,17 @@ export interface FeeServiceOptions {
    * StoreWriter of its own (short busy timeout, a queue for what the file does not take now); closing it is the caller's.
    */
   readonly store?: HistoryPersistence;
-  /** Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. */
-  readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void) => { stop(): Promise<void> };
+  /**
+   * Starts fetching a chain's older blocks into its record; without one, the history grows from the head only. `store`:
+   * the service's store writer where the chain's history is kept in the file (the outlook backfill writes its hours there).
+   */
+  readonly startBackfill?: (plan: ChainPlan, record: ChainRecord, republish: () => void, store: StoreWriter | undefined) => { stop(): Promise<void> };
   /** Epoch ms; tests may pin it. */
   readonly now?: () => number;
   /** The currency of costs (settings' `currency`), said before the first price is read; default USD. */
   readonly currency?: string;
+  /** How each chain's outlook is prepared; default the project's estimator, sliced, the usual horizons eagerly. */
+  readonly outlook?: Partial<ChainOutlookOptions>;
 }
 
 /** What the service keeps of one chain: its plan, feed and record, and the newest of what it publishes them with. */
@@ -52,6 +60,8 @@ interface FollowedChain {
   money: ChainMoney;
   /** The newest publication: what readers get, and what the next one is made against. */
   publication: ChainPublication;
+  /** The chain's outlook, prepared from each new array of its hourly summaries. */
+  readonly outlook: ChainOutlook;
 }
 
 /**
@@ -95,9 +105,19 @@ export class FeeService implements FeeSource {
         onReport: (report) => this.#takeReport(chain, report),
       });
       const money = moneyNotReadYet(options.currency ?? "USD", plan.l1FeeKind ?? "none");
-      const chain: FollowedChain = { plan, feed, record, report: feed.report, money, publication: publish(plan, feed.report, undefined, record.part(), money) };
+      const outlook = new ChainOutlook({ createEstimator: createDefaultEstimator, ...options.outlook });
+      const publication = publish(plan, feed.report, undefined, record.part(), money);
+      outlook.take(publication.hourlySummaries);
+      const chain: FollowedChain = { plan, feed, record, report: feed.report, money, publication, outlook };
       this.#chains.set(plan.chainId, chain);
     }
+    // Summaries written through the StoreWriter (the outlook backfill's) go into the chain's book, and so into its
+    // publication; the record's own are in its book already (nothing changes, nothing is published twice).
+    storeWriter?.onHourlySummaries((chainId, summaries) => {
+      const chain = this.#chains.get(chainId);
+      if (chain === undefined || chain.plan.persistHistory === false) return;
+      if (chain.record.takeHourlySummaries(summaries)) this.#publishHistoryGrew(chain);
+    });
     // A store problem told or over, or its queue written: every chain kept in the file shows it.
     storeWriter?.onHealthChange(() => {
       for (const chain of this.#chains.values()) {
@@ -109,10 +129,30 @@ export class FeeService implements FeeSource {
   }
 
   start(): void {
+    for (const chain of this.#chains.values()) this.#writePast(chain);
     for (const chain of this.#chains.values()) chain.feed.start();
     const { startBackfill } = this.#options;
     if (startBackfill === undefined) return;
-    for (const chain of this.#chains.values()) this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain)));
+    for (const chain of this.#chains.values()) {
+      const store = chain.plan.persistHistory === false ? undefined : this.#storeWriter;
+      this.#backfills.push(startBackfill(chain.plan, chain.record, () => this.#publishHistoryGrew(chain), store));
+    }
+  }
+
+  /**
+   * The chain's past from its plan (the demo's weeks of mainnet samples), kept before its feed starts wherever the
+   * chain holds no summary of the hour (a summary of the chain's own blocks, or one kept in the file, is never
+   * replaced): through the store writer where the chain is kept in the file, else (the demo's chain, made anew at each
+   * start) in its book alone.
+   */
+  #writePast(chain: FollowedChain): void {
+    const past = chain.plan.pastHourlySummaries;
+    if (past === undefined || past.length === 0) return;
+    const held = new Set(chain.record.hourlySummaries.map((summary) => summary.start));
+    this.writeHourlySummaries(
+      chain.plan.chainId,
+      past.filter((summary) => !held.has(summary.start)),
+    );
   }
 
   async stop(): Promise<void> {
@@ -129,8 +169,23 @@ export class FeeService implements FeeSource {
     return [...this.#chains.values()].map((chain) => chain.publication);
   }
 
+  /**
+   * Keeps hourly summaries of a chain (the outlook backfill's, a demo's past): written through the store's writer
+   * where the chain is kept in the file, else into its book alone; either way in its next publication.
+   */
+  writeHourlySummaries(chainId: number, summaries: readonly HourlySummary[]): void {
+    const chain = this.#chains.get(chainId);
+    if (chain === undefined) return;
+    if (this.#storeWriter !== undefined && chain.plan.persistHistory !== false) this.#storeWriter.writeHourlySummaries(chainId, summaries);
+    else if (chain.record.takeHourlySummaries(summaries)) this.#publishHistoryGrew(chain);
+  }
+
   history(chainId: number): HistoryView | undefined {
     return this.#chains.get(chainId)?.record.history;
+  }
+
+  outlook(chainId: number): ChainOutlook | undefined {
+    return this.#chains.get(chainId)?.outlook;
   }
 
   subscribe(listener: (publication: ChainPublication) => void): () => void {
@@ -167,6 +222,8 @@ export class FeeService implements FeeSource {
   /** Keeps the chain's newest publication and hands it to every reader; a reader that throws stops no other. */
   #hand(chain: FollowedChain, publication: ChainPublication): void {
     chain.publication = publication;
+    // Before any reader: an hour closed is observed before the publication that holds it is read.
+    chain.outlook.take(publication.hourlySummaries);
     for (const listener of this.#listeners) {
       try {
         listener(publication);

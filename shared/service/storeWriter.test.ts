@@ -77,3 +77,40 @@ test("beyond MAX_UNSAVED_BLOCKS a chain's oldest waiting writes are dropped (and
     store.close();
   }
 });
+
+test("hourly summaries the file does not take wait in order with the blocks, reach it once the lock is released, and are told at once", async () => {
+  const file = join(mkdtempSync(join(tmpdir(), "gasfees-store-writer-")), "history.sqlite");
+  const store = HistoryStore.open(file);
+  const writer = new StoreWriter(store, { logger: createLogger("info", () => {}) });
+  const told: Array<[number, number[]]> = [];
+  writer.onHourlySummaries((chainId, summaries) => told.push([chainId, summaries.map((summary) => summary.start)]));
+  const summaryAt = (start: number, max: bigint) => ({ start, blocks: 300, sampled: false, min: 1n, p10: 2n, p50: 3n, p90: 4n, max, last: 3n });
+  const locker = new DatabaseSync(file);
+  try {
+    writer.writeHourlySummaries(1, [summaryAt(0, 5n)]);
+    assert.deepEqual(store.hourlySummaries(1), [summaryAt(0, 5n)], "written at once while the file takes writes");
+    locker.exec("BEGIN EXCLUSIVE");
+    writer.writeHourlySummaries(1, [summaryAt(3_600, 6n), summaryAt(7_200, 7n)]);
+    writer.write(1, 0n, { baseFeesWei: fees(3, 1) });
+    // The hour rebuilt after its first write waits behind it: written after it, it wins.
+    writer.writeHourlySummaries(1, [summaryAt(3_600, 9n)]);
+    assert.deepEqual(told, [
+      [1, [0]],
+      [1, [3_600, 7_200]],
+      [1, [3_600]],
+    ]);
+    locker.exec("COMMIT");
+    await waitFor("the waiting writes to reach the file", () => store.hourlySummaries(1).length === 3 && writer.health(1).unsavedBlocks === 0);
+    assert.deepEqual(store.hourlySummaries(1), [summaryAt(0, 5n), summaryAt(3_600, 9n), summaryAt(7_200, 7n)]);
+    assert.deepEqual(writer.loadHourlySummaries(1), store.hourlySummaries(1));
+    writer.pruneHourlySummaries(1, 3_600);
+    assert.deepEqual(
+      store.hourlySummaries(1).map((summary) => summary.start),
+      [3_600, 7_200],
+    );
+  } finally {
+    writer.stop();
+    locker.close();
+    store.close();
+  }
+});

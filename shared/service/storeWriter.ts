@@ -1,4 +1,5 @@
 import type { BlockAnchor } from "../core/history/blockAnchor.ts";
+import type { HourlySummary } from "../core/outlook/hourlySummary.ts";
 import type { BlocksToWrite } from "../history/historyStoreTypes.ts";
 import { type StoreProblem, storeProblemOf } from "../history/storeErrorFrom.ts";
 import type { Logger } from "../log/logger.ts";
@@ -21,6 +22,12 @@ export interface HistoryPersistence {
     readonly blobBaseFeesWei?: BigInt64Array;
   }>;
   prune(chainId: number, beforeBlock: bigint): number;
+  /** Keeps hourly summaries, each replacing the one held for its hour (HistoryStore.writeHourlySummaries). */
+  writeHourlySummaries(chainId: number, summaries: readonly HourlySummary[]): void;
+  /** The hourly summaries held from `fromStart` to `toStart` (unix s, both included; default all), oldest first. */
+  hourlySummaries(chainId: number, fromStart?: number, toStart?: number): readonly HourlySummary[];
+  /** Drops the hourly summaries of hours that start before `beforeStart`. */
+  pruneHourlySummaries(chainId: number, beforeStart: number): number;
   /** How long a write waits for another process's lock (HistoryStore.setBusyTimeout); absent on stores that never wait. */
   setBusyTimeout?(busyTimeoutMs: number): void;
 }
@@ -33,6 +40,8 @@ export interface HistoryPersistence {
 export const STORE_BUSY_TIMEOUT_MS = 20;
 /** Per chain, the blocks that may wait in memory for the file (~24 bytes each: 6 MB). Older waiting writes are dropped beyond. */
 export const MAX_UNSAVED_BLOCKS = 262_144;
+/** Per chain, the hourly summaries that may wait in memory for the file (~200 bytes each: 4 MB); older waiting ones are dropped beyond. */
+export const MAX_UNSAVED_HOURS = 20_000;
 /** The first retry of a failing store comes after this long, then twice as long each time up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5_000;
@@ -41,12 +50,10 @@ const LOCKED_GRACE_MS = 2_000;
 /** Writing the queue back yields to the event loop after this much work, so that a long queue never holds a request. */
 const FLUSH_SLICE_MS = 8;
 
-interface WaitingWrite {
-  readonly chainId: number;
-  readonly firstBlock: bigint;
-  readonly blocks: BlocksToWrite;
-  readonly count: number;
-}
+/** A write the file did not take yet: blocks (`count` of them), or hourly summaries (`hours` of them). */
+type WaitingWrite =
+  | { readonly chainId: number; readonly firstBlock: bigint; readonly blocks: BlocksToWrite; readonly count: number; readonly hours: 0 }
+  | { readonly chainId: number; readonly summaries: readonly HourlySummary[]; readonly count: 0; readonly hours: number };
 
 /** The store's trouble now: what kind, since when, and whether it has been told (logged and shown). */
 interface Trouble {
@@ -76,6 +83,8 @@ export class StoreWriter {
   readonly #unsaved = new Map<number, number>();
   readonly #dropped = new Map<number, number>();
   readonly #listeners = new Set<() => void>();
+  readonly #summaryListeners = new Set<(chainId: number, summaries: readonly HourlySummary[]) => void>();
+  readonly #unsavedHours = new Map<number, number>();
   #trouble: Trouble | undefined;
   #retryMs = RETRY_FIRST_MS;
   #timer: NodeJS.Timeout | undefined;
@@ -105,6 +114,59 @@ export class StoreWriter {
     }
     this.#keep(chainId, firstBlock, blocks);
     this.#schedule();
+  }
+
+  /**
+   * Keeps a chain's hourly summaries (each replacing the one held for its hour): written now if the file takes them,
+   * else kept for later, in order with the blocks. Every listener (onHourlySummaries) hears of them at once, written
+   * or waiting: the service's in-memory book of the chain's summaries is fed from here. Never throws.
+   */
+  writeHourlySummaries(chainId: number, summaries: readonly HourlySummary[]): void {
+    if (summaries.length === 0) return;
+    const copy = Object.freeze(summaries.map((summary) => Object.freeze({ ...summary })));
+    let kept = true;
+    if (this.#queue.length === 0 && this.#trouble === undefined) {
+      try {
+        this.#store.writeHourlySummaries(chainId, copy);
+        kept = false;
+      } catch (error) {
+        if (!this.#failed(error, chainId)) {
+          // Refused as data (out of bounds): not kept, and nobody told of them.
+          return;
+        }
+      }
+    }
+    if (kept) {
+      this.#keepHours(chainId, copy);
+      this.#schedule();
+    }
+    for (const listener of this.#summaryListeners) listener(chainId, copy);
+  }
+
+  /** The chain's hourly summaries held in the file (at start), oldest first; none when the file cannot be read. */
+  loadHourlySummaries(chainId: number): readonly HourlySummary[] {
+    try {
+      return this.#store.hourlySummaries(chainId);
+    } catch (error) {
+      this.#logger.warn("could not read the chain's stored hourly summaries; going on without them", { chainId, error: String(error) });
+      return [];
+    }
+  }
+
+  /** Drops the chain's stored hourly summaries of hours before `beforeStart`, when the file works and nothing waits; else skipped. */
+  pruneHourlySummaries(chainId: number, beforeStart: number): void {
+    if (this.#queue.length > 0 || this.#trouble !== undefined) return;
+    try {
+      this.#store.pruneHourlySummaries(chainId, beforeStart);
+    } catch (error) {
+      this.#logger.debug("could not prune the stored hourly summaries; a later prune will", { chainId, error: String(error) });
+    }
+  }
+
+  /** Calls `listener` with every chain's summaries as they are written (onto the file or into the queue); returns the unsubscribe. */
+  onHourlySummaries(listener: (chainId: number, summaries: readonly HourlySummary[]) => void): () => void {
+    this.#summaryListeners.add(listener);
+    return () => this.#summaryListeners.delete(listener);
   }
 
   /** Drops the chain's stored blocks older than `beforeBlock`, when the file works and nothing waits; else skipped (a later prune does it). */
@@ -190,7 +252,7 @@ export class StoreWriter {
     if (unsaved > MAX_UNSAVED_BLOCKS) {
       unsaved -= count;
       dropped += count;
-    } else this.#queue.push({ chainId, firstBlock, blocks: compactCopy(blocks), count });
+    } else this.#queue.push({ chainId, firstBlock, blocks: compactCopy(blocks), count, hours: 0 });
     this.#unsaved.set(chainId, unsaved);
     if (dropped === 0) return;
     const before = this.#dropped.get(chainId) ?? 0;
@@ -200,6 +262,28 @@ export class StoreWriter {
         chainId,
         maxUnsavedBlocks: MAX_UNSAVED_BLOCKS,
       });
+  }
+
+  #keepHours(chainId: number, summaries: readonly HourlySummary[]): void {
+    let unsaved = (this.#unsavedHours.get(chainId) ?? 0) + summaries.length;
+    let dropped = 0;
+    for (let i = 0; unsaved > MAX_UNSAVED_HOURS && i < this.#queue.length;) {
+      const waiting = this.#queue[i]!;
+      if (waiting.chainId !== chainId || waiting.hours === 0) {
+        i++;
+        continue;
+      }
+      this.#queue.splice(i, 1);
+      unsaved -= waiting.hours;
+      dropped += waiting.hours;
+    }
+    if (unsaved > MAX_UNSAVED_HOURS) {
+      unsaved -= summaries.length;
+      dropped += summaries.length;
+    } else this.#queue.push({ chainId, summaries, count: 0, hours: summaries.length });
+    this.#unsavedHours.set(chainId, unsaved);
+    // Memory keeps them (the service's book); a restart rebuilds those of held blocks and backfills the others.
+    if (dropped > 0) this.#logger.debug("too many hourly summaries wait for the history file; the oldest are dropped from the queue", { chainId, dropped });
   }
 
   #schedule(): void {
@@ -220,7 +304,8 @@ export class StoreWriter {
     while (this.#queue.length > 0) {
       const waiting = this.#queue[0]!;
       try {
-        this.#store.write(waiting.chainId, waiting.firstBlock, waiting.blocks);
+        if ("summaries" in waiting) this.#store.writeHourlySummaries(waiting.chainId, waiting.summaries);
+        else this.#store.write(waiting.chainId, waiting.firstBlock, waiting.blocks);
       } catch (error) {
         if (this.#failed(error, waiting.chainId)) {
           this.#schedule();
@@ -229,6 +314,7 @@ export class StoreWriter {
       }
       this.#queue.shift();
       this.#unsaved.set(waiting.chainId, (this.#unsaved.get(waiting.chainId) ?? 0) - waiting.count);
+      if (waiting.hours > 0) this.#unsavedHours.set(waiting.chainId, (this.#unsavedHours.get(waiting.chainId) ?? 0) - waiting.hours);
       if (this.#trouble !== undefined) this.#recovered();
       if (this.#queue.length > 0 && performance.now() - startedAt >= sliceMs) {
         this.#schedule();

@@ -44,6 +44,19 @@ export const backfillStatusSchema = z
   })
   .readonly();
 
+export const outlookBackfillStatusSchema = z
+  .strictObject({
+    running: z.boolean().describe("Whether hours before the history are being read now."),
+    fromTime: z.number().int().nullable().describe("Unix seconds: the oldest hour it fills; null until the history backfill is done."),
+    toTime: z.number().int().nullable().describe("Unix seconds: the end of the newest hour it fills (the start of the history's oldest hour)."),
+    hoursHeld: z.number().int().min(0).describe("Hours of fromTime..toTime summarised (now or before a restart), or read and found without a block."),
+    hoursWanted: z.number().int().min(0).describe("Hours in fromTime..toTime (outlookBackfill); 0 until the history backfill is done."),
+  })
+  .readonly()
+  .describe(
+    "The outlook backfill (CONTRACT.md, Outlook): hourly summaries of outlookBackfill (default 8w) before the history, read after the history backfill, gently.",
+  );
+
 export const storeHealthSchema = z
   .strictObject({
     state: z
@@ -70,6 +83,15 @@ export const storeHealthSchema = z
   .readonly()
   .describe("Whether the chain's history reaches the file it is kept in across restarts. One file serves every chain: state and problem are the same for all.");
 
+export const summaryStatusSchema = z
+  .strictObject({
+    horizon: z.string().describe('How long hourly summaries are kept, as configured (summaryHorizon, "52w").'),
+    hours: z.number().int().min(0).describe("Hourly summaries held (GET /networks/{chainId}/hourlyStats)."),
+    oldestStart: z.number().int().nullable().describe("Unix seconds: the start of the oldest hour summarised; null while none is."),
+  })
+  .readonly()
+  .describe("The chain's hourly summaries, the outlook's memory (CONTRACT.md, \"Outlook: wait or pay now\").");
+
 export const historyStatusSchema = z
   .strictObject({
     horizon: z.string().describe('How far back the history is kept, as configured ("7d").'),
@@ -79,7 +101,9 @@ export const historyStatusSchema = z
     oldestTime: z.number().int().nullable().describe("Unix seconds of the oldest block held."),
     newestTime: z.number().int().nullable().describe("Unix seconds of the newest block held."),
     backfill: backfillStatusSchema,
+    outlookBackfill: outlookBackfillStatusSchema.optional(),
     store: storeHealthSchema,
+    summaries: summaryStatusSchema,
   })
   .readonly()
   .describe("The history kept across restarts (CONTRACT.md, History).");
@@ -160,4 +184,5 @@ export type ChainState = z.infer<typeof chainStateSchema>;
 export type HistoryStatus = z.infer<typeof historyStatusSchema>;
 export type StoreHealth = z.infer<typeof storeHealthSchema>;
 export type BackfillStatus = z.infer<typeof backfillStatusSchema>;
+export type OutlookBackfillStatus = z.infer<typeof outlookBackfillStatusSchema>;
 export type NetworkStatus = z.infer<typeof networkStatusSchema>;

@@ -4,15 +4,15 @@
 // the reader's hours are not UTC's.
 import { expect, type Locator, type Page } from "@playwright/test";
 import { test } from "./support/failOnPageProblems.ts";
-import { shootEverySize } from "./support/screenshots.ts";
+import { README_SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
+import type { HourlyStats } from "../../shared/wire/hourlyStats.ts";
 import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS, startHistoryStack, type HistoryStack } from "./support/historyHarness.ts";
 
 const TIME_ZONE = "Asia/Kolkata";
 /** India's offset from UTC, all year (no daylight saving). */
 const ZONE_OFFSET_S = 5.5 * 3600;
-const HOUR_S = 3600;
 
 let stack: HistoryStack;
 
@@ -41,6 +41,7 @@ async function network(): Promise<NetworkStatus> {
 }
 
 const stats = (query: string) => api<BaseFeeStatsBucket[]>(`/networks/${HISTORY_CHAIN_ID}/baseFeeStats?${query}`);
+const hourlyStats = () => api<HourlyStats>(`/networks/${HISTORY_CHAIN_ID}/hourlyStats`);
 
 /** The page's baseFeeStats requests, as their query strings, in order. */
 function recordStatsRequests(page: Page): string[] {
@@ -266,43 +267,55 @@ test("in the 1 h view the next block's dot stays clear of the statistics lines' 
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-test("the cheapest hours: each hour of the week held, at its weekday and hour in the reader's time, with the service's median", async ({ page, problems }) => {
+test("the cheapest hours: every week of hourly summaries held, each cell its hour's median over its weeks in the reader's time, saying how many weeks", async ({
+  page,
+  problems,
+}) => {
   void problems;
-  const queries = recordStatsRequests(page);
+  // Once the backfill is done, the summaries stand still (no block is mined meanwhile): the page and this test read the same.
+  await expect.poll(async () => (await network()).history.backfill.running, { timeout: 240_000 }).toBe(false);
+  const rows = await hourlyStats();
   await page.goto(`${stack.dashboardUrl}#chain=${HISTORY_CHAIN_ID}`);
   const heatmap = page.getByTestId("heatmap");
   await expect(heatmap).toHaveAttribute("data-state", "ready");
+  // The chain's past (12 weeks of real mainnet samples, given with its plan) and its own 40 hours of blocks.
+  expect(rows.filter((row) => row.sampled).length).toBeGreaterThan(14 * 24);
+  expect(rows.filter((row) => !row.sampled).length).toBeGreaterThanOrEqual(38);
 
-  // The week up to the newest block's hour of India's clock, which starts at half past the hour in UTC.
-  const status = await network();
-  const hourStart = Math.floor((status.history.newestTime! + ZONE_OFFSET_S) / HOUR_S) * HOUR_S - ZONE_OFFSET_S;
-  const to = hourStart + HOUR_S;
-  const query = `from=${to - 168 * HOUR_S}&to=${to}&bucket=3600`;
-  expect(queries).toContain(query);
-  const buckets = await stats(query);
-  expect(buckets).toHaveLength(168);
-
-  const filled = buckets.filter((bucket) => bucket.blocks > 0);
-  expect(filled.length).toBeGreaterThanOrEqual(40);
-  for (const bucket of buckets) {
-    const local = new Date((bucket.start + ZONE_OFFSET_S) * 1000);
-    const cell = heatmap.getByTestId(`heat-${local.getUTCDay()}-${local.getUTCHours()}`);
-    if (bucket.blocks === 0) await expect(cell).toHaveClass(/heat-empty/);
-    else await expect(cell).toHaveAttribute("data-value", bucket.p50!);
+  // Computed here independently: per local weekday and hour (India has no daylight saving: a day is a week), the
+  // nearest-rank median of the hours' p50.
+  const cells = new Map<string, number[]>();
+  for (const row of rows) {
+    const local = new Date((row.start + ZONE_OFFSET_S) * 1000);
+    const key = `${local.getUTCDay()}-${local.getUTCHours()}`;
+    cells.set(key, [...(cells.get(key) ?? []), Number(row.p50)]);
   }
-  await expect(heatmap.locator(".heat-cell:not(.heat-empty)")).toHaveCount(filled.length);
+  const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length / 2) - 1]!;
+  for (let weekday = 0; weekday < 7; weekday++) {
+    for (let hour = 0; hour < 24; hour++) {
+      const cell = heatmap.getByTestId(`heat-${weekday}-${hour}`);
+      const values = cells.get(`${weekday}-${hour}`);
+      await expect(cell).toHaveAttribute("data-weeks", String(values?.length ?? 0));
+      if (values === undefined) await expect(cell).toHaveClass(/heat-empty/);
+      else {
+        expect(Number(await cell.getAttribute("data-value")), `cell ${weekday} ${hour}`).toBe(median(values));
+        await expect(cell).toHaveAttribute("aria-label", new RegExp(` over ${values.length} weeks?(,|$)`));
+      }
+    }
+  }
+  const weeks = [...cells.values()].map((values) => values.length);
+  const legend = heatmap.getByTestId("heat-weeks");
+  await expect(legend).toHaveAttribute("data-fewest", String(Math.min(...weeks)));
+  await expect(legend).toHaveAttribute("data-most", String(Math.max(...weeks)));
+  await expect(legend).toContainText(`${Math.min(...weeks)} to ${Math.max(...weeks)} weeks`);
+  await expect(heatmap.getByTestId("heatmap-sub")).toContainText("weeks of hourly summaries held");
   await expect(heatmap.locator(".heat-now")).toHaveCount(1);
 
-  // The named stretches are among the cheapest (dearest) tenth of the hours held, ranked here independently.
-  const ranked = [...filled].sort((a, b) => Number(a.p50) - Number(b.p50));
-  const share = Math.max(1, Math.round(filled.length * 0.1));
-  const keyOf = (weekday: number, hour: number) => `${weekday} ${hour}`;
-  const cellKey = (bucket: BaseFeeStatsBucket) => {
-    const local = new Date((bucket.start + ZONE_OFFSET_S) * 1000);
-    return keyOf(local.getUTCDay(), local.getUTCHours());
-  };
-  const cheapest = new Set(ranked.slice(0, share).map(cellKey));
-  const dearest = new Set(ranked.slice(-share).map(cellKey));
+  // The named stretches are among the cheapest (dearest) tenth of the cells, ranked here independently.
+  const ranked = [...cells.entries()].sort((a, b) => median(a[1]) - median(b[1])).map(([key]) => key);
+  const share = Math.max(1, Math.round(ranked.length * 0.1));
+  const cheapest = new Set(ranked.slice(0, share));
+  const dearest = new Set(ranked.slice(-share));
   for (const [kind, allowed] of [
     ["cheapest", cheapest],
     ["dearest", dearest],
@@ -312,7 +325,7 @@ test("the cheapest hours: each hour of the week held, at its weekday and hour in
     for (const stretch of await stretches.all()) {
       const weekday = Number(await stretch.getAttribute("data-weekday"));
       for (let hour = Number(await stretch.getAttribute("data-from-hour")); hour < Number(await stretch.getAttribute("data-to-hour")); hour++) {
-        expect(allowed.has(keyOf(weekday, hour)), `${kind}: ${weekday} ${hour}`).toBe(true);
+        expect(allowed.has(`${weekday}-${hour}`), `${kind}: ${weekday} ${hour}`).toBe(true);
       }
     }
   }
@@ -320,6 +333,7 @@ test("the cheapest hours: each hour of the week held, at its weekday and hour in
   await expect(heatmap.getByTestId("heat-legend")).toBeVisible();
   await heatmap.scrollIntoViewIfNeeded();
   await shootEverySize(page, "history-heatmap", { fullPage: true });
+  await shootEverySize(page, "heatmap", { target: heatmap, into: README_SCREENSHOTS });
 });
 
 test("every chain at a glance: its tile compares the current base fee with the median of the last 24 h, with their sparkline", async ({ page, problems }) => {

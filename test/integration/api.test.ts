@@ -155,6 +155,9 @@ describe("the API over real Hardhat nodes carrying real mainnet base fees", () =
         newestTime: newest.timestamp,
         backfill: { running: false, progress: 1, blocksToGo: 0 },
         store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+        // Blocks of a few minutes after a genesis an hour back: an hour is whole and closed only where they straddle
+        // an hour's end (test/integration/hourlySummaries.test.ts checks the summaries themselves).
+        summaries: { horizon: "52w", hours: Math.min(1, local.history.summaries.hours), oldestStart: local.history.summaries.oldestStart },
       },
       blockTimeMs: 1000,
       dataAgeMs: local.dataAgeMs,

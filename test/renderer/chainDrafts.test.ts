@@ -51,3 +51,9 @@ test("a chain's blobMarket, set in the file, outlives a save of the settings pag
     [["blobMarket", "must be true (the chain has blob fees of its own) or false (a rollup: no blob fees)"]],
   );
 });
+
+test("a chain's summaryHorizon and outlookBackfill, set in the file, outlive a save of the settings page", () => {
+  const chain = { chainId: 1, rpcUrls: ["https://a.example"], summaryHorizon: "30w", outlookBackfill: "4w" };
+  assert.deepEqual(chainsOf([draftOf(chain)]), [chain]);
+  assert.ok(chainSettingsSchema.safeParse(chain).success);
+});

@@ -3,7 +3,6 @@ import { test } from "node:test";
 import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
 import { costBuckets, priceAt } from "../../renderer/src/costs/costSeries.ts";
 import { GWEI_UNIT, moneyDigits, moneyUnit } from "../../renderer/src/text/valueUnit.ts";
-import { filledCells, levelBounds, levelOf, placeHours } from "../../renderer/src/heatmap/hourOfWeek.ts";
 
 const POINTS = [
   { time: 1000, value: "2000" },
@@ -60,22 +59,4 @@ test("figures side by side read alike: money ticks all whole or all to the cent,
   const bounds = GWEI_UNIT.alike([65.56, 76.6, 84.33, 92.99, 151.9]);
   assert.deepEqual([65.56, 76.6, 84.33, 92.99, 151.9].map(bounds), ["65.56", "76.60", "84.33", "92.99", "151.9"], 'no "76.6" beside "65.56"');
   assert.deepEqual([0, 1.2e-9, 1234.5].map(bounds), ["0", "1.2e-9", "1,235"]);
-});
-
-test("at a constant price the heatmap ranks the hours in money as in Gwei: cents do not tie hours that differ", () => {
-  // A week of hours whose medians differ by less than a cent of an ETH transfer's cost at $1,878.50.
-  const gwei = Array.from({ length: 168 }, (_, i): BaseFeeStatsBucket => {
-    const p50 = (75 + ((i * 37) % 168) * 0.0011).toFixed(9);
-    return { start: 1_700_000_000 + i * 3_600, end: 1_700_003_600 + i * 3_600, blocks: 300, p50 };
-  });
-  const costed = costBuckets(gwei, 21_000n, [{ time: 0, value: "1878.5" }]);
-  const levelsOf = (grid: ReturnType<typeof placeHours>) => {
-    const cells = filledCells(grid);
-    const bounds = levelBounds(cells);
-    return cells.map((cell) => levelOf(cell.p50, bounds));
-  };
-  const inGwei = levelsOf(placeHours(gwei));
-  assert.deepEqual(levelsOf(placeHours(costed.buckets, (bucket) => costed.p50Values.get(bucket.start)!)), inGwei);
-  // Ranked by the figures shown (rounded to the cent), the colours would move.
-  assert.notDeepEqual(levelsOf(placeHours(costed.buckets)), inGwei);
 });

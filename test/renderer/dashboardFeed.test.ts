@@ -36,6 +36,7 @@ function status(chainId: number, newestBlock: string | null): NetworkStatus {
       newestTime: null,
       backfill: { running: false, progress: 0, blocksToGo: null },
       store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+      summaries: { horizon: "52w", hours: 0, oldestStart: null },
     },
     blockTimeMs: 12_000,
     dataAgeMs: data ? 0 : null,

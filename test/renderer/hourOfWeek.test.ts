@@ -1,79 +1,164 @@
 // Local time: each test sets the process' time zone (Node reads TZ again when it is assigned).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { BaseFeeStatsBucket } from "../../shared/wire/baseFeeStats.ts";
+import type { HourlyStatsRow } from "../../shared/wire/hourlyStats.ts";
 import {
   extremeStretches,
   filledCells,
-  hourOfWeekRequest as requestAtHourStart,
+  heldDays,
   levelBounds,
   levelOf,
   localHourStartSeconds,
   MIN_HOURS_TO_NAME,
   placeHours,
-  WEEK_HOURS,
+  priceCells,
   weekExtremes,
+  weeksPerCell,
 } from "../../renderer/src/heatmap/hourOfWeek.ts";
 
-/** The heatmap's request for the week up to the local hour of `nowMs`. */
-const hourOfWeekRequest = (nowMs: number) => requestAtHourStart(localHourStartSeconds(nowMs / 1000));
+const HOUR = 3_600;
+const WEEK_HOURS = 168;
 
-function hourBucket(start: number, p50: string | undefined): BaseFeeStatsBucket {
-  if (p50 === undefined) return { start, end: start + 3_600, blocks: 0 };
-  return { start, end: start + 3_600, blocks: 300, fromBlock: "1", toBlock: "300", min: p50, p10: p50, p25: p50, p50, p75: p50, p90: p50, max: p50 };
+function row(start: number, p50: string, sampled = false): HourlyStatsRow {
+  return { start, blocks: sampled ? 1 : 300, sampled, min: p50, p10: p50, p50, p90: p50, max: p50, last: p50 };
 }
 
-/** The week's buckets as the service would answer the request, with `fee(index)` as each hour's median. */
-function weekOf(fromSeconds: number, fee: (index: number) => string | undefined): BaseFeeStatsBucket[] {
-  return Array.from({ length: WEEK_HOURS }, (_, index) => hourBucket(fromSeconds + index * 3_600, fee(index)));
-}
-
-test("the request: 168 hours of the reader's clock, the current one last", () => {
-  process.env.TZ = "Asia/Kolkata";
-  const now = Date.UTC(2026, 10, 20, 13, 47, 12);
-  const request = hourOfWeekRequest(now);
-  // 19:17 in India: the current hour is 19:00-20:00 local, 13:30-14:30 UTC.
-  assert.equal(request.toSeconds, Date.UTC(2026, 10, 20, 14, 30) / 1000);
-  assert.equal(request.fromSeconds, request.toSeconds - 168 * 3_600);
-  assert.equal(request.bucketSeconds, 3_600);
-  assert.equal(hourOfWeekRequest(now + 40 * 60_000).toSeconds, request.toSeconds, "the same request all hour long");
-  assert.equal(hourOfWeekRequest(now + 45 * 60_000).toSeconds, request.toSeconds + 3_600, "the next at 20:00 local");
-});
-
-test("each hour lands at its local weekday and hour; hours without blocks stay empty", () => {
-  process.env.TZ = "Asia/Kolkata";
-  const request = hourOfWeekRequest(Date.UTC(2026, 10, 20, 13, 47, 12));
-  // Friday 20 November 2026, 19:00 local is the last bucket; index 0 is Friday 13 November, 20:00.
-  const grid = placeHours(weekOf(request.fromSeconds, (index) => (index % 10 === 3 ? undefined : String(index))));
-  assert.equal(grid[5]![20]!.p50, 0, "Friday 20:00 a week ago");
-  assert.equal(grid[5]![19]!.p50, 167, "Friday 19:00, the current hour");
-  assert.equal(grid[6]![0]!.p50, 4, "Saturday 00:00");
-  assert.equal(grid[5]![23], undefined, "index 3: no blocks");
-  assert.equal(filledCells(grid).length, 168 - 17);
-  // Week order: Monday 00:00 first, Sunday 23:00 last.
-  const order = filledCells(grid).map((cell) => ((cell.weekday + 6) % 7) * 24 + cell.hour);
-  assert.deepEqual(
-    order,
-    [...order].sort((a, b) => a - b),
+/** `weeks` weeks of UTC hours from `from` (a UTC hour), each with `fee(index)` as its median, or none where it gives undefined. */
+function hoursFrom(from: number, count: number, fee: (index: number) => string | undefined, sampled = false): HourlyStatsRow[] {
+  return Array.from({ length: count }, (_, index) => [from + index * HOUR, fee(index)] as const).flatMap(([start, p50]) =>
+    p50 === undefined ? [] : [row(start, p50, sampled)],
   );
-  assert.deepEqual([filledCells(grid)[0]!.weekday, filledCells(grid)[0]!.hour], [1, 0]);
-});
+}
 
-test("the night the clocks go back: the newer of the two 01:00 hours is kept, and no cell is left out by it", () => {
-  process.env.TZ = "America/New_York";
-  // Sunday 1 November 2026, 01:00 happens twice (EDT, then EST).
-  const request = hourOfWeekRequest(new Date(2026, 10, 4, 12, 30).getTime());
-  const buckets = weekOf(request.fromSeconds, (index) => String(index));
-  const grid = placeHours(buckets);
-  const firstOne = buckets.findIndex((bucket) => new Date(bucket.start * 1000).getDay() === 0 && new Date(bucket.start * 1000).getHours() === 1);
-  assert.equal(grid[0]![1]!.p50, firstOne + 1, "the second 01:00 (EST) replaces the first");
-  assert.equal(filledCells(grid).length, 167, "one local hour fewer than real hours that week");
-});
-
-test("colour levels: equal shares of the filled hours, so that one spike does not make every other hour look alike", () => {
+test("each cell: the nearest-rank median over its weeks of that hour's median, and how many weeks hold it", () => {
   process.env.TZ = "UTC";
-  const request = hourOfWeekRequest(Date.UTC(2026, 10, 20, 13, 47));
-  const grid = placeHours(weekOf(request.fromSeconds, (index) => (index === 100 ? "5000" : String(10 + (index % 20)))));
+  // Monday 2 November 2026, 00:00 UTC, four weeks.
+  const from = Date.UTC(2026, 10, 2) / 1000;
+  // Week w's hour h: 10 + w * 100 + h, except Monday 05:00, whose weeks read 7, 3, 9, 1 (the median of four is the 2nd: 3).
+  const rows = hoursFrom(from, 4 * WEEK_HOURS, (index) => {
+    const week = Math.floor(index / WEEK_HOURS);
+    const hourOfWeek = index % WEEK_HOURS;
+    if (hourOfWeek === 5) return ["7", "3", "9", "1"][week];
+    return String(10 + week * 100 + hourOfWeek);
+  });
+  const grid = placeHours(rows);
+  const monday5 = grid[1]![5]!;
+  assert.equal(monday5.gwei, "3");
+  assert.equal(monday5.weeks, 4);
+  // Monday 00:00: 10, 110, 210, 310: the nearest-rank median is the 2nd, 110.
+  assert.equal(grid[1]![0]!.gwei, "110");
+  assert.equal(grid[1]![0]!.p50, 110);
+  assert.equal(grid[1]![0]!.newestStart, from + 3 * WEEK_HOURS * HOUR, "the newest week's hour");
+  assert.equal(filledCells(grid).length, 168);
+  assert.deepEqual(weeksPerCell(grid), { fewest: 4, most: 4 });
+  assert.equal(heldDays(rows), 28);
+  // Three weeks of an hour: the median is the middle one, 2nd of 3.
+  assert.equal(placeHours(rows.filter((each) => each.start < from + 3 * WEEK_HOURS * HOUR))[1]![0]!.gwei, "110");
+  // Ordered by wei, not by text: "9" is below "10".
+  const byWei = placeHours([row(from, "10"), row(from + WEEK_HOURS * HOUR, "9"), row(from + 2 * WEEK_HOURS * HOUR, "100")]);
+  assert.equal(byWei[1]![0]!.gwei, "10");
+});
+
+test("missing hours are left out, never invented: a cell holds the weeks that have its hour, an hour no week has stays empty", () => {
+  process.env.TZ = "UTC";
+  const from = Date.UTC(2026, 10, 2) / 1000;
+  // Three weeks; every Tuesday 03:00 missing, Wednesday 10:00 missing in the first two weeks only.
+  const rows = hoursFrom(from, 3 * WEEK_HOURS, (index) => {
+    const hourOfWeek = index % WEEK_HOURS;
+    if (hourOfWeek === 24 + 3) return undefined;
+    if (hourOfWeek === 48 + 10 && index < 2 * WEEK_HOURS) return undefined;
+    return String(20 + (index % 7));
+  });
+  const grid = placeHours(rows);
+  assert.equal(grid[2]![3], undefined, "Tuesday 03:00: no week holds it");
+  assert.equal(grid[3]![10]!.weeks, 1, "Wednesday 10:00: one week of three");
+  assert.equal(grid[1]![0]!.weeks, 3);
+  assert.equal(filledCells(grid).length, 167);
+  assert.deepEqual(weeksPerCell(grid), { fewest: 1, most: 3 });
+  assert.deepEqual(weeksPerCell(placeHours([])), undefined);
+  assert.equal(heldDays([]), 0);
+});
+
+test("sampled hours count as weeks like any other, and each cell says how many of its weeks were sampled", () => {
+  process.env.TZ = "UTC";
+  const from = Date.UTC(2026, 10, 2) / 1000;
+  const rows = [...hoursFrom(from, 2 * WEEK_HOURS, () => "40", true), ...hoursFrom(from + 2 * WEEK_HOURS * HOUR, WEEK_HOURS, () => "50")];
+  const cell = placeHours(rows)[4]![12]!;
+  assert.equal(cell.weeks, 3);
+  assert.equal(cell.sampledWeeks, 2);
+  assert.equal(cell.gwei, "40");
+});
+
+test("local time: a half-hour time zone places each UTC hour at its local weekday and hour", () => {
+  process.env.TZ = "Asia/Kolkata";
+  // Friday 20 November 2026, 18:00 UTC is Friday 23:30 in India; 19:00 UTC is Saturday 00:30.
+  const grid = placeHours([row(Date.UTC(2026, 10, 20, 18) / 1000, "5"), row(Date.UTC(2026, 10, 20, 19) / 1000, "6")]);
+  assert.equal(grid[5]![23]!.gwei, "5");
+  assert.equal(grid[6]![0]!.gwei, "6");
+  assert.equal(localHourStartSeconds(Date.UTC(2026, 10, 20, 13, 47) / 1000), Date.UTC(2026, 10, 20, 13, 30) / 1000);
+});
+
+test("the night the clocks go back: the doubled local hour counts one week (the newer hour kept), and no cell is left out", () => {
+  process.env.TZ = "America/New_York";
+  // Two weeks from Monday 26 October 2026, 00:00 EDT; Sunday 1 November 01:00 happens twice (EDT, then EST).
+  const from = new Date(2026, 9, 26, 0).getTime() / 1000;
+  // 337 real hours: the two weeks' 336 local hours, one of them twice.
+  const rows = hoursFrom(from, 2 * WEEK_HOURS + 1, (index) => String(index));
+  const grid = placeHours(rows);
+  const sundayOne = rows.filter((each) => new Date(each.start * 1000).getDay() === 0 && new Date(each.start * 1000).getHours() === 1);
+  assert.equal(sundayOne.length, 3, "01:00 twice on 1 November, once on 8 November");
+  assert.equal(grid[0]![1]!.weeks, 2, "two weeks, not three hours");
+  // The two weeks' values: the second (EST) 01:00 of 1 November and 8 November's; the median of two is the lower.
+  assert.equal(grid[0]![1]!.gwei, sundayOne[1]!.p50);
+  assert.equal(filledCells(grid).length, 168);
+  assert.equal(grid[0]![23]!.weeks, 2, "Sunday 23:00 of both weeks: the doubled hour pushed nothing out");
+  assert.deepEqual(weeksPerCell(grid), { fewest: 2, most: 2 });
+});
+
+test("the night the clocks go forward: the skipped local hour holds one week fewer", () => {
+  process.env.TZ = "Europe/Berlin";
+  // Two weeks from Monday 23 March 2026, 00:00 CET; Sunday 29 March has no 02:00 (01:59 CET is followed by 03:00 CEST).
+  const from = new Date(2026, 2, 23, 0).getTime() / 1000;
+  const grid = placeHours(hoursFrom(from, 2 * WEEK_HOURS - 1, (index) => String(index)));
+  assert.equal(grid[0]![2]!.weeks, 1, "Sunday 02:00: only the second week has it");
+  assert.equal(grid[0]![3]!.weeks, 2);
+  assert.deepEqual(weeksPerCell(grid), { fewest: 1, most: 2 });
+});
+
+test("in money at one price, every cell keeps its colour and rank: cents do not tie hours that differ", () => {
+  process.env.TZ = "UTC";
+  const from = Date.UTC(2026, 10, 2) / 1000;
+  // Hours whose medians differ by less than a cent of an ETH transfer's cost at $1,878.50.
+  const grid = placeHours(
+    hoursFrom(from, 3 * WEEK_HOURS, (index) => (75 + (((index % WEEK_HOURS) * 37) % 168) * 0.0011 + Math.floor(index / WEEK_HOURS) * 0.0001).toFixed(9)),
+  );
+  const levelsOf = (cells: ReturnType<typeof filledCells>, value: (cell: (typeof cells)[number]) => number = (cell) => cell.p50) => {
+    const values = cells.map(value);
+    const bounds = levelBounds(cells.map((cell, index) => ({ ...cell, p50: values[index]! })));
+    return values.map((each) => levelOf(each, bounds));
+  };
+  const inGwei = levelsOf(filledCells(grid));
+  for (const price of ["1878.5", "0.01", "250000"]) {
+    const priced = filledCells(priceCells(grid, 21_000n, price));
+    assert.deepEqual(levelsOf(priced), inGwei, `at ${price}`);
+    assert.deepEqual(
+      priced.map((cell) => cell.weeks),
+      filledCells(grid).map((cell) => cell.weeks),
+    );
+  }
+  const priced = filledCells(priceCells(grid, 21_000n, "1878.5"));
+  assert.equal(priced[0]!.money, "2.96", "as the contract rounds money");
+  // Ranked by the figures shown (rounded to the cent), the colours would move.
+  assert.notDeepEqual(
+    levelsOf(priced, (cell) => Number(Number(cell.money).toFixed(2))),
+    inGwei,
+  );
+});
+
+test("colour levels: equal shares of the filled cells, so that one spike does not make every other hour look alike", () => {
+  process.env.TZ = "UTC";
+  const from = Date.UTC(2026, 10, 2) / 1000;
+  const grid = placeHours(hoursFrom(from, WEEK_HOURS, (index) => (index === 100 ? "5000" : String(10 + (index % 20)))));
   const bounds = levelBounds(filledCells(grid), 5);
   assert.equal(bounds.length, 5);
   assert.equal(bounds[4], 5000);
@@ -87,8 +172,7 @@ test("colour levels: equal shares of the filled hours, so that one spike does no
 
 test("the cheapest and dearest stretches: neighbouring cheap hours of a day joined, ordered by their mean", () => {
   process.env.TZ = "UTC";
-  // Friday 20 November 2026 13:00 UTC is the current hour: the week starts Friday 13 November 14:00.
-  const request = hourOfWeekRequest(Date.UTC(2026, 10, 20, 13, 47));
+  const from = Date.UTC(2026, 10, 13, 14) / 1000;
   const cheap = new Map<string, string>([
     ["0 2", "3"], // Sunday 02:00-05:00 at 3, 2, 4
     ["0 3", "2"],
@@ -97,8 +181,8 @@ test("the cheapest and dearest stretches: neighbouring cheap hours of a day join
     ["6 5", "6"], // Saturday 05:00 alone at 6
   ]);
   const grid = placeHours(
-    weekOf(request.fromSeconds, (index) => {
-      const start = new Date((request.fromSeconds + index * 3_600) * 1000);
+    hoursFrom(from, WEEK_HOURS, (index) => {
+      const start = new Date((from + index * HOUR) * 1000);
       return cheap.get(`${start.getUTCDay()} ${start.getUTCHours()}`) ?? (start.getUTCHours() === 15 && start.getUTCDay() === 4 ? "90" : "50");
     }),
   );
@@ -121,8 +205,8 @@ test("the cheapest and dearest stretches: neighbouring cheap hours of a day join
 
 test("the week's extremes are named only once a few hours are held: never one hour as both the cheapest and the dearest", () => {
   process.env.TZ = "UTC";
-  const request = hourOfWeekRequest(Date.UTC(2026, 10, 20, 13, 47));
-  const heldHours = (count: number) => placeHours(weekOf(request.fromSeconds, (index) => (index >= WEEK_HOURS - count ? String(10 + index) : undefined)));
+  const from = Date.UTC(2026, 10, 2) / 1000;
+  const heldHours = (count: number) => placeHours(hoursFrom(from, WEEK_HOURS, (index) => (index >= WEEK_HOURS - count ? String(10 + index) : undefined)));
   assert.equal(weekExtremes(heldHours(0)), undefined);
   assert.equal(weekExtremes(heldHours(1)), undefined);
   assert.equal(weekExtremes(heldHours(MIN_HOURS_TO_NAME - 1)), undefined);

@@ -84,6 +84,7 @@ function history(progress: number, blocksToGo: number | null, horizon = "7d"): H
     newestTime: 1_700_000_000,
     backfill: { running: true, progress, blocksToGo },
     store: { state: "off", problem: null, since: null, unsavedBlocks: 0, droppedBlocks: 0 },
+    summaries: { horizon: "52w", hours: 0, oldestStart: null },
   };
 }
 

@@ -33,15 +33,10 @@ export interface ApiContract {
 }
 
 /** Contract endpoints not built yet, by path (their `/v3/{apiKey}` forms follow them), with the issue that builds each. */
-export const PENDING_ROUTES: Readonly<Record<string, string>> = {
-  "/networks/{chainId}/hourlyStats": "issue 30 (wait or pay now), which starts after issue 29",
-  "/networks/{chainId}/outlook": "issue 30 (wait or pay now), which starts after issue 29",
-};
+export const PENDING_ROUTES: Readonly<Record<string, string>> = {};
 
 /** Contract error rows not built yet, by code, with the issue that builds each. */
-export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = {
-  NOT_ENOUGH_HISTORY: "issue 30 (wait or pay now), which starts after issue 29",
-};
+export const PENDING_ERROR_CODES: Readonly<Record<string, string>> = {};
 
 const KEY_PATH_PREFIX = "/v3/{apiKey}";
 

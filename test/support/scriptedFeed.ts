@@ -14,7 +14,7 @@ import { type FeedView, firstFeedReport, nextFeedReport } from "../../shared/rpc
 import type { ChainPlan } from "../../shared/service/chainPlan.ts";
 import type { ChainPublication } from "../../shared/service/chainPublication.ts";
 import type { ChainRecord, HistoryPersistence, RecordWrite } from "../../shared/service/chainRecord.ts";
-import { type Feed, FeeService } from "../../shared/service/feeService.ts";
+import { type Feed, FeeService, type FeeServiceOptions } from "../../shared/service/feeService.ts";
 import type { FeeSource } from "../../shared/service/feeSource.ts";
 import type { BackfillStatus, EndpointStatus } from "../../shared/wire/networkStatus.ts";
 
@@ -181,6 +181,8 @@ export interface ScriptedServiceOptions {
   /** Where the service keeps histories (a real HistoryStore on a temp file); default none: in memory only. */
   readonly store?: HistoryPersistence;
   readonly logger?: Logger;
+  /** How the chains' outlooks are prepared (FeeServiceOptions' outlook); default the service's. */
+  readonly outlook?: FeeServiceOptions["outlook"];
 }
 
 /** The real FeeService, started, its chains' feeds and backfills played by the test. */
@@ -224,6 +226,7 @@ export function scriptedService(chains: readonly ScriptedChain[], options: Scrip
     logger: options.logger ?? silentLogger,
     now,
     ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.outlook === undefined ? {} : { outlook: options.outlook }),
     createFeed: (feedOptions) => {
       const feed = new ScriptedFeed(feedOptions, { noBaseFee: noBaseFee.has(feedOptions.chainId), now });
       feeds.set(feedOptions.chainId, feed);
@@ -269,6 +272,7 @@ export function countingListeners(source: FeeSource): FeeSource & { readonly lis
     get: (chainId) => source.get(chainId),
     list: () => source.list(),
     history: (chainId) => source.history(chainId),
+    outlook: (chainId) => source.outlook(chainId),
     subscribe: (listener: (publication: ChainPublication) => void) => {
       const unsubscribe = source.subscribe(listener);
       count++;

@@ -26,11 +26,6 @@ export interface CostedBuckets {
   readonly buckets: readonly BaseFeeStatsBucket[];
   /** Buckets holding blocks but no price in force (before the first price point held): left empty. */
   readonly unpriced: number;
-  /**
-   * Each priced bucket's median cost unrounded, by its start: what the heatmap ranks hours by. Rounded to the cent, hours
-   * whose base fees differ would tie, and the map's colours would change between Gwei and money at a constant price.
-   */
-  readonly p50Values: ReadonlyMap<number, number>;
 }
 
 /**
@@ -40,7 +35,6 @@ export interface CostedBuckets {
  */
 export function costBuckets(buckets: readonly BaseFeeStatsBucket[], gas: bigint, points: readonly PricePoint[]): CostedBuckets {
   let unpriced = 0;
-  const p50Values = new Map<number, number>();
   const costed = buckets.map((bucket): BaseFeeStatsBucket => {
     if (bucket.blocks === 0) return bucket;
     const price = priceAt(points, Math.floor((bucket.start + bucket.end) / 2));
@@ -55,8 +49,7 @@ export function costBuckets(buckets: readonly BaseFeeStatsBucket[], gas: bigint,
       const amount = parseGweiAmount(gwei);
       if ("wei" in amount) figures[field] = fiatOfWei(amount.wei * gas, price);
     }
-    if (bucket.p50 !== undefined) p50Values.set(bucket.start, (Number(bucket.p50) * Number(gas) * Number(price)) / 1e9);
     return { ...bucket, ...figures };
   });
-  return { buckets: costed, unpriced, p50Values };
+  return { buckets: costed, unpriced };
 }

@@ -1,26 +1,18 @@
-// The "cheapest hours" heatmap's arithmetic: the last 7 days in hours of the reader's clock, each hour's median base
-// fee placed by local weekday and hour, a colour level per cell, and the cheapest stretches in words.
-import type { BaseFeeStatsBucket } from "../../../shared/wire/baseFeeStats.ts";
-import type { StatsRequest } from "../live/statsRequest.ts";
+// The "cheapest hours" heatmap's arithmetic: the chain's hourly summaries (GET /networks/{chainId}/hourlyStats, every
+// week held) placed by the reader's local weekday and hour, each cell the median over its weeks of that hour's median
+// base fee, a colour level per cell, and the cheapest stretches in words.
+import { parseGweiAmount } from "../../../shared/core/fees/parseGweiAmount.ts";
+import { nearestRankIndex } from "../../../shared/core/fees/percentile.ts";
+import { fiatOfWei } from "../../../shared/core/text/money.ts";
+import type { HourlyStatsRow } from "../../../shared/wire/hourlyStats.ts";
 
 const HOUR_S = 3_600;
-export const WEEK_HOURS = 7 * 24;
 
 /** The start (unix seconds) of the reader's local hour that holds `seconds`: in a half-hour time zone, not UTC's hour. */
 export function localHourStartSeconds(seconds: number): number {
   const hourStart = new Date(seconds * 1000);
   hourStart.setMinutes(0, 0, 0);
   return hourStart.getTime() / 1000;
-}
-
-/**
- * The request for the heatmap of the week up to the local hour starting at `hourStartSeconds` (the newest block's,
- * localHourStartSeconds): 168 buckets of one hour, from the start of the local hour 167 hours before it to its end
- * (its bucket fills as its blocks arrive).
- */
-export function hourOfWeekRequest(hourStartSeconds: number): StatsRequest & { kind: "span" } {
-  const toSeconds = hourStartSeconds + HOUR_S;
-  return { kind: "span", fromSeconds: toSeconds - WEEK_HOURS * HOUR_S, toSeconds, bucketSeconds: HOUR_S };
 }
 
 /** Monday first, as the rows are drawn. */
@@ -30,31 +22,98 @@ export interface HeatCell {
   /** 0 is Sunday (Date.getDay()). */
   readonly weekday: number;
   readonly hour: number;
-  /** The bucket's median (in Gwei, or the unrounded cost), for colour and rank; the exact string is `bucket.p50`. */
+  /** The cell's value, for colour and rank: its median in Gwei, or (priceCells) the cost of one action at it, unrounded. */
   readonly p50: number;
-  readonly bucket: BaseFeeStatsBucket;
+  /** The cell's median exactly: one held hour's p50, in Gwei as the API wrote it. */
+  readonly gwei: string;
+  /** In money (priceCells): the cost of one action at the median, as the contract rounds money. */
+  readonly money?: string | undefined;
+  /** How many weeks hold this hour: the days (of this weekday) with a summary of it. */
+  readonly weeks: number;
+  /** Of those weeks, how many summaries were built from a sample of the hour's blocks (an outlook backfill, the demo's past). */
+  readonly sampledWeeks: number;
+  /** The start (unix seconds) of the newest hour placed here. */
+  readonly newestStart: number;
 }
 
-/** `cells[weekday][hour]`, weekday 0 being Sunday; undefined where the hour holds no blocks (or lies outside the span). */
+/** `cells[weekday][hour]`, weekday 0 being Sunday; undefined where no week holds the hour. */
 export type HeatGrid = ReadonlyArray<ReadonlyArray<HeatCell | undefined>>;
 
+/** A day as the reader's calendar names it: one a week for a given weekday. */
+function localDateKey(date: Date): string {
+  return `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
+}
+
 /**
- * Each bucket that holds blocks, at the local weekday and hour of its start, valued by `valueOf` (its median by default). On the night the clocks go back, two
- * buckets start at the same local hour: the newer one is kept (the older is a week's edge anyway).
+ * Each summary at the local weekday and hour of its start; a cell's value is the nearest-rank median of its hours' p50
+ * (each week's hour counts once, whatever it was built from: a sampled hour's p50 is its sampled block's fee), so it is
+ * always a fee some hour had. A week counts once per cell: on the night the clocks go back, two hours start at the same
+ * local hour of one day, and the newer one is kept; on the night they go forward, the skipped local hour holds one week
+ * fewer. An hour without a summary (never seen, or a gap) is left out, never invented.
  */
-export function placeHours(buckets: readonly BaseFeeStatsBucket[], valueOf: (bucket: BaseFeeStatsBucket) => number = (bucket) => Number(bucket.p50)): HeatGrid {
+export function placeHours(rows: readonly HourlyStatsRow[]): HeatGrid {
+  const byCell = new Map<number, Map<string, { readonly row: HourlyStatsRow; readonly wei: bigint }>>();
+  for (const row of rows) {
+    const amount = parseGweiAmount(row.p50);
+    if (!("wei" in amount)) continue;
+    const start = new Date(row.start * 1000);
+    const key = start.getDay() * 24 + start.getHours();
+    const days = byCell.get(key) ?? new Map<string, { readonly row: HourlyStatsRow; readonly wei: bigint }>();
+    byCell.set(key, days);
+    const day = localDateKey(start);
+    const held = days.get(day);
+    if (held === undefined || held.row.start < row.start) days.set(day, { row, wei: amount.wei });
+  }
   const cells: Array<Array<HeatCell | undefined>> = Array.from({ length: 7 }, () => new Array<HeatCell | undefined>(24).fill(undefined));
-  for (const bucket of buckets) {
-    if (bucket.blocks === 0 || bucket.p50 === undefined) continue;
-    const start = new Date(bucket.start * 1000);
-    const weekday = start.getDay();
-    const hour = start.getHours();
-    cells[weekday]![hour] = { weekday, hour, p50: valueOf(bucket), bucket };
+  for (const [key, days] of byCell) {
+    const held = [...days.values()];
+    const sorted = [...held].sort((a, b) => (a.wei < b.wei ? -1 : a.wei > b.wei ? 1 : 0));
+    const median = sorted[nearestRankIndex(sorted.length, 50)]!;
+    const weekday = Math.floor(key / 24);
+    const hour = key % 24;
+    cells[weekday]![hour] = {
+      weekday,
+      hour,
+      p50: Number(median.row.p50),
+      gwei: median.row.p50,
+      weeks: held.length,
+      sampledWeeks: held.filter((entry) => entry.row.sampled).length,
+      newestStart: Math.max(...held.map((entry) => entry.row.start)),
+    };
   }
   return cells;
 }
 
-/** Every cell that holds blocks, in week order (Monday 00:00 first). */
+/**
+ * The map in money: each cell's median base fee as the cost of `gas` at one `price` (the newest held). Price points are
+ * kept for the history's horizon only, not for the weeks of summaries, so every cell is priced alike: a cell's colour
+ * and rank are then its base fee's, at any price (ranked by the unrounded cost; rounded to the cent, hours whose fees
+ * differ would tie).
+ */
+export function priceCells(grid: HeatGrid, gas: bigint, price: string): HeatGrid {
+  const perGwei = (Number(gas) * Number(price)) / 1e9;
+  return grid.map((row) =>
+    row.map((cell) => {
+      if (cell === undefined) return undefined;
+      const amount = parseGweiAmount(cell.gwei);
+      return { ...cell, p50: cell.p50 * perGwei, money: "wei" in amount ? fiatOfWei(amount.wei * gas, price) : undefined };
+    }),
+  );
+}
+
+/** The fewest and the most weeks a filled cell holds; undefined while no cell is filled. */
+export function weeksPerCell(grid: HeatGrid): { readonly fewest: number; readonly most: number } | undefined {
+  const weeks = filledCells(grid).map((cell) => cell.weeks);
+  return weeks.length === 0 ? undefined : { fewest: Math.min(...weeks), most: Math.max(...weeks) };
+}
+
+/** The time the summaries cover, from the oldest hour's start to the newest hour's end, in days (0 when none). */
+export function heldDays(rows: readonly HourlyStatsRow[]): number {
+  if (rows.length === 0) return 0;
+  return (rows[rows.length - 1]!.start + HOUR_S - rows[0]!.start) / 86_400;
+}
+
+/** Every cell that holds an hour, in week order (Monday 00:00 first). */
 export function filledCells(grid: HeatGrid): HeatCell[] {
   return WEEKDAYS_FROM_MONDAY.flatMap((weekday) => grid[weekday]!.filter((cell): cell is HeatCell => cell !== undefined));
 }

@@ -6,6 +6,7 @@ import type { DashboardCredentials } from "../../../shared/wire/apiBodies.ts";
 import type { BaseFeeStatsBucket } from "../../../shared/wire/baseFeeStats.ts";
 import { type Costs, costsSchema, type PriceHistory, priceHistorySchema } from "../../../shared/wire/costs.ts";
 import { NETWORK_EVENT_NAME } from "../../../shared/wire/eventNames.ts";
+import { type HourlyStats, hourlyStatsSchema } from "../../../shared/wire/hourlyStats.ts";
 import type { NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../../shared/wire/networkStatus.ts";
 import { notEnoughHistoryBodySchema, outlookBodySchema } from "../../../shared/wire/outlook.ts";
@@ -18,6 +19,7 @@ export type { AlertEvent, AlertRuleProblem, AlertRuleStatus, AlertsBody } from "
 export type { DashboardCredentials } from "../../../shared/wire/apiBodies.ts";
 export type { ActionCost, Costs, Price, PriceHistory, PricePoint } from "../../../shared/wire/costs.ts";
 export type { BaseFeeStatsBucket } from "../../../shared/wire/baseFeeStats.ts";
+export type { HourlyStats, HourlyStatsRow } from "../../../shared/wire/hourlyStats.ts";
 export type { BlockRun, NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../../shared/wire/networkStatus.ts";
 export type { OutlookBacktest, OutlookBody, ReliabilityBin } from "../../../shared/wire/outlook.ts";
@@ -80,6 +82,11 @@ export interface DataClient {
    * NOT_ENOUGH_HISTORY comes back as an answer of its own. Throws as `costs` does otherwise.
    */
   outlook(chainId: number, query: OutlookQuery, signal: AbortSignal): Promise<OutlookAnswer>;
+  /**
+   * `GET /networks/{chainId}/hourlyStats`: every hourly summary of the chain held (a year at most), oldest first, parsed
+   * with the wire schema. Throws as `costs` does.
+   */
+  hourlyStats(chainId: number, signal: AbortSignal): Promise<HourlyStats>;
   /** Opens `GET /events` (every chain). No retry of its own: after `onError` it is closed. Returns the function that closes it. */
   openEvents(handlers: EventHandlers): () => void;
 }
@@ -169,6 +176,10 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
       const parsed = outlookBodySchema.safeParse(body);
       if (!parsed.success) throw new Error(`GET /networks/${chainId}/outlook answered something this page cannot read: ${parsed.error.message}`);
       return { kind: "outlook", body: parsed.data };
+    },
+
+    hourlyStats(chainId, signal) {
+      return getParsed(`/networks/${chainId}/hourlyStats`, hourlyStatsSchema, `GET /networks/${chainId}/hourlyStats`, signal);
     },
 
     openEvents(handlers) {

@@ -13,6 +13,9 @@ export interface ChainDraft {
   rpcLabels?: Readonly<Record<string, string>>;
   /** Whether the chain has a blob market of its own, as stored (edited in the file only): kept as it is. */
   blobMarket?: boolean;
+  /** How long hourly summaries are kept, and how far they are backfilled, as stored (edited in the file only): kept as they are. */
+  summaryHorizon?: string;
+  outlookBackfill?: string;
 }
 
 export const EMPTY_CHAIN_DRAFT: ChainDraft = { chainId: "", name: "", rpcUrls: "", statsWindow: "", historyHorizon: "" };
@@ -31,6 +34,8 @@ export function draftOf(chain: ChainSettings): ChainDraft {
     historyHorizon: chain.historyHorizon ?? "",
     ...(chain.rpcLabels === undefined ? {} : { rpcLabels: chain.rpcLabels }),
     ...(chain.blobMarket === undefined ? {} : { blobMarket: chain.blobMarket }),
+    ...(chain.summaryHorizon === undefined ? {} : { summaryHorizon: chain.summaryHorizon }),
+    ...(chain.outlookBackfill === undefined ? {} : { outlookBackfill: chain.outlookBackfill }),
   };
 }
 
@@ -50,6 +55,8 @@ export function chainsOf(drafts: readonly ChainDraft[]): ChainSettings[] {
       ...(draft.statsWindow.trim() ? { statsWindow: draft.statsWindow.trim() } : {}),
       ...(draft.historyHorizon.trim() ? { historyHorizon: draft.historyHorizon.trim() } : {}),
       ...(draft.blobMarket === undefined ? {} : { blobMarket: draft.blobMarket }),
+      ...(draft.summaryHorizon === undefined ? {} : { summaryHorizon: draft.summaryHorizon }),
+      ...(draft.outlookBackfill === undefined ? {} : { outlookBackfill: draft.outlookBackfill }),
     };
   });
 }

@@ -49,7 +49,7 @@ export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeR
  * `X-Block-Number`, once an RPC endpoint brought data, `X-Data-Age-Ms` at `nowMs` and `Last-Modified`, and
  * `X-Data-Disputed: true` while the chain's endpoints disagree with no majority to settle it.
  */
-function freshnessHeaders(publication: PublicationWithData, { answers, lastModified }: PublishedAnswers, nowMs: number): Record<string, string> {
+export function freshnessHeaders(publication: PublicationWithData, { answers, lastModified }: PublishedAnswers, nowMs: number): Record<string, string> {
   const { newDataAt } = publication;
   const disputed = disputedHeader(publication);
   if (newDataAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber, ...disputed };

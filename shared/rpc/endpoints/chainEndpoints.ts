@@ -10,11 +10,12 @@ import { createRpcConnection, transportOf, type RpcConnection } from "../connect
 import type { EndpointStatus } from "../../wire/networkStatus.ts";
 
 /**
- * Who reads through an endpoint. Each user has a connection of its own (a lane), so that the backfill's pages, the
+ * Who reads through an endpoint. Each user has a connection of its own (a lane), so that the backfill's pages (the
+ * history's, and the outlook's hours before it), the
  * contract reads and the endpoints' cross-checks never delay the head, and its own call counts; the endpoint's health
  * is one for all of them.
  */
-export type EndpointLane = "feed" | "backfill" | "contracts" | "checks";
+export type EndpointLane = "feed" | "backfill" | "outlook" | "contracts" | "checks";
 
 /** Why an endpoint is set aside (shown in its status): its head or a rewrite (chainHead), another chain, or a lie. */
 export type SetAsideReason = NonNullable<EndpointStatus["setAsideFor"]>;

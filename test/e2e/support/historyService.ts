@@ -1,11 +1,13 @@
 // The real stack the history views' end-to-end tests drive, in a child process run with tsx (Playwright's own loader
 // does not reach the Hardhat child that startEvmNode forks): a Hardhat node that has replayed 40 hours of real mainnet
 // blocks with their real timestamps and base fees, and the real service following it from a first start, with its
-// statistics window of 24 hours and a history of 7 days, which it backfills (gently, as it would any chain). The
+// statistics window of 24 hours and a history of 7 days, which it backfills (gently, as it would any chain), and the
+// 12 weeks before those blocks as hourly summaries of real mainnet samples (the demo's past, moved to end there). The
 // parent sends commands over IPC and gets one answer per command.
 import { parseWindowSpec } from "../../../shared/core/history/duration.ts";
 import type { RunningService } from "../../../shared/app/startService.ts";
 import { loadTimedMainnetBlocks } from "../../../shared/demo/timedMainnetBlocks.ts";
+import { demoPastSummaries, loadDemoPastSamples } from "../../../shared/demo/demoPastSummaries.ts";
 import { startTimedTestChain } from "../../support/timedTestChain.ts";
 import { HISTORY_CHAIN_ID, HISTORY_KEY, REPLAYED_BLOCKS } from "./historyStackConstants.ts";
 import { answerStackCommands, runStackChild } from "./stackChild.ts";
@@ -27,6 +29,8 @@ async function main(): Promise<void> {
         statsWindow: parseWindowSpec("24h")!,
         historyHorizon: "7d",
         pollIntervalMs: 200,
+        // The weeks before the replayed blocks, as the demo has them: 12 weeks of real mainnet samples, summarised by hour.
+        pastHourlySummaries: demoPastSummaries(loadDemoPastSamples(), chain.timestampOf(0n)).summaries,
       },
     ],
     [{ key: HISTORY_KEY }],

@@ -1,0 +1,102 @@
+// The moments a walk-forward backtest forecasts at, and what followed each: the end t of every hour that holds a
+// sample, the base fee then, and the lowest base fee within each horizon after it.
+import type { FeeSample } from "./feeSample.ts";
+import { HOUR_SECONDS, type HourlySummary } from "./hourlySummary.ts";
+
+/** Every moment of a backtest, oldest first, in parallel arrays (a year of hours is 8,760 of them). */
+export interface BacktestMoments {
+  /** The end of each hour that holds a sample (unix s), ascending. */
+  readonly times: Float64Array;
+  /** The base fee at each moment (wei): the newest sample at or before it. */
+  readonly current: readonly bigint[];
+  /** The same as numbers (exact below 2^53 wei, 9 million Gwei), for arithmetic. */
+  readonly currentNumber: Float64Array;
+  /** Where the data stops being known (unix s), the end of the newest hour: an outcome whose horizon runs past it is unknown. */
+  readonly knownUntil: number;
+}
+
+/** The lowest base fee within a horizon after each moment, wei as numbers; NaN where it is not known. */
+export type LowestWithin = Float64Array;
+
+function momentsOf(times: number[], current: bigint[], knownUntil: number): BacktestMoments {
+  return { times: Float64Array.from(times), current, currentNumber: Float64Array.from(current, Number), knownUntil };
+}
+
+/** The moments of hourly summaries: each hour's end, its `last` fee the current one. */
+export function momentsFromSummaries(hours: readonly HourlySummary[]): BacktestMoments {
+  const end = hours.length === 0 ? 0 : hours[hours.length - 1]!.start + HOUR_SECONDS;
+  return momentsOf(
+    hours.map((hour) => hour.start + HOUR_SECONDS),
+    hours.map((hour) => hour.last),
+    end,
+  );
+}
+
+/**
+ * The moments of samples in time order (`hours` their summaries): each sampled hour's end t, the current fee the newest
+ * sample at or before t (a sample exactly at t counts: it is known at t).
+ */
+export function momentsFromSamples(samples: readonly FeeSample[], hours: readonly HourlySummary[]): BacktestMoments {
+  const times: number[] = [];
+  const current: bigint[] = [];
+  let next = 0;
+  for (const hour of hours) {
+    const t = hour.start + HOUR_SECONDS;
+    while (next < samples.length && samples[next]!.timestamp <= t) next += 1;
+    times.push(t);
+    current.push(samples[next - 1]!.baseFee);
+  }
+  // The samples are taken as known up to the end of the newest sampled hour, as its summary is.
+  return momentsOf(times, current, hours.length === 0 ? 0 : hours[hours.length - 1]!.start + HOUR_SECONDS);
+}
+
+/**
+ * The lowest sample in (t, t + H] after each moment t, exactly as the contract defines the outcome: NaN where that
+ * interval holds no sample or runs past the end of the newest sampled hour. A sliding-window minimum: linear in samples and moments.
+ */
+export function lowestWithinFromSamples(samples: readonly FeeSample[], moments: BacktestMoments, withinHours: number): LowestWithin {
+  const horizon = withinHours * HOUR_SECONDS;
+  const fees = Float64Array.from(samples, (sample) => Number(sample.baseFee));
+  const lowest = new Float64Array(moments.times.length).fill(Number.NaN);
+  // Indices of samples in the window, their fees ascending from the front (a monotone deque).
+  const deque = new Int32Array(samples.length);
+  let head = 0;
+  let tail = 0;
+  let entered = 0;
+  for (let i = 0; i < moments.times.length; i += 1) {
+    const t = moments.times[i]!;
+    while (entered < samples.length && samples[entered]!.timestamp <= t + horizon) {
+      while (tail > head && fees[deque[tail - 1]!]! >= fees[entered]!) tail -= 1;
+      deque[tail++] = entered;
+      entered += 1;
+    }
+    while (tail > head && samples[deque[head]!]!.timestamp <= t) head += 1;
+    if (tail > head && t + horizon <= moments.knownUntil) lowest[i] = fees[deque[head]!]!;
+  }
+  return lowest;
+}
+
+/**
+ * The lowest base fee within H after each hour's end t, from summaries alone: the least `min` of the hours starting in
+ * [t, t + H). NaN where none of those hours is held or the horizon runs past the newest hour.
+ */
+export function lowestWithinFromSummaries(hours: readonly HourlySummary[], moments: BacktestMoments, withinHours: number): LowestWithin {
+  const horizon = withinHours * HOUR_SECONDS;
+  const mins = Float64Array.from(hours, (hour) => Number(hour.min));
+  const lowest = new Float64Array(moments.times.length).fill(Number.NaN);
+  const deque = new Int32Array(hours.length);
+  let head = 0;
+  let tail = 0;
+  let entered = 0;
+  for (let i = 0; i < moments.times.length; i += 1) {
+    const t = moments.times[i]!;
+    while (entered < hours.length && hours[entered]!.start < t + horizon) {
+      while (tail > head && mins[deque[tail - 1]!]! >= mins[entered]!) tail -= 1;
+      deque[tail++] = entered;
+      entered += 1;
+    }
+    while (tail > head && hours[deque[head]!]!.start < t) head += 1;
+    if (tail > head && t + horizon <= moments.knownUntil) lowest[i] = mins[deque[head]!]!;
+  }
+  return lowest;
+}
