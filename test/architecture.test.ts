@@ -229,7 +229,7 @@ const RENDERER: Layering = {
     // the base fee's past: stats store, ranges, the history chart (read by heatmap, blob and chains)
     ["history"],
     // the panels, apart from each other
-    ["alerts", "api", "backfill", "blob", "chains", "heatmap", "settings"],
+    ["alerts", "api", "backfill", "blob", "chains", "heatmap", "outlook", "settings"],
     // the page that puts them together, and the entry point
     ["."],
   ],

@@ -5,6 +5,7 @@ import { ChainSwitcher } from "./chains/ChainSwitcher.tsx";
 import { ChainView, LastContact } from "./ChainView.tsx";
 import { noChainAnswers } from "./live/chainState.ts";
 import { CostsStore } from "./costs/costsStore.ts";
+import { OutlookStore } from "./outlook/outlookStore.ts";
 import { findConnection, forgetToken, rememberToken, type Connection } from "./live/connection.ts";
 import { createDataClient, type DataClient } from "./live/dataClient.ts";
 import type { LinkState } from "./live/liveConnection.ts";
@@ -43,6 +44,9 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   // The costs' answers, shared by the chain's costs panel and the chain tiles.
   const costs = useMemo(() => new CostsStore((chainId, signal) => client.costs(chainId, signal)), [client]);
   useEffect(() => () => costs.cancel(), [costs]);
+  // The outlook's answers ("Wait or pay now"), asked once per block and question.
+  const outlook = useMemo(() => new OutlookStore((chainId, query, signal) => client.outlook(chainId, query, signal)), [client]);
+  useEffect(() => () => outlook.cancel(), [outlook]);
   const priceHistory = useCallback((chainId: number, fromSeconds: number, signal: AbortSignal) => client.priceHistory(chainId, fromSeconds, signal), [client]);
   const hourlyStats = useCallback((chainId: number, signal: AbortSignal) => client.hourlyStats(chainId, signal), [client]);
   // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes. Told before the
@@ -127,6 +131,7 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
               priceHistory={priceHistory}
               hourlyStats={hourlyStats}
               costs={costs}
+              outlook={outlook}
               range={range}
               onRange={setRange}
               blobRange={blobRange}

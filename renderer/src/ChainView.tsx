@@ -24,6 +24,8 @@ import type { NetworkStatus } from "./live/dataClient.ts";
 import { FeeChart } from "./live/FeeChart.tsx";
 import { blockNumber, clockTime, shortAge } from "./text/format.ts";
 import { HistoryChart } from "./history/HistoryChart.tsx";
+import { OutlookPanel } from "./outlook/OutlookPanel.tsx";
+import type { OutlookStore } from "./outlook/outlookStore.ts";
 import { RangeSelector } from "./history/RangeSelector.tsx";
 import "./chart/chartToolbar.css";
 import type { StatsStore } from "./history/statsStore.ts";
@@ -42,6 +44,8 @@ interface Props {
   readonly stats: StatsStore;
   /** The costs' answers (GET /networks/{chainId}/costs), shared with the chain tiles. */
   readonly costs: CostsStore;
+  /** The outlook's answers ("Wait or pay now"). */
+  readonly outlook: OutlookStore;
   /** The action whose cost the 1 h, 24 h and 7 d views and the cheapest hours show; undefined: the base fee in Gwei. */
   readonly shownAction: string | undefined;
   /** GET /networks/{chainId}/priceHistory, for the views in money. */
@@ -74,6 +78,7 @@ export function ChainView({
   offline,
   stats,
   costs,
+  outlook,
   shownAction,
   priceHistory,
   hourlyStats,
@@ -178,6 +183,15 @@ export function ChainView({
           )}
           {/* Below the chart, which stays in view at 1280 x 800 as the page's first sight: the tiles show a cost at a glance. */}
           <CostsPanel entry={costsEntry} chainName={status.name} offline={offline !== undefined} />
+          <OutlookPanel
+            store={outlook}
+            chainId={status.chainId}
+            chainName={status.name}
+            newestBlock={status.newestBlock}
+            enabled={offline === undefined}
+            costs={costsEntry.costs}
+            shownAction={shownAction}
+          />
           <BlobView
             status={status}
             points={points}

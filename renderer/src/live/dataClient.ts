@@ -9,9 +9,11 @@ import { NETWORK_EVENT_NAME } from "../../../shared/wire/eventNames.ts";
 import { type HourlyStats, hourlyStatsSchema } from "../../../shared/wire/hourlyStats.ts";
 import type { NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 import type { NetworkStatus } from "../../../shared/wire/networkStatus.ts";
+import { notEnoughHistoryBodySchema, outlookBodySchema } from "../../../shared/wire/outlook.ts";
 import { ApiCallError } from "./apiCallError.ts";
 import type { Connection } from "./connection.ts";
 import { statsQueryString, type StatsRequest } from "./statsRequest.ts";
+import { type OutlookAnswer, type OutlookQuery, outlookQueryString } from "./outlookRequest.ts";
 
 export type { AlertEvent, AlertRuleProblem, AlertRuleStatus, AlertsBody } from "../../../shared/wire/alerts.ts";
 export type { DashboardCredentials } from "../../../shared/wire/apiBodies.ts";
@@ -20,6 +22,8 @@ export type { BaseFeeStatsBucket } from "../../../shared/wire/baseFeeStats.ts";
 export type { HourlyStats, HourlyStatsRow } from "../../../shared/wire/hourlyStats.ts";
 export type { BlockRun, NetworkEvent } from "../../../shared/wire/networkEvent.ts";
 export type { EndpointStatus, NetworkStatus } from "../../../shared/wire/networkStatus.ts";
+export type { OutlookBacktest, OutlookBody, ReliabilityBin } from "../../../shared/wire/outlook.ts";
+export type { OutlookAnswer } from "./outlookRequest.ts";
 
 /**
  * What the service says of the page's token. EventSource hides HTTP statuses (a refused stream and a stopped service
@@ -73,6 +77,11 @@ export interface DataClient {
    * oldest first, led by the one in force at `fromSeconds`; [] on a chain without a price. Throws as `costs` does.
    */
   priceHistory(chainId: number, fromSeconds: number, signal: AbortSignal): Promise<PriceHistory>;
+  /**
+   * `GET /networks/{chainId}/outlook?within=…` with at most one threshold, parsed with the wire schema; 422
+   * NOT_ENOUGH_HISTORY comes back as an answer of its own. Throws as `costs` does otherwise.
+   */
+  outlook(chainId: number, query: OutlookQuery, signal: AbortSignal): Promise<OutlookAnswer>;
   /**
    * `GET /networks/{chainId}/hourlyStats`: every hourly summary of the chain held (a year at most), oldest first, parsed
    * with the wire schema. Throws as `costs` does.
@@ -150,6 +159,23 @@ export function createDataClient({ baseUrl, token }: Connection): DataClient {
 
     priceHistory(chainId, fromSeconds, signal) {
       return getParsed(`/networks/${chainId}/priceHistory?from=${fromSeconds}`, priceHistorySchema, `GET /networks/${chainId}/priceHistory`, signal);
+    },
+
+    async outlook(chainId, query, signal) {
+      const path = `/networks/${chainId}/outlook?${outlookQueryString(query)}`;
+      const response = await get(path, signal);
+      const body = await readJson(response);
+      if (response.status === 422) {
+        const notEnough = notEnoughHistoryBodySchema.safeParse(body);
+        if (notEnough.success) return { kind: "not-enough-history", held: notEnough.data.held, needed: notEnough.data.needed, message: notEnough.data.message };
+      }
+      if (!response.ok) {
+        const error = body as { code?: string } | undefined;
+        throw new ApiCallError(messageOf(body) ?? `the service answered ${response.status}`, response.status, error?.code);
+      }
+      const parsed = outlookBodySchema.safeParse(body);
+      if (!parsed.success) throw new Error(`GET /networks/${chainId}/outlook answered something this page cannot read: ${parsed.error.message}`);
+      return { kind: "outlook", body: parsed.data };
     },
 
     hourlyStats(chainId, signal) {
