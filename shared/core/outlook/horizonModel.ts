@@ -14,7 +14,7 @@ export interface HorizonModelOptions {
   readonly penalty: number;
   /** The newest standardized errors kept for the calibration layer. */
   readonly residuals: number;
-  /** Recompute the errors' quantiles and refit the recalibration after this many new outcomes. */
+  /** Recompute the errors' quantiles after this many new outcomes; the recalibration makes its 3 Newton steps over as many. */
   readonly refreshEvery: number;
   /** The newest outcomes the recalibration is fitted on. */
   readonly recalibrationHours: number;
@@ -70,7 +70,9 @@ export function createHorizonModel(hours: number, options: HorizonModelOptions):
 
   function prediction(features: Float64Array, location: number, scale: number, prior: boolean): HorizonPrediction {
     const distribution = rawDistribution(features, location, scale);
-    return { location, scale, prior, probabilities: Float64Array.from(RECALIBRATION_RATIOS, (ratio) => distribution.probabilityAtOrBelow(ratio)) };
+    const probabilities = new Float64Array(RECALIBRATION_RATIOS.length);
+    for (let k = 0; k < probabilities.length; k++) probabilities[k] = distribution.probabilityAtOrBelow(RECALIBRATION_RATIOS[k] as number);
+    return { location, scale, prior, probabilities };
   }
   let meanAbsoluteError = 0;
   let errorWeight = 0;

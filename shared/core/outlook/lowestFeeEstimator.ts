@@ -19,7 +19,7 @@ export interface LowestFeeEstimatorOptions {
   readonly penalty?: number;
   /** The newest standardized errors the calibration layer keeps, per horizon. */
   readonly residualHours?: number;
-  /** Recompute the calibration layer's quantiles after this many new outcomes. */
+  /** Recompute the calibration layer's quantiles after this many new outcomes; the recalibration's 3 Newton steps take as many. */
   readonly refreshEvery?: number;
   /** The newest outcomes the probability recalibration is fitted on, per horizon. */
   readonly recalibrationHours?: number;

@@ -38,12 +38,21 @@ export function createRecentLevels(): RecentLevels {
   let median168 = 0;
   let volatility24 = 0;
 
+  // Scratch for the sorts (a week holds at most WEEK_HOURS hours): sorting a Float64Array needs no comparator, and so
+  // allocates nothing an hour.
+  const scratch = new Float64Array(WEEK_HOURS);
+
+  /** The median of the first `count` values of the scratch, sorting them. */
+  function scratchMedian(count: number): number {
+    const values = scratch.subarray(0, count).sort();
+    const middle = count >> 1;
+    return count % 2 === 1 ? (values[middle] as number) : ((values[middle - 1] as number) + (values[middle] as number)) / 2;
+  }
+
   function medianSince(from: number): number {
-    const values: number[] = [];
-    for (let i = starts.length - 1; i >= 0 && (starts[i] as number) >= from; i--) values.push(logMedians[i] as number);
-    values.sort((a, b) => a - b);
-    const middle = values.length >> 1;
-    return values.length % 2 === 1 ? (values[middle] as number) : ((values[middle - 1] as number) + (values[middle] as number)) / 2;
+    let count = 0;
+    for (let i = starts.length - 1; i >= 0 && (starts[i] as number) >= from; i--) scratch[count++] = logMedians[i] as number;
+    return scratchMedian(count);
   }
 
   return {
@@ -67,22 +76,15 @@ export function createRecentLevels(): RecentLevels {
         lowest24 = Math.min(lowest24, logMins[i] as number);
       lowest6 = Number.POSITIVE_INFINITY;
       for (let i = starts.length - 1; i >= 0 && (starts[i] as number) >= hour.start - 5 * HOUR_SECONDS; i--) lowest6 = Math.min(lowest6, logMins[i] as number);
-      const mins = [...logMins].sort((a, b) => a - b);
-      lowTenth168 = mins[Math.floor(0.1 * (mins.length - 1))] as number;
+      for (let i = 0; i < logMins.length; i++) scratch[i] = logMins[i] as number;
+      lowTenth168 = scratch.subarray(0, logMins.length).sort()[Math.floor(0.1 * (logMins.length - 1))] as number;
       // The week's profile of the hours' minimums by hour of the day (median per hour; the week's tenth percentile where
       // an hour of the day has no sample).
-      const byHourOfDay: number[][] = Array.from({ length: 24 }, () => []);
-      for (let i = 0; i < starts.length; i++) byHourOfDay[((starts[i] as number) / HOUR_SECONDS) % 24]?.push(logMins[i] as number);
-      byHourOfDay.forEach((values, index) => {
-        values.sort((a, b) => a - b);
-        const middle = values.length >> 1;
-        profile[index] =
-          values.length === 0
-            ? lowTenth168
-            : values.length % 2 === 1
-              ? (values[middle] as number)
-              : ((values[middle - 1] as number) + (values[middle] as number)) / 2;
-      });
+      for (let hourOfDay = 0; hourOfDay < 24; hourOfDay++) {
+        let count = 0;
+        for (let i = 0; i < starts.length; i++) if (((starts[i] as number) / HOUR_SECONDS) % 24 === hourOfDay) scratch[count++] = logMins[i] as number;
+        profile[hourOfDay] = count === 0 ? lowTenth168 : scratchMedian(count);
+      }
       // Mean absolute change between consecutive hours of the last day (pairs across a gap are skipped).
       let moves = 0;
       let pairs = 0;

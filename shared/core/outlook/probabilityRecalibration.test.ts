@@ -29,3 +29,16 @@ test("forecasts that said 80% when it happened half the time are brought down, a
   assert.equal(recalibration.map(0), 0);
   assert.equal(recalibration.map(1), 1);
 });
+
+test("the fit is spread over the adds: none visits more than its slice of the kept forecasts, and it still converges", () => {
+  const capacity = 6000;
+  const refitEvery = 60;
+  const recalibration = createProbabilityRecalibration(capacity, refitEvery, 10);
+  const slice = Math.ceil((3 * capacity) / refitEvery);
+  for (let i = 0; i < 3 * capacity; i++) {
+    const before = recalibration.work;
+    recalibration.add(0.8, i % 2 === 0);
+    assert.ok(recalibration.work - before <= slice, `add ${i} visited ${recalibration.work - before} > ${slice}`);
+  }
+  assert.ok(Math.abs(recalibration.map(0.8) - 0.5) < 0.02, `0.8 -> ${recalibration.map(0.8)}`);
+});

@@ -24,3 +24,19 @@ test("only the newest errors count, and the quantiles are refreshed every so man
   errors.add(1000); // the 100 kept: 8..97 and ten of 1000
   assert.ok(Math.abs((errors.quantiles[median] as number) - 57.5) < 1e-9, "the oldest replaced by the newest");
 });
+
+test("no add sorts the kept errors: each costs two binary searches and one move, however many are kept", () => {
+  const capacity = 1000;
+  const errors = createResidualQuantiles(capacity, 24);
+  const bound = capacity + 2 * Math.ceil(Math.log2(capacity + 1)) + 2 * QUANTILE_LEVELS.length;
+  let state = 7;
+  for (let i = 0; i < 5 * capacity; i++) {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    const before = errors.work;
+    errors.add(state / 2_147_483_648 - 0.5);
+    assert.ok(errors.work - before <= bound, `add ${i} did ${errors.work - before} > ${bound}`);
+  }
+  const kept = Array.from({ length: capacity }, (_, i) => i);
+  for (const value of kept) errors.add(value); // refreshed at the last of them (5,000 + 1,000 adds, a multiple of 24)
+  assert.ok(Math.abs((errors.quantiles[median] as number) - 499.5) < 1e-9, "the sorted errors are the kept ones");
+});
