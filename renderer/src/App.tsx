@@ -18,6 +18,7 @@ import { useShownAction } from "./costs/useShownAction.ts";
 import { ShownActionPicker } from "./costs/ShownActionPicker.tsx";
 import { desktopSettings } from "./settings/settingsClient.ts";
 import { SettingsPage } from "./settings/SettingsPage.tsx";
+import { rememberHourlyStats } from "./heatmap/rememberedHourlyStats.ts";
 
 export function App() {
   const [connection, setConnection] = useState<Connection | undefined>(() => findConnection());
@@ -48,7 +49,8 @@ function Dashboard({ client, onToken }: { client: DataClient; onToken: (token: s
   const outlook = useMemo(() => new OutlookStore((chainId, query, signal) => client.outlook(chainId, query, signal)), [client]);
   useEffect(() => () => outlook.cancel(), [outlook]);
   const priceHistory = useCallback((chainId: number, fromSeconds: number, signal: AbortSignal) => client.priceHistory(chainId, fromSeconds, signal), [client]);
-  const hourlyStats = useCallback((chainId: number, signal: AbortSignal) => client.hourlyStats(chainId, signal), [client]);
+  // The cheapest hours' summaries, remembered per chain so that a switch of chain and back asks nothing again.
+  const hourlyStats = useMemo(() => rememberHourlyStats((chainId, signal) => client.hourlyStats(chainId, signal)), [client]);
   // Older blocks arriving (a backfill) outdate the history's answers: the views fill in as it goes. Told before the
   // views ask (their effects come after layout effects), so that each answer knows what was held when it was asked.
   useLayoutEffect(() => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Costs, PriceHistory } from "../../shared/wire/costs.ts";
-import type { HourlyStats } from "../../shared/wire/hourlyStats.ts";
+import type { HourlyStatsAsk } from "./heatmap/rememberedHourlyStats.ts";
 import { HISTORY_BLOCKS } from "../../shared/core/fees/historyLength.ts";
 import { shortGwei } from "../../shared/core/text/shortGwei.ts";
 import { congestionOf } from "../../shared/wire/congestion.ts";
@@ -51,7 +51,7 @@ interface Props {
   /** GET /networks/{chainId}/priceHistory, for the views in money. */
   readonly priceHistory: (chainId: number, fromSeconds: number, signal: AbortSignal) => Promise<PriceHistory>;
   /** GET /networks/{chainId}/hourlyStats, for the cheapest hours. */
-  readonly hourlyStats: (chainId: number, signal: AbortSignal) => Promise<HourlyStats>;
+  readonly hourlyStats: HourlyStatsAsk;
   /** The base fee chart's range, the same for every chain. */
   readonly range: ChartRangeId;
   readonly onRange: (range: ChartRangeId) => void;
@@ -102,7 +102,10 @@ export function ChainView({
   usePrefetchedRanges(stats, status.chainId, askHistory);
   const costsEntry = useCosts(costs, status.chainId, costsStateKey(status), COSTS_EVERY_MS, hasData && offline === undefined);
   const chartCost = useChartCost(costsEntry.costs, shownAction, status.chainId, priceHistory);
-  const fetchHourlyStats = useCallback((signal: AbortSignal) => hourlyStats(status.chainId, signal), [hourlyStats, status.chainId]);
+  const fetchHourlyStats = useCallback(
+    (key: string, signal: AbortSignal, reuse: boolean) => hourlyStats(status.chainId, key, signal, reuse),
+    [hourlyStats, status.chainId],
+  );
   // The same array while the lines stay the same (each answer of GET /alerts is a new object), so that the chart's memo holds.
   const alertLinesKey = JSON.stringify(alertLinesOf(alerts.kind === "known" ? alerts.body : undefined, status.chainId));
   const alertLines = useMemo(() => JSON.parse(alertLinesKey) as AlertLine[], [alertLinesKey]);

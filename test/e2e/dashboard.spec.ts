@@ -1,4 +1,5 @@
 // The dashboard in Debian's Chromium against the real service, a real Hardhat node and real mainnet base fees.
+import type { NetworkStatus } from "../../shared/wire/networkStatus.ts";
 import { expect, type Page } from "@playwright/test";
 import { test } from "./support/failOnPageProblems.ts";
 import { SCREENSHOTS, shootEverySize } from "./support/screenshots.ts";
@@ -315,6 +316,13 @@ test("any API key works as ?token=: the page runs on it, and its API panel shows
 test("one event stream for every chain: no polling, and switching chains opens nothing new", async ({ page, problems }) => {
   void problems;
   const requests = recordRequests(page);
+  // What the cheapest hours ask their summaries again for: a new hour of blocks, or the history reaching another hour back.
+  const hoursAsked = async () => {
+    const networks = await api<NetworkStatus[]>("/networks");
+    const { history } = networks.find((chain) => chain.chainId === LIVE_CHAIN_ID)!;
+    return [history.newestTime, history.oldestTime].map((time) => (time === null ? null : Math.floor(time / 3_600)));
+  };
+  const hoursBefore = await hoursAsked();
   await openDashboard(page);
   await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
   // Both chains' states come from the stream.
@@ -330,10 +338,18 @@ test("one event stream for every chain: no polling, and switching chains opens n
   await expect(page.getByTestId("chain-view")).toHaveAttribute("data-chain", String(DOWN_CHAIN_ID));
   await page.getByTestId(`chain-${LIVE_CHAIN_ID}`).click();
   await expect(page.locator('[data-testid="fee-chart"] path.recharts-curve')).toHaveCount(1);
-  // The live state: one stream, no polling. The history views (tiles, heatmap, ranges) ask baseFeeStats once per query:
-  // their answers are cached until half a bucket old, never asked again per block or per switch. The alert rules'
-  // state is asked once as the stream opens (again per block only while the user has rules of their own: none here).
+  // The live state: one stream, no polling. The history views (tiles, ranges) ask baseFeeStats once per query: their
+  // answers are cached until half a bucket old, never asked again per block or per switch. The alert rules' state is
+  // asked once as the stream opens (again per block only while the user has rules of their own: none here).
   const history = requests.filter((request) => request.includes("/baseFeeStats"));
+  // The cheapest hours ask the chain's hourly summaries once, and again only for a new hour (the test may straddle
+  // one), never per block or per switch of chain (before they were remembered, the switch back asked again).
+  const hoursAfter = await hoursAsked();
+  const hours = requests.filter((request) => request.includes("/hourlyStats"));
+  const hoursChanged = hoursAfter.filter((hour, index) => hour !== hoursBefore[index]).length;
+  expect(hours.length, hours.join("\n")).toBeGreaterThan(0);
+  expect(hours.length, `${hours.join("\n")}\nhours changed: ${hoursChanged}`).toBeLessThanOrEqual(1 + hoursChanged);
+  expect(new Set(hours), hours.join("\n")).toEqual(new Set([`GET /networks/${LIVE_CHAIN_ID}/hourlyStats`]));
   // What each action costs now is asked again with a new block of the chain shown (at most every 3 s), never per switch:
   // the first answer and at most one per block mined.
   const costs = requests.filter((request) => request.includes("/costs"));
@@ -343,7 +359,7 @@ test("one event stream for every chain: no polling, and switching chains opens n
     costs.every((request) => request === `GET /networks/${LIVE_CHAIN_ID}/costs`),
     costs.join("\n"),
   ).toBe(true);
-  expect(requests.filter((request) => !history.includes(request) && !costs.includes(request)).sort()).toEqual([
+  expect(requests.filter((request) => !history.includes(request) && !costs.includes(request) && !hours.includes(request)).sort()).toEqual([
     "GET /alerts",
     "GET /dashboard/credentials",
     "GET /networks",

@@ -35,7 +35,7 @@ interface Props {
   readonly chainId: number;
   readonly chainName: string;
   /** GET /networks/{chainId}/hourlyStats: every hourly summary held, oldest first. */
-  readonly fetchRows: (signal: AbortSignal) => Promise<HourlyStats>;
+  readonly fetchRows: (key: string, signal: AbortSignal, reuse: boolean) => Promise<HourlyStats>;
   /** The start (unix seconds) of the local hour of the newest block held (localHourStartSeconds): its cell is outlined. */
   readonly newestHourStartSeconds: number;
   /** The oldest block held (unix seconds), so that the map is asked again as the backfill reaches further back. */

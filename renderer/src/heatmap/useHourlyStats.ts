@@ -15,7 +15,7 @@ export interface HourlyStatsEntry {
  * `enabled`. What was answered stays readable meanwhile; another chain's rows are never shown for this one.
  */
 export function useHourlyStats(
-  fetchRows: ((signal: AbortSignal) => Promise<HourlyStats>) | undefined,
+  fetchRows: ((key: string, signal: AbortSignal, reuse: boolean) => Promise<HourlyStats>) | undefined,
   askAgainKey: string,
   enabled: boolean,
 ): HourlyStatsEntry {
@@ -23,8 +23,9 @@ export function useHourlyStats(
   useEffect(() => {
     if (fetchRows === undefined || !enabled) return;
     const abort = new AbortController();
-    const ask = () =>
-      fetchRows(abort.signal).then(
+    // The first ask may take what was answered for the same key (the chain shown again); the refresh asks anew.
+    const ask = (reuse: boolean) =>
+      fetchRows(askAgainKey, abort.signal, reuse).then(
         (rows) => setEntry({ rows, error: undefined, from: fetchRows }),
         (error: unknown) => {
           if (abort.signal.aborted) return;
@@ -32,8 +33,8 @@ export function useHourlyStats(
           setEntry((current) => (current.from === fetchRows ? { ...current, error: message } : { rows: undefined, error: message, from: fetchRows }));
         },
       );
-    void ask();
-    const timer = window.setInterval(() => void ask(), REFRESH_MS);
+    void ask(true);
+    const timer = window.setInterval(() => void ask(false), REFRESH_MS);
     return () => {
       abort.abort();
       window.clearInterval(timer);
