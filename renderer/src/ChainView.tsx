@@ -191,6 +191,7 @@ export function ChainView({
             chainId={status.chainId}
             chainName={status.name}
             newestBlock={status.newestBlock}
+            summaryHours={status.history.summaries.hours}
             enabled={offline === undefined}
             costs={costsEntry.costs}
             shownAction={shownAction}

@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
 import type { Costs } from "../../../shared/wire/costs.ts";
-import type { OutlookBody } from "../../../shared/wire/outlook.ts";
+import { type OutlookBody, OUTLOOK_NEEDED_DAYS } from "../../../shared/wire/outlook.ts";
+import { hoursAsDuration } from "../../../shared/core/outlook/outlookFigures.ts";
 import { useStoredChoice } from "../chart/useStoredChoice.ts";
 import "../chart/chartToolbar.css";
 import { type OutlookQuery, outlookQueryString, type OutlookThreshold } from "../live/outlookRequest.ts";
@@ -38,6 +39,8 @@ interface Props {
   /** The chain's newest block: each is a new outlook. */
   readonly newestBlock: string | null;
   /** False while the service does not answer: nothing is asked, the last answers stay. */
+  /** The chain's hourly summaries held (its status' `history.summaries.hours`). */
+  readonly summaryHours: number;
   readonly enabled: boolean;
   /** The chain's costs (for the shown action's money), undefined while not known. */
   readonly costs: Costs | undefined;
@@ -49,7 +52,10 @@ interface Props {
  * "Wait or pay now": what the shown action (or the base fee) costs now, the lowest cost likely within the next hours
  * (p10 to p90 over 1 to 24 h), the chance of reaching a price the user types, and the outlook's track record.
  */
-export const OutlookPanel = memo(function OutlookPanel({ store, chainId, chainName, newestBlock, enabled, costs, shownAction }: Props) {
+export const OutlookPanel = memo(function OutlookPanel({ store, chainId, chainName, newestBlock, summaryHours, enabled, costs, shownAction }: Props) {
+  // Before 14 days of summaries the service can only answer NOT_ENOUGH_HISTORY: the chain's status says so already,
+  // so nothing is asked (and no 422 is logged per block and horizon) until the summaries held reach it.
+  const enoughHistory = summaryHours >= OUTLOOK_NEEDED_DAYS * 24;
   const money = useMemo(() => outlookMoneyOf(costs, shownAction), [costs, shownAction]);
   const [horizon, setHorizon] = useStoredChoice<`${OutlookHorizon}`>(HORIZON_KEY, (stored) => `${horizonOf(stored)}`);
   const hours = Number(horizon) as OutlookHorizon;
@@ -74,7 +80,7 @@ export const OutlookPanel = memo(function OutlookPanel({ store, chainId, chainNa
     return () => window.clearTimeout(timer);
   }, [readKey, thresholdKey, setThreshold]);
   const queries = useMemo<OutlookQuery[]>(() => OUTLOOK_HORIZONS.map((withinHours) => ({ withinHours, threshold })), [threshold]);
-  const entries = useOutlook(store, chainId, newestBlock, queries, OUTLOOK_EVERY_MS, enabled);
+  const entries = useOutlook(store, chainId, newestBlock, queries, OUTLOOK_EVERY_MS, enabled && enoughHistory);
   const selected = entries[OUTLOOK_HORIZONS.indexOf(hours)]!;
   const answers = useMemo(() => {
     const held = new Map<number, OutlookBody>();
@@ -88,7 +94,9 @@ export const OutlookPanel = memo(function OutlookPanel({ store, chainId, chainNa
     event.preventDefault();
     if ("threshold" in read) setThreshold(read.threshold);
   };
-  const answer = selected.answer;
+  const answer: typeof selected.answer = enoughHistory
+    ? selected.answer
+    : { kind: "not-enough-history", held: hoursAsDuration(summaryHours), needed: `${OUTLOOK_NEEDED_DAYS}d`, message: "" };
   const state =
     answer?.kind === "not-enough-history" ? "not-enough-history" : answer?.kind === "outlook" ? "ready" : selected.error !== undefined ? "error" : "loading";
   return (
