@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HourlySummary } from "../../shared/core/outlook/hourlySummary.ts";
+import { summarizeHour } from "../../shared/core/outlook/summarizeHour.ts";
 import { HistoryStore } from "../../shared/history/historyStore.ts";
 import type { BenchRow } from "./benchRow.ts";
 
@@ -26,26 +27,13 @@ function readFees(): bigint[] {
     .map((line) => BigInt(line.split(",")[1]!));
 }
 
-const nearestRank = (sorted: readonly bigint[], percent: number) => sorted[Math.max(0, Math.ceil((percent / 100) * sorted.length) - 1)]!;
-
 /** A year of one chain's summaries, each hour from the next 300 real fees (the chain's offset makes chains differ). */
 function yearOf(fees: readonly bigint[], chain: number): HourlySummary[] {
   const summaries: HourlySummary[] = [];
   for (let hour = 0; hour < HOURS; hour++) {
     const from = (hour * BLOCKS_PER_HOUR + chain * 997) % (fees.length - BLOCKS_PER_HOUR);
     const blocks = fees.slice(from, from + BLOCKS_PER_HOUR);
-    const sorted = [...blocks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    summaries.push({
-      start: START + hour * 3_600,
-      blocks: BLOCKS_PER_HOUR,
-      sampled: false,
-      min: sorted[0]!,
-      p10: nearestRank(sorted, 10),
-      p50: nearestRank(sorted, 50),
-      p90: nearestRank(sorted, 90),
-      max: sorted[sorted.length - 1]!,
-      last: blocks[blocks.length - 1]!,
-    });
+    summaries.push(summarizeHour(START + hour * 3_600, blocks));
   }
   return summaries;
 }
