@@ -8,7 +8,7 @@ import { ROUTES } from "./routes.ts";
 const match = createRouteMatcher(ROUTES);
 const nameOf = (target: string) => match(target)?.route.name;
 
-test("the route list: the specification's three endpoints, /networks, costs in money, the history, the hourly summaries, the event streams, /alerts, /metrics, the network lists and /healthz, and the key-in-path forms", () => {
+test("the route list: the specification's three endpoints, /networks, costs in money, the history, the outlook, the hourly summaries, the event streams, /alerts, /metrics, the network lists and /healthz, and the key-in-path forms", () => {
   assert.deepEqual(
     ROUTES.map((route) => `${route.auth} ${route.path}`),
     [
@@ -26,6 +26,7 @@ test("the route list: the specification's three endpoints, /networks, costs in m
       "key /networks/{chainId}/priceHistory",
       "key /networks/{chainId}/baseFeeStats",
       "key /networks/{chainId}/baseFeeHistory.csv",
+      "key /networks/{chainId}/outlook",
       "key /networks/{chainId}/hourlyStats",
       "key /networks/{chainId}/hourlyStats.csv",
       "key /networks/{chainId}/events",
@@ -49,6 +50,7 @@ test("the route list: the specification's three endpoints, /networks, costs in m
       "key /v3/{apiKey}/networks/{chainId}/priceHistory",
       "key /v3/{apiKey}/networks/{chainId}/baseFeeStats",
       "key /v3/{apiKey}/networks/{chainId}/baseFeeHistory.csv",
+      "key /v3/{apiKey}/networks/{chainId}/outlook",
       "key /v3/{apiKey}/networks/{chainId}/hourlyStats",
       "key /v3/{apiKey}/networks/{chainId}/hourlyStats.csv",
       "key /v3/{apiKey}/networks/{chainId}/events",
