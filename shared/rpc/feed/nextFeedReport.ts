@@ -1,23 +1,8 @@
-import type { BlockAnchor } from "../../core/history/blockAnchor.ts";
-import type { BlockTips } from "../../core/fees/recentTips.ts";
 import type { EndpointStatus } from "../../wire/networkStatus.ts";
-import type { EndpointCallCount } from "../endpoints/endpointPool.ts";
-import type { FeedBlocks, FeedPhase, FeedReport } from "./feedReport.ts";
+import type { FeedReport } from "./feedReport.ts";
 
 /** What a feed knows at one moment, and what it read since its previous report, before it is made into a report. */
-export interface FeedView {
-  readonly blocks: readonly FeedBlocks[];
-  readonly newestBlock: bigint | undefined;
-  readonly nextBaseFeeWei: bigint | undefined;
-  readonly nextBlobBaseFeeWei: bigint | undefined;
-  readonly recentTips: readonly BlockTips[];
-  readonly newDataAt: number | undefined;
-  readonly phase: FeedPhase;
-  readonly endpoints: readonly EndpointStatus[];
-  readonly anchors: readonly BlockAnchor[];
-  readonly callCounts: readonly EndpointCallCount[];
-  readonly disputes?: readonly string[];
-}
+export type FeedView = Omit<FeedReport, "chainId" | "changed">;
 
 const NONE: readonly never[] = Object.freeze([]);
 
