@@ -52,28 +52,12 @@ export function momentsFromSamples(samples: readonly FeeSample[], hours: readonl
 
 /**
  * The lowest sample in (t, t + H] after each moment t, exactly as the contract defines the outcome: NaN where that
- * interval holds no sample or runs past the end of the newest sampled hour. A sliding-window minimum: linear in samples and moments.
+ * interval holds no sample or runs past the end of the newest sampled hour.
  */
 export function lowestWithinFromSamples(samples: readonly FeeSample[], moments: BacktestMoments, withinHours: number): LowestWithin {
-  const horizon = withinHours * HOUR_SECONDS;
+  const times = Float64Array.from(samples, (sample) => sample.timestamp);
   const fees = Float64Array.from(samples, (sample) => Number(sample.baseFee));
-  const lowest = new Float64Array(moments.times.length).fill(Number.NaN);
-  // Indices of samples in the window, their fees ascending from the front (a monotone deque).
-  const deque = new Int32Array(samples.length);
-  let head = 0;
-  let tail = 0;
-  let entered = 0;
-  for (let i = 0; i < moments.times.length; i += 1) {
-    const t = moments.times[i]!;
-    while (entered < samples.length && samples[entered]!.timestamp <= t + horizon) {
-      while (tail > head && fees[deque[tail - 1]!]! >= fees[entered]!) tail -= 1;
-      deque[tail++] = entered;
-      entered += 1;
-    }
-    while (tail > head && samples[deque[head]!]!.timestamp <= t) head += 1;
-    if (tail > head && t + horizon <= moments.knownUntil) lowest[i] = fees[deque[head]!]!;
-  }
-  return lowest;
+  return lowestInWindows(times, fees, moments, withinHours * HOUR_SECONDS, "after t");
 }
 
 /**
@@ -81,22 +65,33 @@ export function lowestWithinFromSamples(samples: readonly FeeSample[], moments: 
  * [t, t + H). NaN where none of those hours is held or the horizon runs past the newest hour.
  */
 export function lowestWithinFromSummaries(hours: readonly HourlySummary[], moments: BacktestMoments, withinHours: number): LowestWithin {
-  const horizon = withinHours * HOUR_SECONDS;
+  const starts = Float64Array.from(hours, (hour) => hour.start);
   const mins = Float64Array.from(hours, (hour) => Number(hour.min));
+  return lowestInWindows(starts, mins, moments, withinHours * HOUR_SECONDS, "from t");
+}
+
+/**
+ * For each moment t, the least value whose time lies in its window: (t, t + horizon] ("after t") or [t, t + horizon)
+ * ("from t"); NaN where the window holds none or runs past `moments.knownUntil`. `times` ascending. A sliding-window
+ * minimum over a monotone deque of indices (values ascending from its front): linear in values and moments.
+ */
+function lowestInWindows(times: Float64Array, values: Float64Array, moments: BacktestMoments, horizon: number, window: "after t" | "from t"): LowestWithin {
   const lowest = new Float64Array(moments.times.length).fill(Number.NaN);
-  const deque = new Int32Array(hours.length);
+  const deque = new Int32Array(times.length);
+  const closedEnd = window === "after t";
   let head = 0;
   let tail = 0;
   let entered = 0;
   for (let i = 0; i < moments.times.length; i += 1) {
     const t = moments.times[i]!;
-    while (entered < hours.length && hours[entered]!.start < t + horizon) {
-      while (tail > head && mins[deque[tail - 1]!]! >= mins[entered]!) tail -= 1;
+    const end = t + horizon;
+    while (entered < times.length && (closedEnd ? times[entered]! <= end : times[entered]! < end)) {
+      while (tail > head && values[deque[tail - 1]!]! >= values[entered]!) tail -= 1;
       deque[tail++] = entered;
       entered += 1;
     }
-    while (tail > head && hours[deque[head]!]!.start < t) head += 1;
-    if (tail > head && t + horizon <= moments.knownUntil) lowest[i] = mins[deque[head]!]!;
+    while (tail > head && (closedEnd ? times[deque[head]!]! <= t : times[deque[head]!]! < t)) head += 1;
+    if (tail > head && end <= moments.knownUntil) lowest[i] = values[deque[head]!]!;
   }
   return lowest;
 }
