@@ -1,4 +1,5 @@
 import type { ChainPublication } from "../service/chainPublication.ts";
+import { type HeaderList, NO_HEADER_LIST } from "./headerList.ts";
 
 /**
  * `X-Data-Disputed: true` on every answer of a chain's data while its endpoints disagree with no majority to settle it
@@ -6,4 +7,11 @@ import type { ChainPublication } from "../service/chainPublication.ts";
  */
 export function disputedHeader(publication: Pick<ChainPublication, "status">): Record<string, string> {
   return publication.status.disputed === true ? { "X-Data-Disputed": "true" } : {};
+}
+
+const DISPUTED_LIST: HeaderList = Object.freeze(["X-Data-Disputed", "true"]);
+
+/** The same as a header list (a JSON reply's headers). */
+export function disputedHeaderList(publication: Pick<ChainPublication, "status">): HeaderList {
+  return publication.status.disputed === true ? DISPUTED_LIST : NO_HEADER_LIST;
 }

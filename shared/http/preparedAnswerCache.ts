@@ -1,13 +1,19 @@
 import type { FeeSnapshot } from "../core/fees/feeSnapshot.ts";
 import type { ChainPublication } from "../service/chainPublication.ts";
+import { disputedHeaderList } from "./disputedHeader.ts";
+import type { HeaderList } from "./headerList.ts";
 import { type PreparedAnswers, prepareAnswers } from "./preparedAnswers.ts";
 
 /** A chain's fee answers as of one of its publications. */
 export interface PublishedAnswers {
   /** The bodies and headers of the publication's snapshot. */
   readonly answers: PreparedAnswers;
-  /** `Last-Modified`: when an RPC endpoint last brought new data, as an HTTP date; undefined when none has. */
-  readonly lastModified: string | undefined;
+  /**
+   * What the publication's answers say of its data, the same for every request: `X-Data-Disputed: true` while the
+   * chain's endpoints disagree with no majority to settle it, `X-Block-Number`, and once an RPC endpoint brought data,
+   * `Last-Modified` (when it last did). The data's age is the request's own (see feeRoute.ts).
+   */
+  readonly freshHeaders: HeaderList;
 }
 
 /**
@@ -30,7 +36,9 @@ export class PreparedAnswerCache {
         answers = prepareAnswers(snapshot);
         this.#bySnapshot.set(snapshot, answers);
       }
-      published = Object.freeze({ answers, lastModified: newDataAt === undefined ? undefined : new Date(newDataAt).toUTCString() });
+      const lastModified = newDataAt === undefined ? [] : ["Last-Modified", new Date(newDataAt).toUTCString()];
+      const freshHeaders = Object.freeze([...disputedHeaderList(publication), "X-Block-Number", answers.blockNumber, ...lastModified]);
+      published = Object.freeze({ answers, freshHeaders });
       this.#byPublication.set(publication, published);
     }
     return published;

@@ -4,6 +4,7 @@ import { suggestGasFees } from "../core/fees/suggestedGasFees.ts";
 import { suggestionInputOf } from "../core/fees/suggestionInput.ts";
 import { suggestedGasFeesBody } from "../wire/suggestedGasFeesBody.ts";
 import type { BaseFeePercentile, BlobBaseFeePercentile, BlobBusyThreshold, BusyThreshold } from "../wire/apiBodies.ts";
+import type { HeaderList } from "./headerList.ts";
 import { type PreparedBody, preparedJson } from "./preparedBody.ts";
 
 /** What the fee endpoints answer for one snapshot: their bodies in the contract's exact shapes, and their headers. */
@@ -16,7 +17,7 @@ export interface PreparedAnswers {
   /** `X-Block-Number`: the newest block in the window. */
   readonly blockNumber: string;
   /** `X-Stats-Blocks`, `X-Stats-From-Block`, `X-Stats-To-Block`: the statistics window the answers were computed over. */
-  readonly statsHeaders: Readonly<Record<string, string>>;
+  readonly statsHeaders: HeaderList;
   /** The blob endpoints' answers; undefined for a chain without blob base fees (they answer NO_BLOB_FEE). */
   readonly blob: PreparedBlobAnswers | undefined;
 }
@@ -27,7 +28,7 @@ export interface PreparedBlobAnswers {
   readonly blobBaseFeePercentile: PreparedBody;
   readonly blobBaseFeeHistory: PreparedBody;
   /** The X-Stats-* headers of the window's blocks that have a blob base fee. */
-  readonly statsHeaders: Readonly<Record<string, string>>;
+  readonly statsHeaders: HeaderList;
 }
 
 /** The fee endpoints, each answering one PreparedBody of a snapshot (and named by it: `/networks/{chainId}/<name>`). */
@@ -60,10 +61,13 @@ function prepareBlobAnswers(blob: BlobFeeSnapshot): PreparedBlobAnswers {
 }
 
 /** `X-Stats-Blocks`, `X-Stats-From-Block`, `X-Stats-To-Block` of a window. */
-function statsHeadersOf(window: Pick<FeeSnapshot, "statsBlocks" | "statsFromBlock" | "statsToBlock">): Readonly<Record<string, string>> {
-  return Object.freeze({
-    "X-Stats-Blocks": String(window.statsBlocks),
-    "X-Stats-From-Block": window.statsFromBlock.toString(),
-    "X-Stats-To-Block": window.statsToBlock.toString(),
-  });
+function statsHeadersOf(window: Pick<FeeSnapshot, "statsBlocks" | "statsFromBlock" | "statsToBlock">): HeaderList {
+  return Object.freeze([
+    "X-Stats-Blocks",
+    String(window.statsBlocks),
+    "X-Stats-From-Block",
+    window.statsFromBlock.toString(),
+    "X-Stats-To-Block",
+    window.statsToBlock.toString(),
+  ]);
 }

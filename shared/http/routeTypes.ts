@@ -2,6 +2,7 @@
 // OpenAPI description share. A module of its own, so that a route file needs neither the list nor the server.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiErrorCode } from "./apiErrors.ts";
+import type { HeaderList } from "./headerList.ts";
 import type { OpenApiSchemaName } from "./openApiSchemas.ts";
 import type { ServerResources } from "./serverResources.ts";
 
@@ -31,7 +32,8 @@ export interface JsonReply {
   readonly body: Buffer;
   /** A strong ETag: with one, If-None-Match may answer 304 and the reply may be revalidated; without, it is `no-store`. */
   readonly etag?: string;
-  readonly headers?: Readonly<Record<string, string>>;
+  /** The reply's own headers (the server adds CORS, caching, type and length). */
+  readonly headers?: HeaderList;
 }
 
 interface RouteBase {

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { appendHeaders } from "./headerList.ts";
 import { HourlyStatsAnswers } from "./hourlyStatsAnswers.ts";
 import type { AddressInfo, Socket } from "node:net";
 import { type AlertSource, NO_ALERTS } from "../alerts/alertSource.ts";
@@ -104,7 +105,16 @@ export const SERVER_DEFAULTS = Object.freeze({
 });
 
 const JSON_TYPE = "application/json; charset=utf-8";
+
+/** The CORS headers of the request's origin (cors.ts). */
+type CorsHeaders = Readonly<Record<string, string>>;
+
+/** What every answer carries, as a record (errors, streams and files): CORS and nosniff. JSON replies list the same. */
+const answerHeaders = (corsHeaders: CorsHeaders): Record<string, string> => ({ ...corsHeaders, "X-Content-Type-Options": "nosniff" });
 const noop = () => {};
+
+/** An answer written after its request's turn (a stream, a file, a deferred reply): the client may be gone by then. */
+const writesLater = (res: ServerResponse) => res.on("error", noop);
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const { source, keyring, logger } = options;
@@ -147,8 +157,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // requireHostHeader off: a request without Host gets our 403 FORBIDDEN_HOST rather than Node's bare 400.
     { maxHeaderSize: SERVER_DEFAULTS.maxHeaderBytes, requireHostHeader: false, connectionsCheckingInterval: SERVER_DEFAULTS.timeoutCheckIntervalMs },
     (req, res) => {
-      req.on("error", noop);
-      res.on("error", noop);
+      // No error listeners here: node:http emits a request's errors only to listeners, and a response's only for a
+      // write after its end, which an answer written at once never makes; answers written later listen (writesLater).
       // A body on GET means nothing here; reading it lets the connection be kept alive.
       req.resume();
       if (!slowClients.admit(req.socket, res)) return;
@@ -202,16 +212,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       res.end();
       return UNROUTED;
     }
-    // Every answer from here on carries these, errors too, so that a page of a listed origin can read why it failed.
-    const headers: Record<string, string> = { ...cors.headersFor(origin), "X-Content-Type-Options": "nosniff" };
+    // Every answer from here on carries these (see answerHeaders), errors too, so that a page of a listed origin can read why it failed.
+    const corsHeaders = cors.headersFor(origin);
     if (method !== "GET" && !head) {
-      writeApiError(res, new ApiError("METHOD_NOT_ALLOWED", { method }), head, headers);
+      writeApiError(res, new ApiError("METHOD_NOT_ALLOWED", { method }), head, answerHeaders(corsHeaders));
       return UNROUTED;
     }
 
     const match = matchRoute(req.url ?? "");
     if (match === undefined) {
-      writeApiError(res, new ApiError("NOT_FOUND", notFound), head, headers);
+      writeApiError(res, new ApiError("NOT_FOUND", notFound), head, answerHeaders(corsHeaders));
       return UNROUTED;
     }
     const { route, params } = match;
@@ -220,7 +230,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (route.auth === "key") {
       const auth = authorize(req, params, nowMs);
       if (auth instanceof ApiError) {
-        writeApiError(res, auth, head, headers);
+        writeApiError(res, auth, head, answerHeaders(corsHeaders));
         return route.path;
       }
       keyId = auth;
@@ -229,11 +239,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const target = req.url ?? "";
       if (route.kind === "json") {
         const reply = route.reply({ params, nowMs, head, keyId, resources, target });
-        if ("deferred" in reply) writeDeferredReply(req, res, reply, head, headers);
-        else writeReply(req, res, reply, head, headers);
-      } else route.open({ params, nowMs, head, resources, req, res, headers, keyId, target });
+        if ("deferred" in reply) writeDeferredReply(req, res, reply, head, corsHeaders);
+        else writeReply(req, res, reply, head, corsHeaders);
+      } else {
+        writesLater(res);
+        route.open({ params, nowMs, head, resources, req, res, headers: answerHeaders(corsHeaders), keyId, target });
+      }
     } catch (error) {
-      if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, headers);
+      if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, answerHeaders(corsHeaders));
       else answerThrow(req, res, error);
     }
     return route.path;
@@ -250,34 +263,36 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   /** Writes a deferred reply once it settles, or its ApiError; nothing when the client left meanwhile. */
-  function writeDeferredReply(req: IncomingMessage, res: ServerResponse, reply: DeferredJsonReply, head: boolean, headers: Record<string, string>): void {
+  function writeDeferredReply(req: IncomingMessage, res: ServerResponse, reply: DeferredJsonReply, head: boolean, corsHeaders: CorsHeaders): void {
+    writesLater(res);
     const abandoned = () => res.destroyed || req.socket.destroyed;
     reply.deferred(abandoned).then(
       (settled) => {
-        if (settled !== undefined && !abandoned()) writeReply(req, res, settled, head, headers);
+        if (settled !== undefined && !abandoned()) writeReply(req, res, settled, head, corsHeaders);
       },
       (error: unknown) => {
         if (abandoned()) return;
-        if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, headers);
+        if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, answerHeaders(corsHeaders));
         else answerThrow(req, res, error);
       },
     );
   }
 
-  /** One writeHead with every header (`headers`, the request's own object, gets the reply's): Node writes them in one pass. */
-  function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, headers: OutgoingHttpHeaders): void {
-    headers["Cache-Control"] = reply.etag === undefined ? "no-store" : REVALIDATE;
-    if (reply.headers !== undefined) Object.assign(headers, reply.headers);
+  /** One writeHead with every header in one flat list (headerList.ts): CORS, nosniff, caching, the reply's, type and length. */
+  function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, corsHeaders: CorsHeaders): void {
+    const headers: string[] = [];
+    for (const name in corsHeaders) headers.push(name, corsHeaders[name]!);
+    headers.push("X-Content-Type-Options", "nosniff", "Cache-Control", reply.etag === undefined ? "no-store" : REVALIDATE);
+    if (reply.headers !== undefined) appendHeaders(headers, reply.headers);
     if (reply.etag !== undefined) {
-      headers["ETag"] = reply.etag;
+      headers.push("ETag", reply.etag);
       if (ifNoneMatchMatches(req.headers["if-none-match"], reply.etag)) {
         res.writeHead(304, headers);
         res.end();
         return;
       }
     }
-    headers["Content-Type"] = JSON_TYPE;
-    headers["Content-Length"] = reply.body.length;
+    headers.push("Content-Type", JSON_TYPE, "Content-Length", String(reply.body.length));
     res.writeHead(200, headers);
     res.end(head ? undefined : reply.body);
   }

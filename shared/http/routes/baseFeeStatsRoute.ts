@@ -6,7 +6,7 @@ import { SlicedHistoryRead } from "../../core/history/slicedHistoryRead.ts";
 import { HISTORY_BLOCKS } from "../../core/fees/historyLength.ts";
 import { BUCKET_PERCENTILES, type BaseFeeStats, type BaseFeeStatsBucket, MAX_STATS_BUCKETS } from "../../wire/baseFeeStats.ts";
 import { ApiError } from "../apiErrors.ts";
-import { disputedHeader } from "../disputedHeader.ts";
+import { disputedHeaderList } from "../disputedHeader.ts";
 import { chainOfPath } from "../chainOfPath.ts";
 import type { JsonReply, JsonRoute, QueryParameter, RouteContext } from "../routeTypes.ts";
 import { bucketLayoutOf, MAX_UNIX_SECONDS, parseStatsQuery, type StatsRange } from "../statsQuery.ts";
@@ -84,7 +84,7 @@ export const BASE_FEE_STATS_ROUTE: JsonRoute = {
     const layout = bucketLayoutOf(fromSeconds, toSeconds, query.division);
     const answer = (buckets: readonly BucketSummary[]): JsonReply => {
       const body: BaseFeeStats = buckets.map(wireBucket);
-      return { body: Buffer.from(JSON.stringify(body)), headers: disputedHeader(publication) };
+      return { body: Buffer.from(JSON.stringify(body)), headers: disputedHeaderList(publication) };
     };
     if (history === undefined) return answer(bucketStats([], layout, BUCKET_PERCENTILES));
     const { scans } = context.resources;

@@ -1,4 +1,4 @@
-import { disputedHeader } from "../disputedHeader.ts";
+import { disputedHeaderList } from "../disputedHeader.ts";
 import { chainOfPath } from "../chainOfPath.ts";
 import type { JsonRoute } from "../routeTypes.ts";
 
@@ -18,7 +18,7 @@ export const COSTS_ROUTE: JsonRoute = {
     return {
       body: prepared.body,
       etag: prepared.etag,
-      headers: { "X-Block-Number": publication.snapshot.newestBlock.toString(), ...disputedHeader(publication) },
+      headers: ["X-Block-Number", publication.snapshot.newestBlock.toString(), ...disputedHeaderList(publication)],
     };
   },
 };

@@ -1,7 +1,7 @@
 import { dataAgeMsAt } from "../../service/chainPublication.ts";
 import { ApiError } from "../apiErrors.ts";
-import { disputedHeader } from "../disputedHeader.ts";
 import { chainOfPath, type PublicationWithData } from "../chainOfPath.ts";
+import { appendHeaders, type HeaderList, NO_HEADER_LIST } from "../headerList.ts";
 import type { PreparedBody } from "../preparedBody.ts";
 import type { OpenApiSchemaName } from "../openApiSchemas.ts";
 import type { PublishedAnswers } from "../preparedAnswerCache.ts";
@@ -37,8 +37,8 @@ export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeR
       const answers = blob ? published.answers.blob : published.answers;
       if (answers === undefined) throw new ApiError("NO_BLOB_FEE", { chainId: context.params["chainId"] ?? "" });
       const prepared = (answers as Partial<Record<FeeAnswerName, PreparedBody>>)[name]!;
-      const fresh = freshnessHeaders(publication, published, context.nowMs);
-      return { body: prepared.body, etag: prepared.etag, headers: windowed ? { ...fresh, ...answers.statsHeaders } : fresh };
+      const headers = freshnessHeaders(publication, published, context.nowMs, windowed ? answers.statsHeaders : NO_HEADER_LIST);
+      return { body: prepared.body, etag: prepared.etag, headers };
     },
     response: { schema, fresh: true, ...(windowed ? { windowed: true } : {}) },
     ...(blob ? { extraErrors: ["NO_BLOB_FEE"] as const } : {}),
@@ -46,17 +46,15 @@ export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeR
 }
 
 /**
- * `X-Block-Number`, once an RPC endpoint brought data, `X-Data-Age-Ms` at `nowMs` and `Last-Modified`, and
- * `X-Data-Disputed: true` while the chain's endpoints disagree with no majority to settle it.
+ * The headers that say how new the data is: the publication's own (`X-Data-Disputed` while disputed, `X-Block-Number`,
+ * `Last-Modified` once an RPC endpoint brought data), then `X-Data-Age-Ms` at `nowMs` once one did, then `more`.
  */
-export function freshnessHeaders(publication: PublicationWithData, { answers, lastModified }: PublishedAnswers, nowMs: number): Record<string, string> {
-  const { newDataAt } = publication;
-  const disputed = disputedHeader(publication);
-  if (newDataAt === undefined || lastModified === undefined) return { "X-Block-Number": answers.blockNumber, ...disputed };
-  return {
-    ...disputed,
-    "X-Block-Number": answers.blockNumber,
-    "X-Data-Age-Ms": String(dataAgeMsAt(publication, nowMs)),
-    "Last-Modified": lastModified,
-  };
+export function freshnessHeaders(publication: PublicationWithData, published: PublishedAnswers, nowMs: number, more: HeaderList = NO_HEADER_LIST): HeaderList {
+  const dataAgeMs = dataAgeMsAt(publication, nowMs);
+  if (dataAgeMs === null && more.length === 0) return published.freshHeaders;
+  const headers: string[] = [];
+  appendHeaders(headers, published.freshHeaders);
+  if (dataAgeMs !== null) headers.push("X-Data-Age-Ms", String(dataAgeMs));
+  appendHeaders(headers, more);
+  return headers;
 }

@@ -1,5 +1,5 @@
 import { chainOfPath } from "../chainOfPath.ts";
-import { disputedHeader } from "../disputedHeader.ts";
+import { disputedHeaderList } from "../disputedHeader.ts";
 import type { JsonRoute, QueryParameter } from "../routeTypes.ts";
 import { MAX_UNIX_SECONDS, parseCsvQuery } from "../statsQuery.ts";
 
@@ -42,6 +42,6 @@ export const HOURLY_STATS_ROUTE: JsonRoute = {
     const publication = chainOfPath(context, "base fee");
     const query = parseCsvQuery(context.target, "hourlyStats");
     const prepared = context.resources.hourlyStats.json(publication.hourlySummaries, query.fromSeconds, query.toSeconds);
-    return { body: prepared.body, etag: prepared.etag, headers: disputedHeader(publication) };
+    return { body: prepared.body, etag: prepared.etag, headers: disputedHeaderList(publication) };
   },
 };

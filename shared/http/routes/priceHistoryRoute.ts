@@ -1,6 +1,6 @@
 import { MAX_DURATION_SECONDS } from "../../core/history/duration.ts";
 import type { PriceHistory } from "../../wire/costs.ts";
-import { disputedHeader } from "../disputedHeader.ts";
+import { disputedHeaderList } from "../disputedHeader.ts";
 import { chainOfPath } from "../chainOfPath.ts";
 import type { JsonRoute } from "../routeTypes.ts";
 import { MAX_UNIX_SECONDS, parseCsvQuery } from "../statsQuery.ts";
@@ -42,6 +42,6 @@ export const PRICE_HISTORY_ROUTE: JsonRoute = {
     const toS = query.toSeconds ?? MAX_UNIX_SECONDS;
     const fromS = query.fromSeconds ?? Math.max(0, Math.min(toS, nowS) - MAX_DURATION_SECONDS);
     const body: PriceHistory = context.resources.priceHistory.pricePoints(publication.chainId, fromS, toS);
-    return { body: Buffer.from(JSON.stringify(body)), headers: disputedHeader(publication) };
+    return { body: Buffer.from(JSON.stringify(body)), headers: disputedHeaderList(publication) };
   },
 };
