@@ -49,3 +49,18 @@ test("If-None-Match: the tag, a list holding it, a weak form of it, or *", () =>
   assert.equal(ifNoneMatchMatches("abc", etag), false);
   assert.equal(ifNoneMatchMatches('"abcd", "ab"', etag), false);
 });
+
+test("the answer kept for the last Host is that Host's and port's only", () => {
+  const allowed = createHostCheck([]);
+  const asked: [string | undefined, number, boolean][] = [
+    ["localhost:8950", 8950, true],
+    ["localhost:8950", 8950, true],
+    ["localhost:8950", 8951, false],
+    ["evil.example:8950", 8950, false],
+    [undefined, 8950, false],
+    ["localhost:8950", 8950, true],
+    ["LOCALHOST:8950", 8950, true],
+    ["localhost:8951", 8950, false],
+  ];
+  for (const [host, port, expected] of asked) assert.equal(allowed(host, port), expected, `${host} on ${port}`);
+});

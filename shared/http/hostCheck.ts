@@ -7,13 +7,21 @@ const LOOPBACK_NAMES: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
  */
 export function createHostCheck(allowedHosts: readonly string[]): (hostHeader: string | undefined, listeningPort: number) => boolean {
   const allowed = new Set(allowedHosts.map((host) => host.trim().toLowerCase()));
-  return (hostHeader, listeningPort) => {
-    if (hostHeader === undefined) return false;
+  const isAllowed = (hostHeader: string, listeningPort: number): boolean => {
     const host = splitHost(hostHeader.trim().toLowerCase());
     if (host === undefined) return false;
     const port = host.port ?? "80";
     if (LOOPBACK_NAMES.includes(host.name) && port === String(listeningPort)) return true;
     return allowed.has(host.name) || (host.port !== undefined && allowed.has(`${host.name}:${host.port}`));
+  };
+  // Nearly every request brings the Host of the one before: the last answer is kept (a pure function of the two).
+  let last = { hostHeader: "", listeningPort: -1, allowed: false };
+  return (hostHeader, listeningPort) => {
+    if (hostHeader === undefined) return false;
+    if (hostHeader !== last.hostHeader || listeningPort !== last.listeningPort) {
+      last = { hostHeader, listeningPort, allowed: isAllowed(hostHeader, listeningPort) };
+    }
+    return last.allowed;
   };
 }
 
