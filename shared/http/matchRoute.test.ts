@@ -98,6 +98,26 @@ test("near misses do not match", () => {
   assert.equal(pathSegments("*"), undefined);
 });
 
+test("a target asked again gets the same frozen match; past the remembered ones, every match is still right", () => {
+  const fresh = createRouteMatcher(ROUTES);
+  const first = fresh("/networks/8453/busyThreshold");
+  assert.equal(fresh("/networks/8453/busyThreshold"), first);
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first?.params));
+  assert.equal(fresh("/nowhere"), undefined);
+  assert.equal(fresh("/nowhere"), undefined);
+  // Far more targets than are remembered (256), asked twice over: each time the right route and parameters.
+  for (let round = 0; round < 2; round++) {
+    for (let chainId = 1; chainId <= 700; chainId++) {
+      assert.deepEqual(fresh(`/networks/${chainId}/baseFeePercentile`)?.params, { chainId: String(chainId) });
+      assert.equal(fresh(`/networks/${chainId}/nowhere`), undefined);
+    }
+  }
+  // A long target is matched, not remembered.
+  const long = `/networks/${"9".repeat(300)}/busyThreshold`;
+  assert.equal(fresh(long)?.route.name, "busyThreshold");
+  assert.notEqual(fresh(long), fresh(long));
+});
+
 test("a logged path never carries the key of /v3/{apiKey}", () => {
   assert.equal(redactPath("/v3/0123456789abcdef0123456789abcdef/networks/1/busyThreshold?k=v"), "/v3/***/networks/1/busyThreshold");
   assert.equal(redactPath("/networks/1/busyThreshold?key=x"), "/networks/1/busyThreshold");

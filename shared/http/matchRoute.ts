@@ -21,6 +21,10 @@ interface CompiledRoute<R> {
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** Targets whose match is remembered, at most (then forgotten all at once), and their length at most. */
+const REMEMBERED_TARGETS = 256;
+const REMEMBERED_TARGET_LENGTH = 256;
+
 /**
  * Builds a matcher over `routes`, tried in order. The request target's query string is ignored and each
  * path segment is percent-decoded on its own (so `%2F` stays inside its segment). A segment whose
@@ -31,7 +35,9 @@ export function createRouteMatcher<R extends PathPattern>(routes: readonly R[]):
   const compiled: CompiledRoute<R>[] = routes.map((route) => ({ route, segments: compile(route.path) }));
   // This runs on every request: a target without any percent-encoding (nearly all) is matched in place, without
   // splitting it; only the parameters' values are cut out, and only for the route that matched.
-  return (target) => {
+  // Clients poll the same few targets: their matches (frozen, shared by the requests) are remembered.
+  const remembered = new Map<string, RouteMatch<R> | undefined>();
+  const match = (target: string): RouteMatch<R> | undefined => {
     if (!target.startsWith("/")) return undefined;
     const queryAt = target.indexOf("?");
     const pathEnd = queryAt === -1 ? target.length : queryAt;
@@ -39,9 +45,19 @@ export function createRouteMatcher<R extends PathPattern>(routes: readonly R[]):
     if (percentAt !== -1 && percentAt < pathEnd) return matchDecoded(compiled, pathSegments(target)!);
     for (const { route, segments } of compiled) {
       const params = matchInPlace(target, pathEnd, segments);
-      if (params !== undefined) return { route, params };
+      if (params !== undefined) return Object.freeze({ route, params: Object.freeze(params) });
     }
     return undefined;
+  };
+  return (target) => {
+    const known = remembered.get(target);
+    if (known !== undefined || remembered.has(target)) return known;
+    const found = match(target);
+    if (target.length <= REMEMBERED_TARGET_LENGTH) {
+      if (remembered.size >= REMEMBERED_TARGETS) remembered.clear();
+      remembered.set(target, found);
+    }
+    return found;
   };
 }
 
@@ -78,7 +94,7 @@ function matchDecoded<R extends PathPattern>(compiled: readonly CompiledRoute<R>
       const param = pattern[index]!.param;
       if (param !== undefined) params[param] = segments[index]!;
     }
-    return { route, params };
+    return Object.freeze({ route, params: Object.freeze(params) });
   }
   return undefined;
 }
