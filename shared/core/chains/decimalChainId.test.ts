@@ -11,7 +11,26 @@ test("decimal chain ids from 1 to 2^53 - 1, nothing else", () => {
   ] as const) {
     assert.equal(decimalChainIdOf(text), chainId, text);
   }
-  for (const text of ["", "0", "01", "-1", "+1", "0x1", "1.0", "1e3", " 1", "abc", "9007199254740992", "99999999999999999"]) {
+  for (const text of [
+    "",
+    "0",
+    "01",
+    "-1",
+    "+1",
+    "0x1",
+    "1.0",
+    "1e3",
+    " 1",
+    "abc",
+    "9007199254740992",
+    "99999999999999999",
+    "1 ",
+    "1/",
+    ":1",
+    "1:",
+    "\uff11",
+    "\u0661",
+  ]) {
     assert.equal(decimalChainIdOf(text), undefined, text);
   }
 });
