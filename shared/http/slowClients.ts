@@ -24,6 +24,8 @@ interface Connection {
   /** Bytes the socket handed to the system when last checked, and since when it stayed there. */
   flushedBytes: number;
   stalledSinceMs: number;
+  /** In the set the check looks at. */
+  watched: boolean;
 }
 
 /** A connection's flushed bytes before its first check. */
@@ -62,9 +64,18 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
   let timer: NodeJS.Timeout | undefined;
   const checkEveryMs = Math.max(10, Math.min(1000, Math.floor(limits.drainTimeoutMs / 4)));
 
+  /** The connection of the last request's socket: `answered` follows `admit` on the same one (a WeakMap look-up fewer). */
+  let lastSocket: Socket | undefined;
+  let lastConnection: Connection | undefined;
+
+  const unwatch = (socket: Socket, connection: Connection | undefined) => {
+    busy.delete(socket);
+    if (connection !== undefined) connection.watched = false;
+  };
+
   const close = (socket: Socket, why: string) => {
     logger.debug(`closed a connection whose client does not read its answers: ${why}`);
-    busy.delete(socket);
+    unwatch(socket, connections.get(socket));
     socket.destroy();
   };
 
@@ -74,7 +85,7 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
       const connection = connections.get(socket)!;
       const queued = pruned(connection).length;
       if (queued === 0 && socket.writableLength === 0) {
-        busy.delete(socket);
+        unwatch(socket, connection);
         continue;
       }
       const flushed = socket.bytesWritten - socket.writableLength;
@@ -99,16 +110,22 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
   return {
     // On every request: no listener and no closure is made here, which kept this to a fraction of a microsecond.
     admit(socket, res) {
-      let connection = connections.get(socket);
+      let connection = socket === lastSocket ? lastConnection : connections.get(socket);
       if (connection === undefined) {
-        connection = { answers: [], flushedBytes: 0, stalledSinceMs: 0 };
-        connections.set(socket, connection);
-        socket.once("close", () => busy.delete(socket));
+        const made: Connection = { answers: [], flushedBytes: 0, stalledSinceMs: 0, watched: false };
+        connections.set(socket, made);
+        socket.once("close", () => unwatch(socket, made));
+        connection = made;
       }
+      lastSocket = socket;
+      lastConnection = connection;
       if (pruned(connection).length === 0) {
         // Measured from the next check on: reading the socket's counters here would cost every request.
         connection.flushedBytes = NOT_MEASURED;
-        busy.add(socket);
+        if (!connection.watched) {
+          connection.watched = true;
+          busy.add(socket);
+        }
       }
       connection.answers.push(res);
       if (connection.answers.length > limits.maxQueuedResponses) {
@@ -124,7 +141,7 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
     answered(socket, res) {
       // writableEnded: end() was called; a socket: the answer is not queued behind another (those wait in Node's queue).
       if (!res.writableEnded || res.socket === null) return;
-      const answers = connections.get(socket)?.answers;
+      const answers = (socket === lastSocket ? lastConnection : connections.get(socket))?.answers;
       if (answers !== undefined && answers[answers.length - 1] === res) answers.pop();
     },
     stop: stopTimer,
