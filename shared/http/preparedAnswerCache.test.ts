@@ -14,6 +14,11 @@ test("a publication's answers are made once: every request of a block reads the 
   assert.equal(cache.of(withData(scripted)), first);
   assert.equal(first.answers.blockNumber, "102");
   assert.deepEqual(first.freshHeaders, ["X-Block-Number", "102", "Last-Modified", "Thu, 01 Jan 2026 00:00:00 GMT"]);
+  assert.deepEqual(first.windowHeaders, [...first.freshHeaders, ...first.answers.statsHeaders]);
+  assert.deepEqual(
+    first.answers.statsHeaders.filter((_, index) => index % 2 === 0),
+    ["X-Stats-Blocks", "X-Stats-From-Block", "X-Stats-To-Block"],
+  );
 });
 
 test("a publication whose snapshot did not change reuses its snapshot's bodies, with its own Last-Modified", () => {

@@ -11,9 +11,13 @@ export interface PublishedAnswers {
   /**
    * What the publication's answers say of its data, the same for every request: `X-Data-Disputed: true` while the
    * chain's endpoints disagree with no majority to settle it, `X-Block-Number`, and once an RPC endpoint brought data,
-   * `Last-Modified` (when it last did). The data's age is the request's own (see feeRoute.ts).
+   * `Last-Modified` (when it last did). The data's age is the request's own (`JsonReply.dataAgeMs`).
    */
   readonly freshHeaders: HeaderList;
+  /** The same, then the statistics window's `X-Stats-*` (the windowed fee endpoints). */
+  readonly windowHeaders: HeaderList;
+  /** The same with the blob window's; undefined for a chain without blob base fees. */
+  readonly blobWindowHeaders: HeaderList | undefined;
 }
 
 /**
@@ -38,7 +42,9 @@ export class PreparedAnswerCache {
       }
       const lastModified = newDataAt === undefined ? [] : ["Last-Modified", new Date(newDataAt).toUTCString()];
       const freshHeaders = Object.freeze([...disputedHeaderList(publication), "X-Block-Number", answers.blockNumber, ...lastModified]);
-      published = Object.freeze({ answers, freshHeaders });
+      const windowHeaders = Object.freeze([...freshHeaders, ...answers.statsHeaders]);
+      const blobWindowHeaders = answers.blob && Object.freeze([...freshHeaders, ...answers.blob.statsHeaders]);
+      published = Object.freeze({ answers, freshHeaders, windowHeaders, blobWindowHeaders });
       this.#byPublication.set(publication, published);
     }
     return published;

@@ -34,6 +34,8 @@ export interface JsonReply {
   readonly etag?: string;
   /** The reply's own headers (the server adds CORS, caching, type and length). */
   readonly headers?: HeaderList;
+  /** `X-Data-Age-Ms`: how old, at the request, the data is that the answer was made from; null or absent, no header. */
+  readonly dataAgeMs?: number | null;
 }
 
 interface RouteBase {

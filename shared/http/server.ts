@@ -284,6 +284,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     for (const name in corsHeaders) headers.push(name, corsHeaders[name]!);
     headers.push("X-Content-Type-Options", "nosniff", "Cache-Control", reply.etag === undefined ? "no-store" : REVALIDATE);
     if (reply.headers !== undefined) appendHeaders(headers, reply.headers);
+    if (reply.dataAgeMs !== undefined && reply.dataAgeMs !== null) headers.push("X-Data-Age-Ms", String(reply.dataAgeMs));
     if (reply.etag !== undefined) {
       headers.push("ETag", reply.etag);
       if (ifNoneMatchMatches(req.headers["if-none-match"], reply.etag)) {

@@ -1,10 +1,8 @@
 import { dataAgeMsAt } from "../../service/chainPublication.ts";
 import { ApiError } from "../apiErrors.ts";
-import { chainOfPath, type PublicationWithData } from "../chainOfPath.ts";
-import { appendHeaders, type HeaderList, NO_HEADER_LIST } from "../headerList.ts";
+import { chainOfPath } from "../chainOfPath.ts";
 import type { PreparedBody } from "../preparedBody.ts";
 import type { OpenApiSchemaName } from "../openApiSchemas.ts";
-import type { PublishedAnswers } from "../preparedAnswerCache.ts";
 import type { FeeAnswerName } from "../preparedAnswers.ts";
 import type { JsonRoute } from "../routeTypes.ts";
 
@@ -37,24 +35,10 @@ export function feeRoute({ name, summary, schema, windowed, blob = false }: FeeR
       const answers = blob ? published.answers.blob : published.answers;
       if (answers === undefined) throw new ApiError("NO_BLOB_FEE", { chainId: context.params["chainId"] ?? "" });
       const prepared = (answers as Partial<Record<FeeAnswerName, PreparedBody>>)[name]!;
-      const headers = freshnessHeaders(publication, published, context.nowMs, windowed ? answers.statsHeaders : NO_HEADER_LIST);
-      return { body: prepared.body, etag: prepared.etag, headers };
+      const headers = !windowed ? published.freshHeaders : blob ? published.blobWindowHeaders : published.windowHeaders;
+      return { body: prepared.body, etag: prepared.etag, headers, dataAgeMs: dataAgeMsAt(publication, context.nowMs) };
     },
     response: { schema, fresh: true, ...(windowed ? { windowed: true } : {}) },
     ...(blob ? { extraErrors: ["NO_BLOB_FEE"] as const } : {}),
   };
-}
-
-/**
- * The headers that say how new the data is: the publication's own (`X-Data-Disputed` while disputed, `X-Block-Number`,
- * `Last-Modified` once an RPC endpoint brought data), then `X-Data-Age-Ms` at `nowMs` once one did, then `more`.
- */
-export function freshnessHeaders(publication: PublicationWithData, published: PublishedAnswers, nowMs: number, more: HeaderList = NO_HEADER_LIST): HeaderList {
-  const dataAgeMs = dataAgeMsAt(publication, nowMs);
-  if (dataAgeMs === null && more.length === 0) return published.freshHeaders;
-  const headers: string[] = [];
-  appendHeaders(headers, published.freshHeaders);
-  if (dataAgeMs !== null) headers.push("X-Data-Age-Ms", String(dataAgeMs));
-  appendHeaders(headers, more);
-  return headers;
 }

@@ -9,7 +9,7 @@ import { ApiError } from "../apiErrors.ts";
 import { chainOfPath, type PublicationWithData } from "../chainOfPath.ts";
 import { DEFAULT_WITHIN_HOURS, invalidOutlookQuery, type OutlookThreshold, parseOutlookQuery } from "../outlookQuery.ts";
 import type { JsonReply, JsonRoute, QueryParameter } from "../routeTypes.ts";
-import { freshnessHeaders } from "./feeRoute.ts";
+import { dataAgeMsAt } from "../../service/chainPublication.ts";
 
 /** The outlook's query parameters, for the OpenAPI description. */
 const OUTLOOK_QUERY: readonly QueryParameter[] = [
@@ -103,7 +103,8 @@ export const OUTLOOK_ROUTE: JsonRoute = {
     const answer = (ready: LowestFeeForecast, track: PooledBacktest): JsonReply => {
       const make = () => outlookBody(publication, moment, query.withinHours, ready, threshold, basis, track);
       const { body, etag } = context.resources.outlooks.of(publication, question, track, make);
-      return { body, etag, headers: freshnessHeaders(publication, context.resources.answers.of(publication), context.nowMs) };
+      const { freshHeaders } = context.resources.answers.of(publication);
+      return { body, etag, headers: freshHeaders, dataAgeMs: dataAgeMsAt(publication, context.nowMs) };
     };
     if (!(forecast instanceof Promise) && !(backtest instanceof Promise)) return answer(forecast, backtest);
     return { deferred: async () => answer(await forecast, await backtest) };
