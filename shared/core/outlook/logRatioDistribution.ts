@@ -32,16 +32,7 @@ export function logRatioDistribution(levels: ArrayLike<number>, logValues: Array
   function logQuantile(q: number): number {
     if (q <= firstLevel) return Math.max(-LOG_RATIO_LIMIT, (values[0] as number) + lowerScale * Math.log(q / firstLevel));
     if (q >= lastLevel) return Math.min(LOG_RATIO_LIMIT, (values[count - 1] as number) - upperScale * Math.log((1 - q) / (1 - lastLevel)));
-    let low = 0;
-    let high = count - 1;
-    while (high - low > 1) {
-      const middle = (low + high) >> 1;
-      if ((levels[middle] as number) <= q) low = middle;
-      else high = middle;
-    }
-    const from = levels[low] as number;
-    const to = levels[high] as number;
-    return (values[low] as number) + (((values[high] as number) - (values[low] as number)) * (q - from)) / (to - from);
+    return interpolate(levels, values, q);
   }
 
   function probabilityAtOrBelowLog(x: number): number {
@@ -49,17 +40,7 @@ export function logRatioDistribution(levels: ArrayLike<number>, logValues: Array
     const last = values[count - 1] as number;
     if (x < first) return lowerScale > 0 ? firstLevel * Math.exp((x - first) / lowerScale) : 0;
     if (x >= last) return upperScale > 0 ? 1 - (1 - lastLevel) * Math.exp(-(x - last) / upperScale) : 1;
-    // The last index whose value is at or below x ("at or below": ties take the highest level).
-    let low = 0;
-    let high = count - 1;
-    while (high - low > 1) {
-      const middle = (low + high) >> 1;
-      if ((values[middle] as number) <= x) low = middle;
-      else high = middle;
-    }
-    const from = values[low] as number;
-    const to = values[high] as number;
-    return (levels[low] as number) + (((levels[high] as number) - (levels[low] as number)) * (x - from)) / (to - from);
+    return interpolate(values, levels, x);
   }
 
   return {
@@ -73,4 +54,22 @@ export function logRatioDistribution(levels: ArrayLike<number>, logValues: Array
       return Math.min(1, Math.max(0, probabilityAtOrBelowLog(Math.log(ratio))));
     },
   };
+}
+
+/**
+ * The table's inner part, read either way (a quantile from a level, a level from a value): `x` between `xs`' first and
+ * last entry, the step from the last index whose entry is at or below `x` (ties take the highest) to the next, and the
+ * straight line between their `ys`.
+ */
+function interpolate(xs: ArrayLike<number>, ys: ArrayLike<number>, x: number): number {
+  let low = 0;
+  let high = xs.length - 1;
+  while (high - low > 1) {
+    const middle = (low + high) >> 1;
+    if ((xs[middle] as number) <= x) low = middle;
+    else high = middle;
+  }
+  const from = xs[low] as number;
+  const to = xs[high] as number;
+  return (ys[low] as number) + (((ys[high] as number) - (ys[low] as number)) * (x - from)) / (to - from);
 }
