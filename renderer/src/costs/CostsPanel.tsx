@@ -59,7 +59,7 @@ export function CostsPanel({ entry, chainName, offline }: Props) {
         <>
           <PriceLine costs={costs} />
           {offline || error !== undefined ? (
-            <p className="costs-stale" role="status" data-testid="costs-stale">
+            <p className="panel-note" role="status" data-testid="costs-stale">
               {offline ? "The service is not answering" : `The costs could not be refreshed (${error})`}: these are the costs of{" "}
               {fetchedAt === undefined ? "earlier" : clockTime(fetchedAt)}, not current ones.
             </p>
@@ -77,7 +77,7 @@ function PriceLine({ costs }: { costs: Costs }) {
   const noPrice = noPriceWords(costs);
   if (costs.price === null) {
     return (
-      <p className="costs-no-price" role="note" data-testid="costs-price" data-state="none">
+      <p className="panel-note" role="note" data-testid="costs-price" data-state="none">
         {noPrice}
       </p>
     );

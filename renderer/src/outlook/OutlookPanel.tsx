@@ -109,7 +109,7 @@ export const OutlookPanel = memo(function OutlookPanel({ store, chainId, chainNa
         </span>
       </div>
       {money.kind === "gwei" && money.why !== undefined ? (
-        <p className="outlook-band" data-testid="outlook-no-price">
+        <p className="panel-note" data-testid="outlook-no-price">
           {money.why}
         </p>
       ) : null}
@@ -122,7 +122,7 @@ export const OutlookPanel = memo(function OutlookPanel({ store, chainId, chainNa
       ) : (
         <>
           {selected.error !== undefined ? (
-            <p className="outlook-band" data-testid="outlook-stale">
+            <p className="panel-note" data-testid="outlook-stale">
               The outlook of block {blockNumber(selected.block ?? "")} is shown: asking again failed ({selected.error}).
             </p>
           ) : null}
