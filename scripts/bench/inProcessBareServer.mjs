@@ -5,37 +5,20 @@
 // runs in (this server against the bare one in its own process). Listens on 127.0.0.1:GASFEES_BENCH_IN_PROCESS_PORT;
 // reads its answer from GASFEES_BENCH_IN_PROCESS_SOURCE (with the Authorization of GASFEES_BENCH_AUTHORIZATION) on the
 // first request, once the service listens. The demo's EVM node inherits node's flags: only the service's process serves.
-import { createServer, request } from "node:http";
+import { createServer } from "node:http";
+import { replayedAnswer } from "./replayedAnswer.mjs";
 
 const port = Number(process.env.GASFEES_BENCH_IN_PROCESS_PORT);
 if (process.argv[1]?.endsWith("serve.mjs") && Number.isInteger(port) && port > 0) {
   const source = new URL(process.env.GASFEES_BENCH_IN_PROCESS_SOURCE ?? "");
   let answer;
-  const load = () =>
-    new Promise((resolve, reject) => {
-      request(source, { headers: { authorization: process.env.GASFEES_BENCH_AUTHORIZATION } }, (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () => {
-          if (res.statusCode !== 200) return reject(new Error(`${source.pathname}: ${res.statusCode}`));
-          const headers = {};
-          for (let index = 0; index < res.rawHeaders.length; index += 2) {
-            const name = res.rawHeaders[index];
-            if (!["connection", "keep-alive", "date"].includes(name.toLowerCase())) headers[name] = res.rawHeaders[index + 1];
-          }
-          resolve({ headers, body: Buffer.concat(chunks) });
-        });
-      })
-        .on("error", reject)
-        .end();
-    });
   const server = createServer((req, res) => {
     if (answer !== undefined) {
       res.writeHead(200, answer.headers);
       res.end(answer.body);
       return;
     }
-    load().then(
+    replayedAnswer(source, process.env.GASFEES_BENCH_AUTHORIZATION).then(
       (loaded) => {
         answer = loaded;
         res.writeHead(200, answer.headers);
