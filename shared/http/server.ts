@@ -109,7 +109,7 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /** The CORS headers of the request's origin (cors.ts). */
 type CorsHeaders = Readonly<Record<string, string>>;
 
-/** What every answer carries, as a record (errors, streams and files): CORS and nosniff. JSON replies list the same. */
+/** What a stream or file answer carries: CORS and nosniff (writeReply lists the same; writeApiError adds nosniff itself). */
 const answerHeaders = (corsHeaders: CorsHeaders): Record<string, string> => ({ ...corsHeaders, "X-Content-Type-Options": "nosniff" });
 const noop = () => {};
 
@@ -212,16 +212,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       res.end();
       return UNROUTED;
     }
-    // Every answer from here on carries these (see answerHeaders), errors too, so that a page of a listed origin can read why it failed.
+    // Every answer from here on carries the origin's CORS headers, errors too, so that a page of a listed origin can read
+    // why it failed (and nosniff: writeApiError, writeReply and answerHeaders add it).
     const corsHeaders = cors.headersFor(origin);
     if (method !== "GET" && !head) {
-      writeApiError(res, new ApiError("METHOD_NOT_ALLOWED", { method }), head, answerHeaders(corsHeaders));
+      writeApiError(res, new ApiError("METHOD_NOT_ALLOWED", { method }), head, corsHeaders);
       return UNROUTED;
     }
 
     const match = matchRoute(req.url ?? "");
     if (match === undefined) {
-      writeApiError(res, new ApiError("NOT_FOUND", notFound), head, answerHeaders(corsHeaders));
+      writeApiError(res, new ApiError("NOT_FOUND", notFound), head, corsHeaders);
       return UNROUTED;
     }
     const { route, params } = match;
@@ -230,7 +231,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (route.auth === "key") {
       const auth = authorize(req, params, nowMs);
       if (auth instanceof ApiError) {
-        writeApiError(res, auth, head, answerHeaders(corsHeaders));
+        writeApiError(res, auth, head, corsHeaders);
         return route.path;
       }
       keyId = auth;
@@ -246,7 +247,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         route.open({ params, nowMs, head, resources, req, res, headers: answerHeaders(corsHeaders), keyId, target });
       }
     } catch (error) {
-      if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, answerHeaders(corsHeaders));
+      if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, corsHeaders);
       else answerThrow(req, res, error);
     }
     return route.path;
@@ -272,7 +273,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       },
       (error: unknown) => {
         if (abandoned()) return;
-        if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, answerHeaders(corsHeaders));
+        if (error instanceof ApiError && !res.headersSent) writeApiError(res, error, head, corsHeaders);
         else answerThrow(req, res, error);
       },
     );
