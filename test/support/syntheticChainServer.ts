@@ -61,6 +61,11 @@ export interface SyntheticChainOptions {
   readonly chainId?: number;
   /** The newest block (blocks 0..head exist). */
   readonly head: bigint;
+  /**
+   * A chain that makes its blocks on time: the newest block at a moment (epoch ms), asked as each request arrives, so
+   * the head does not lag behind the clock when the event loop is busy (as a timer moving `head` would). Wins over `head`.
+   */
+  readonly headAt?: (nowMs: number) => bigint;
   /** Unix seconds of a block; default 1,700,000,000 + 12 s per block. */
   readonly timestampOf?: (block: bigint) => number;
   /** A block's base fee; default a pure function of its number that varies block to block. */
@@ -146,7 +151,7 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
   const sockets = new Set<Socket>();
 
   const chain = {
-    head: options.head,
+    head: options.headAt?.(Date.now()) ?? options.head,
   };
 
   const hashOf = (block: bigint) => {
@@ -250,6 +255,7 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
       }
       const calls = Array.isArray(parsed) ? parsed : [parsed];
       calls.forEach(count);
+      if (options.headAt !== undefined) chain.head = options.headAt(Date.now());
       if (fault === "call-batches-500" && Array.isArray(parsed) && calls.some((call) => call?.method === "eth_call")) {
         response.writeHead(500, { "content-type": "text/plain" }).end("Internal Server Error");
         return;
@@ -284,7 +290,7 @@ export async function startSyntheticChainServer(options: SyntheticChainOptions):
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     chainId,
     get head() {
-      return chain.head;
+      return options.headAt?.(Date.now()) ?? chain.head;
     },
     set head(block: bigint) {
       chain.head = block;
