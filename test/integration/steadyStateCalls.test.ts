@@ -46,12 +46,17 @@ test(
     const reached = (block: bigint) => waitFor(`block ${block}`, () => ((feed.report.newestBlock ?? -1n) >= block ? true : undefined), 120_000);
     await reached(FIRST_BLOCK + WARM_UP_BLOCKS);
     proxy.resetCounts();
+    const firstArrival = server.arrivalsMs.length;
     const from = feed.report.newestBlock!;
     await reached(from + MEASURED_BLOCKS);
     const to = feed.report.newestBlock!;
     const calls = proxy.calls();
     const perBlock = calls.length / Number(to - from);
     const asked = calls.filter((call) => call.method === "eth_feeHistory").map((call) => Number(BigInt(call.params[0] as string)));
+    // When each call reached the chain, in ms into its slot (blocks appear at APPEARS_AFTER_MS): a call before it found
+    // nothing new, so a failure shows whether the polls came early or something else asked.
+    const intoSlot = server.arrivalsMs.slice(firstArrival).map((ms) => Math.round((performance.timeOrigin + ms - startMs) % SLOT_MS));
+    t.diagnostic(`calls in order: ${calls.map((call, i) => `${call.method}@${intoSlot[i] ?? "?"}`).join(", ")}`);
     t.diagnostic(`${calls.length} calls for ${to - from} new blocks: ${perBlock.toFixed(3)} per block; blocks asked per eth_feeHistory: ${asked.join(", ")}`);
     assert.ok(perBlock <= MAX_CALLS_PER_BLOCK, `at most ${MAX_CALLS_PER_BLOCK} calls per new block (${perBlock.toFixed(3)})`);
     assert.ok(
