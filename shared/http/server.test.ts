@@ -985,6 +985,14 @@ test("a body sent with GET is drained and ignored, and the connection stays usab
   assert.equal(first.body, `{"busyThreshold":"37.378956101"}`);
   const second = await call(port, "/networks/8453/baseFeePercentile", { headers: openAuth, agent });
   assert.equal(second.body, `{"baseFeePercentile":"23.227829059"}`);
+  assert.ok(second.reusedSocket, "the connection that carried the body carries the next request");
+  // A reply written later (a history scan) and an error answer leave the connection usable as well.
+  const body = { headers: { ...openAuth, "Content-Type": "text/plain" }, body: "y".repeat(200_000), agent };
+  assert.equal((await call(port, "/networks/8453/baseFeeStats", body)).status, 200);
+  assertError(await call(port, "/networks/8453/nowhere", body), "NOT_FOUND");
+  const last = await call(port, "/networks/8453/busyThreshold", { headers: openAuth, agent });
+  assert.equal(last.body, `{"busyThreshold":"37.378956101"}`);
+  assert.ok(last.reusedSocket, "one connection carried every request");
 });
 
 test("on one keep-alive connection, a key revoked or a header changed is checked again at once", async (t) => {
