@@ -1,5 +1,6 @@
 // The outlook's long work (an estimator replayed over a year of hours, a backtest) run a slice per turn of the event
-// loop, so that no request, event stream or new block waits behind more than one slice.
+// loop, so that no request, event stream or new block waits behind more than one slice, and so that under load the
+// requests keep about half of the loop: a slice lasts no longer than the other work took since the last one.
 
 /** A piece of sliced work: its slices, and what to do when it is dropped before its end. */
 export interface SlicedJob {
@@ -16,20 +17,33 @@ export interface SlicedJob {
 export const DEFAULT_SLICE_MS = 3;
 
 /**
- * Jobs run in turn, slices one after another within a turn of the event loop until `sliceMs` have passed, then the
- * next turn; an urgent job (a client waits for it) goes first.
+ * The shortest slice, however little else the event loop did since the last one: with nothing else to do, a turn
+ * costs the loop a few microseconds, so slices this long keep the work going at nearly full speed.
+ */
+export const MIN_SLICE_MS = 0.5;
+
+/**
+ * Jobs run in turn, slices one after another within a turn of the event loop, then the next turn; an urgent job (a
+ * client waits for it) goes first. A turn lasts as long as the loop's other work (requests, blocks, timers) took since
+ * the previous turn ended, between MIN_SLICE_MS and `sliceMs`: idle, the jobs have nearly all of the loop; under load,
+ * they and the requests share it about equally, rather than a 3 ms turn after every few requests' worth of work (which
+ * left the requests a tenth of the loop while a year of summaries was replayed: npm run bench -- wrk).
  */
 export class SliceQueue {
   readonly #jobs: SlicedJob[] = [];
   readonly #nextTurn: (step: () => void) => void;
   readonly #sliceMs: number;
   readonly #idle: (() => void)[] = [];
+  readonly #now: () => number;
   #scheduled = false;
   #slices = 0;
+  /** When the last turn ended (performance.now()); none yet: the first turn may take `sliceMs`. */
+  #lastTurnEnd = Number.NEGATIVE_INFINITY;
 
-  constructor(nextTurn: (step: () => void) => void = (step) => setImmediate(step), sliceMs = DEFAULT_SLICE_MS) {
+  constructor(nextTurn: (step: () => void) => void = (step) => setImmediate(step), sliceMs = DEFAULT_SLICE_MS, now: () => number = () => performance.now()) {
     this.#nextTurn = nextTurn;
     this.#sliceMs = sliceMs;
+    this.#now = now;
   }
 
   /** Jobs running or waiting. */
@@ -60,9 +74,12 @@ export class SliceQueue {
     this.#scheduled = true;
     this.#nextTurn(() => {
       this.#scheduled = false;
-      const until = performance.now() + this.#sliceMs;
+      const start = this.#now();
+      const otherWorkMs = start - this.#lastTurnEnd;
+      const until = start + Math.min(this.#sliceMs, Math.max(Math.min(MIN_SLICE_MS, this.#sliceMs), otherWorkMs));
       do this.#step();
-      while (this.#jobs.length > 0 && performance.now() < until);
+      while (this.#jobs.length > 0 && this.#now() < until);
+      this.#lastTurnEnd = this.#now();
       this.#schedule();
       if (this.#jobs.length === 0) for (const resolve of this.#idle.splice(0)) resolve();
     });
