@@ -27,7 +27,7 @@ export const MIN_SLICE_MS = 0.5;
  * client waits for it) goes first. A turn lasts as long as the loop's other work (requests, blocks, timers) took since
  * the previous turn ended, between MIN_SLICE_MS and `sliceMs`: idle, the jobs have nearly all of the loop; under load,
  * they and the requests share it about equally, rather than a 3 ms turn after every few requests' worth of work (which
- * left the requests a tenth of the loop while a year of summaries was replayed: npm run bench -- wrk).
+ * left the requests a small share of the loop while a year of summaries was replayed: docs/benchmarks.md).
  */
 export class SliceQueue {
   readonly #jobs: SlicedJob[] = [];
