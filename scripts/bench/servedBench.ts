@@ -4,8 +4,12 @@
 // load generators are), one thread; on a machine with two cores or more each server is pinned to one core and wrk to
 // another, so that neither takes the other's, and the demo's EVM node (the service's child process: the chain, which
 // a user's service reaches over the network) to wrk's core, so that mining its blocks never takes the server's core.
-// Five runs of 4 s in turns (bare, gasfees, ...) at 10, 50 and 200 connections, compared pair by pair: the rows give
-// the medians, and the ratio of each pair, so that a machine whose speed drifts shows as a spread, not as a verdict.
+// Seven rounds of 3 s runs in turns (control, bare, gasfees, ...) at 10, 50 and 200 connections, compared pair by
+// pair: the rows give the medians, and the ratio of each pair, so that a machine whose speed drifts shows as a spread,
+// not as a verdict. The control is a second bare server, the same script in a process of its own: its ratio to the
+// first is the run's noise floor (1 on a steady machine), which says how far the service's ratio can be read.
+// The load starts once the service has settled: its backfill done, and its process quiet (under 10% of a core for 2 s),
+// so that what is measured is the service answering, not its start-up work sharing the loop (that has rows of its own).
 // With GASFEES_BENCH_IN_PROCESS=1, a third server in the turns: a bare one inside the service's own process
 // (inProcessBareServer.mjs), which splits the service's cost into its own code and the process it runs in.
 // Skipped, saying how to get it, where wrk is missing.
@@ -21,8 +25,14 @@ const KEY = "0123456789abcdef0123456789abcdef";
 const AUTHORIZATION = `Basic ${Buffer.from(`${KEY}:`).toString("base64")}`;
 const PATH = "/networks/31337/busyThreshold";
 const CONNECTIONS = [10, 50, 200] as const;
-const RUNS = Number(process.env.GASFEES_BENCH_RUNS ?? 5);
-const SECONDS = Number(process.env.GASFEES_BENCH_SECONDS ?? 4);
+const RUNS = Number(process.env.GASFEES_BENCH_RUNS ?? 7);
+const SECONDS = Number(process.env.GASFEES_BENCH_SECONDS ?? 3);
+/** The service has settled once its process uses under this share of a core for SETTLED_FOR_MS, sampled every SETTLE_SAMPLE_MS. */
+const SETTLED_CPU = 0.1;
+const SETTLED_FOR_MS = 2_000;
+const SETTLE_SAMPLE_MS = 500;
+/** Past this, the load starts anyway and the row says so. */
+const SETTLE_TIMEOUT_MS = 180_000;
 /** Where a start gives up: a first start bundles the service and builds the dashboard. */
 const START_TIMEOUT_MS = 180_000;
 
@@ -148,6 +158,30 @@ async function backfillRows(url: string, stderr: string, seconds: number): Promi
   ];
 }
 
+/** How long the service's process takes, from the end of its backfill, to use under SETTLED_CPU of a core for SETTLED_FOR_MS. */
+async function settledRow(pid: number, fromMs: number): Promise<BenchRow> {
+  let quietSinceMs: number | undefined;
+  let cpuMs = cpuMsOf(pid);
+  while (Date.now() - fromMs < SETTLE_TIMEOUT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_SAMPLE_MS));
+    const nowCpuMs = cpuMsOf(pid);
+    const busy = !(nowCpuMs - cpuMs <= SETTLED_CPU * SETTLE_SAMPLE_MS);
+    cpuMs = nowCpuMs;
+    if (busy) quietSinceMs = undefined;
+    else quietSinceMs ??= Date.now() - SETTLE_SAMPLE_MS;
+    if (quietSinceMs !== undefined && Date.now() - quietSinceMs >= SETTLED_FOR_MS) break;
+  }
+  const settled = quietSinceMs !== undefined && Date.now() - quietSinceMs >= SETTLED_FOR_MS;
+  return {
+    name: `the same, settled: from the backfill's end until the process used under ${SETTLED_CPU * 100}% of a core for ${SETTLED_FOR_MS / 1000} s (the outlook's replay over the summaries done)${settled ? "" : `: not settled within ${SETTLE_TIMEOUT_MS / 1000} s, measured anyway`}`,
+    value: Math.round(((quietSinceMs ?? Date.now()) - fromMs) / 100) / 10,
+    unit: "s",
+    baselineName: "the demo's first minute",
+    baseline: 60,
+    goal: "< 1",
+  };
+}
+
 /**
  * SIGINT to serve, from its handler running (the time in its "SIGINT: stopping" log line) to its exit as seen here:
  * what the service does once told to stop, not how soon a loaded machine delivers the signal.
@@ -174,7 +208,7 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-/** Each pair's ratio, gasfees over bare, as the rows print them. */
+/** Each pair's ratio, a run of the first list over the same turn's run of the second, as the rows print them. */
 const pairRatios = (ours: readonly number[], theirs: readonly number[]) => ours.map((value, index) => (value / theirs[index]!).toFixed(2)).join(", ");
 
 /** A TCP port free on 127.0.0.1 now. */
@@ -245,25 +279,36 @@ export async function runServedBench(): Promise<BenchRow[]> {
     },
   );
   let bare: ChildProcess | undefined;
+  let control: ChildProcess | undefined;
   let stderr = "";
   serve.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   try {
     const backfilled = awaitOutput(serve, "stderr", /history backfill done: .*\(\d+ requests, ([\d.]+) s\)/, "the demo's backfill");
     const [, url] = await awaitOutput(serve, "stdout", /gasfees listening on (http:\/\/\S+)\n/, "serve's listening line");
-    // Measured once the demo's history is backfilled: the service as it runs from its first minute on.
     const [, backfillSeconds] = await backfilled;
     const rows: BenchRow[] = [...(await backfillRows(url!, stderr, Number(backfillSeconds)))];
-    bare = spawn(process.execPath, [...serveNodeFlags(), "scripts/bench/bareReplayServer.mjs", `${url}${PATH}`], {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, GASFEES_BENCH_AUTHORIZATION: AUTHORIZATION },
-    });
-    const [, barePort] = await awaitOutput(bare, "stdout", /^(\d+)\n/, "the bare server");
+    // Measured once the service has settled: after the backfill, the outlook replays its estimator over the summaries
+    // (off the request path, in slices that share the event loop with the requests); the load waits for that end.
+    rows.push(await settledRow(serve.pid!, Date.now()));
+    const startBare = async (what: string) => {
+      const child = spawn(process.execPath, [...serveNodeFlags(), "scripts/bench/bareReplayServer.mjs", `${url}${PATH}`], {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, GASFEES_BENCH_AUTHORIZATION: AUTHORIZATION },
+      });
+      const [, port] = await awaitOutput(child, "stdout", /^(\d+)\n/, what);
+      return { child, port: port! };
+    };
+    const first = await startBare("the bare server");
+    bare = first.child;
+    const second = await startBare("the control server");
+    control = second.child;
     if (pinned) {
-      for (const pid of [serve.pid!, bare.pid!]) pin(pid, 0);
+      for (const pid of [serve.pid!, bare.pid!, control.pid!]) pin(pid, 0);
       for (const pid of childrenOf(serve.pid!)) pin(pid, 1);
     }
-    const urls = { gasfees: `${url}${PATH}`, bare: `http://127.0.0.1:${barePort}${PATH}` };
+    const urls = { gasfees: `${url}${PATH}`, bare: `http://127.0.0.1:${first.port}${PATH}`, control: `http://127.0.0.1:${second.port}${PATH}` };
     for (const connections of CONNECTIONS) {
+      await wrk(urls.control, connections, 1, pinned, control.pid!);
       await wrk(urls.bare, connections, 1, pinned, bare.pid!);
       await wrk(urls.gasfees, connections, 1, pinned, serve.pid!);
       const inProcessUrl = inProcessPort === undefined ? undefined : `http://127.0.0.1:${inProcessPort}${PATH}`;
@@ -271,12 +316,15 @@ export async function runServedBench(): Promise<BenchRow[]> {
       const ours: Run[] = [];
       const theirs: Run[] = [];
       const inProcess: Run[] = [];
+      const controls: Run[] = [];
       for (let run = 0; run < RUNS; run++) {
+        // The control just before the bare server and gasfees just after: each ratio to it spans one turn.
+        controls.push(await wrk(urls.control, connections, SECONDS, pinned, control.pid!));
         theirs.push(await wrk(urls.bare, connections, SECONDS, pinned, bare.pid!));
         ours.push(await wrk(urls.gasfees, connections, SECONDS, pinned, serve.pid!));
         if (inProcessUrl !== undefined) inProcess.push(await wrk(inProcessUrl, connections, SECONDS, pinned, serve.pid!));
       }
-      const rps = { ours: ours.map((run) => run.rps), theirs: theirs.map((run) => run.rps) };
+      const rps = { ours: ours.map((run) => run.rps), theirs: theirs.map((run) => run.rps), controls: controls.map((run) => run.rps) };
       rows.push({
         name: `busyThreshold of npm run serve --demo: requests per second, wrk -t1 -c${connections} -d${SECONDS}s${pinned ? " (servers on core 0, wrk and the demo's EVM node on core 1)" : ""}, medians of ${RUNS} runs in turns; each pair's ratio: ${pairRatios(rps.ours, rps.theirs)}`,
         value: median(rps.ours),
@@ -284,6 +332,14 @@ export async function runServedBench(): Promise<BenchRow[]> {
         baselineName: "bare node:http, same bytes, same Node",
         baseline: median(rps.theirs),
         goal: "≥ 0.85",
+      });
+      rows.push({
+        name: `the noise floor: a second bare server (the control, the same script in a process of its own) in the same turns, requests per second (${connections} connections), medians; each pair's ratio: ${pairRatios(rps.controls, rps.theirs)}`,
+        value: median(rps.controls),
+        unit: "req/s",
+        baselineName: "the bare server",
+        baseline: median(rps.theirs),
+        goal: "1 on a steady machine",
       });
       const cpu = { ours: ours.map((run) => run.cpuUs), theirs: theirs.map((run) => run.cpuUs) };
       if (cpu.ours.every(Number.isFinite)) {
@@ -299,10 +355,12 @@ export async function runServedBench(): Promise<BenchRow[]> {
       if (inProcess.length > 0) rows.push(...inProcessRows(connections, ours, theirs, inProcess));
     }
     await stopChild(bare);
+    await stopChild(control);
     rows.push(await stopRow(serve, () => stderr));
     return rows;
   } finally {
     if (bare) await stopChild(bare);
+    if (control) await stopChild(control);
     await stopChild(serve);
     rmSync(dir, { recursive: true, force: true });
   }
