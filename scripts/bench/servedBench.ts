@@ -173,7 +173,7 @@ async function settledRow(pid: number, fromMs: number): Promise<BenchRow> {
   }
   const settled = quietSinceMs !== undefined && Date.now() - quietSinceMs >= SETTLED_FOR_MS;
   return {
-    name: `the same, settled: from the backfill's end until the process used under ${SETTLED_CPU * 100}% of a core for ${SETTLED_FOR_MS / 1000} s (the outlook's replay over the summaries done)${settled ? "" : `: not settled within ${SETTLE_TIMEOUT_MS / 1000} s, measured anyway`}`,
+    name: `the same, settled: from the backfill's end until the process used under ${SETTLED_CPU * 100}% of a core for ${SETTLED_FOR_MS / 1000} s (its start-up work done)${settled ? "" : `: not settled within ${SETTLE_TIMEOUT_MS / 1000} s, measured anyway`}`,
     value: Math.round(((quietSinceMs ?? Date.now()) - fromMs) / 100) / 10,
     unit: "s",
     baselineName: "the demo's first minute",
@@ -287,8 +287,8 @@ export async function runServedBench(): Promise<BenchRow[]> {
     const [, url] = await awaitOutput(serve, "stdout", /gasfees listening on (http:\/\/\S+)\n/, "serve's listening line");
     const [, backfillSeconds] = await backfilled;
     const rows: BenchRow[] = [...(await backfillRows(url!, stderr, Number(backfillSeconds)))];
-    // Measured once the service has settled: after the backfill, the outlook replays its estimator over the summaries
-    // (off the request path, in slices that share the event loop with the requests); the load waits for that end.
+    // Measured once the service has settled: whatever start-up work is left after the backfill (the outlook's replay
+    // over the summaries, in slices that share the event loop with the requests) is done before the load starts.
     rows.push(await settledRow(serve.pid!, Date.now()));
     const startBare = async (what: string) => {
       const child = spawn(process.execPath, [...serveNodeFlags(), "scripts/bench/bareReplayServer.mjs", `${url}${PATH}`], {
