@@ -43,10 +43,14 @@ test("the blob view: its badge, cards and lines are the API's, the floor and the
     expect(await page.getByTestId("blob-busy-threshold").getAttribute("data-value")).toBe(threshold.blobBusyThreshold);
     expect(await page.getByTestId("blob-base-fee-percentile").getAttribute("data-value")).toBe(median.blobBaseFeePercentile);
   }).toPass();
-  const networks = await api<{ chainId: number; blobBaseFee: string; blobBusy: boolean }[]>("/networks");
-  const chain = networks.find((network) => network.chainId === BLOB_CHAIN_ID)!;
-  await expect(page.getByTestId("next-blob-base-fee")).toHaveAttribute("data-value", chain.blobBaseFee);
-  await expect(page.getByTestId("blob-congestion")).toHaveAttribute("data-state", chain.blobBusy ? "busy" : "normal");
+  // The next blob base fee and the badge say what /networks says at the same block: both are read again together
+  // until they agree, since a new block may come between the API's answer and the page's (and move the badge).
+  await expect(async () => {
+    const networks = await api<{ chainId: number; blobBaseFee: string; blobBusy: boolean }[]>("/networks");
+    const chain = networks.find((network) => network.chainId === BLOB_CHAIN_ID)!;
+    expect(await page.getByTestId("next-blob-base-fee").getAttribute("data-value")).toBe(chain.blobBaseFee);
+    expect(await page.getByTestId("blob-congestion").getAttribute("data-state")).toBe(chain.blobBusy ? "busy" : "normal");
+  }).toPass();
   // The chart: the blob fee line and the floor line; the blob use strip with a bar per block and the target line.
   const chart = page.getByTestId("blob-fee-chart");
   await expect(chart.locator("path.fee-line")).toHaveCount(1);
