@@ -10,6 +10,11 @@
 // first is the run's noise floor (1 on a steady machine), which says how far the service's ratio can be read.
 // The load starts once the service has settled: its backfill done, and its process quiet (under 10% of a core for 2 s),
 // so that what is measured is the service answering, not its start-up work sharing the loop (that has rows of its own).
+// Then the same number of runs with two servers loaded at once, the service and the bare server, each by a wrk of its
+// own (both servers on core 0, sharing it; both wrk on core 1): both meet the same machine at the same moment, so the
+// ratio of their CPU time per request holds still where the machine's speed drifts from one turn to the next (pairs
+// within a few percent where the turns' spread 0.6 to 1.2). It measures how much more CPU the service spends on a request, not
+// requests per second, which the turns measure.
 // With GASFEES_BENCH_IN_PROCESS=1, a third server in the turns: a bare one inside the service's own process
 // (inProcessBareServer.mjs), which splits the service's cost into its own code and the process it runs in.
 // Skipped, saying how to get it, where wrk is missing.
@@ -110,10 +115,23 @@ interface Run {
   readonly cpuUs: number;
 }
 
+/**
+ * Two wrk runs at the same time, one per server, each on its own connections. Each server has half a core: at 200
+ * connections an answer can wait longer than wrk's 2 s (which it would count as a socket error), so they wait 10 s.
+ */
+async function wrkAtOnce(
+  first: { readonly url: string; readonly pid: number },
+  second: { readonly url: string; readonly pid: number },
+  connections: number,
+  pinned: boolean,
+): Promise<readonly [Run, Run]> {
+  return Promise.all([wrk(first.url, connections, SECONDS, pinned, first.pid, 10), wrk(second.url, connections, SECONDS, pinned, second.pid, 10)]);
+}
+
 /** Requests per second of one wrk run; throws on any socket error or answer other than 2xx. */
-function wrk(url: string, connections: number, seconds: number, pinned: boolean, serverPid: number): Promise<Run> {
+function wrk(url: string, connections: number, seconds: number, pinned: boolean, serverPid: number, timeoutSeconds = 2): Promise<Run> {
   const cpuBefore = cpuMsOf(serverPid);
-  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, "-H", `Authorization: ${AUTHORIZATION}`, url];
+  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, `--timeout`, `${timeoutSeconds}s`, "-H", `Authorization: ${AUTHORIZATION}`, url];
   const child = pinned ? spawn("taskset", ["-c", "1", "wrk", ...args]) : spawn("wrk", args);
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
@@ -210,6 +228,56 @@ const median = (values: readonly number[]) => {
 
 /** Each pair's ratio, a run of the first list over the same turn's run of the second, as the rows print them. */
 const pairRatios = (ours: readonly number[], theirs: readonly number[]) => ours.map((value, index) => (value / theirs[index]!).toFixed(2)).join(", ");
+
+/**
+ * The service's CPU time per request against the bare server's, both loaded at once (see the top of this file), and
+ * with GASFEES_BENCH_IN_PROCESS=1 the bare server inside the service's process against the one in its own, likewise.
+ */
+async function atOnceRows(
+  connections: number,
+  pinned: boolean,
+  gasfees: { readonly url: string; readonly pid: number },
+  bare: { readonly url: string; readonly pid: number },
+  inProcessUrl: string | undefined,
+): Promise<BenchRow[]> {
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const inProcess: number[] = [];
+  const theirsBesideInProcess: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const [service, bareRun] = await wrkAtOnce(gasfees, bare, connections, pinned);
+    ours.push(service.cpuUs);
+    theirs.push(bareRun.cpuUs);
+    if (inProcessUrl !== undefined) {
+      const [inside, own] = await wrkAtOnce({ url: inProcessUrl, pid: gasfees.pid }, bare, connections, pinned);
+      inProcess.push(inside.cpuUs);
+      theirsBesideInProcess.push(own.cpuUs);
+    }
+  }
+  if (!ours.every(Number.isFinite)) return [];
+  const ratios = (a: readonly number[], b: readonly number[]) => a.map((value, index) => value / b[index]!);
+  const rows: BenchRow[] = [
+    {
+      name: `server CPU time per request, the service and the bare server loaded at once (${connections} connections each, ${pinned ? "both servers on core 0, both wrk on core 1, " : ""}${RUNS} runs of ${SECONDS} s): the median of each run's ratio (the value; the baseline is 1); each run's: ${pairRatios(ours, theirs)}`,
+      value: median(ratios(ours, theirs)),
+      unit: "×",
+      baselineName: "the bare server's CPU time per request in the same run",
+      baseline: 1,
+      goal: "≤ 1.18 (what 0.85 of its requests per second takes)",
+    },
+  ];
+  if (inProcess.length > 0) {
+    rows.push({
+      name: `the same for the bare server inside the service's process against the one in its own, loaded at once (${connections} connections each): the median of each run's ratio; each run's: ${pairRatios(inProcess, theirsBesideInProcess)}`,
+      value: median(ratios(inProcess, theirsBesideInProcess)),
+      unit: "×",
+      baselineName: "the bare server's CPU time per request in the same run",
+      baseline: 1,
+      goal: "—",
+    });
+  }
+  return rows;
+}
 
 /** A TCP port free on 127.0.0.1 now. */
 function freePort(): Promise<number> {
@@ -353,6 +421,7 @@ export async function runServedBench(): Promise<BenchRow[]> {
         });
       }
       if (inProcess.length > 0) rows.push(...inProcessRows(connections, ours, theirs, inProcess));
+      rows.push(...(await atOnceRows(connections, pinned, { url: urls.gasfees, pid: serve.pid! }, { url: urls.bare, pid: bare.pid! }, inProcessUrl)));
     }
     await stopChild(bare);
     await stopChild(control);
