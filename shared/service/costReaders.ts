@@ -5,7 +5,7 @@ import { formatUnits } from "viem";
 import { pricePlanOf, type PricePlan, type PriceFeedSpec } from "../config/priceFeeds.ts";
 import type { OpStackL1Inputs } from "../core/costs/l1FeeBound.ts";
 import { suspectPrice } from "../core/costs/priceBounds.ts";
-import { allowedRoundAgeS, judgeRound, type FeedRound } from "../core/costs/priceRound.ts";
+import { allowedRoundAgeS, judgeRound, sameRound, type FeedRound } from "../core/costs/priceRound.ts";
 import type { BlobSchedule } from "../core/fees/blobFeeRule.ts";
 import type { Logger } from "../log/logger.ts";
 import { contractClientOf, createContractClient, type ContractClient } from "../rpc/contracts/contractClient.ts";
@@ -82,8 +82,11 @@ interface FeedReader {
    * and it is held while a suspect round waits for another endpoint's confirmation.
    */
   lastGood: { readonly price: NonNullable<ChainMoney["price"]>; readonly endpoint: string } | undefined;
-  /** The newest round compared across the chain's endpoints (rpc/endpoints/roundCrossCheck.ts). */
-  checkedRoundId?: bigint;
+  /**
+   * The newest round compared across the chain's endpoints (rpc/endpoints/roundCrossCheck.ts), as it was read: the
+   * same round told otherwise later (another answer or date) is compared again, as a new round would be.
+   */
+  checkedRound?: FeedRound;
 }
 
 /**
@@ -253,16 +256,17 @@ export class CostReaders {
         reader.setup = setup;
       }
       let { round, endpoint } = await readLatestRound(client, spec.address);
-      // A round not yet compared is asked of the chain's other endpoints; one outvoted is read again from the others.
+      // A round not yet compared, or told otherwise than when it was, is asked of the chain's other endpoints; one
+      // outvoted is read again from the others.
       // Two stories and no majority: the round is not used (the chain is disputed meanwhile), and it is compared again
       // at the next read.
       let disputed: string | undefined;
-      if (reader.checkedRoundId !== round.roundId) {
+      if (!sameRound(reader.checkedRound, round)) {
         const check = await crossCheckRound(client, spec.address, round, endpoint);
         if (check.kind === "disputed") disputed = check.problem;
         else {
           if (check.kind === "outvoted") ({ round, endpoint } = await readLatestRound(client, spec.address));
-          reader.checkedRoundId = round.roundId;
+          reader.checkedRound = round;
         }
       }
       const verdict = judgeRound(round, reader.setup.decimals, spec.heartbeatS, Math.ceil(this.#intervalMs / 1000), nowS);
@@ -313,8 +317,7 @@ export class CostReaders {
       return `no other endpoint of chain ${spec.feedChainId} could confirm it (${errorLine(error)})`;
     }
     if (other === undefined) return `chain ${spec.feedChainId} has no other endpoint to confirm it`;
-    const same = other.round.roundId === round.roundId && other.round.answer === round.answer && other.round.updatedAt === round.updatedAt;
-    return same
+    return sameRound(other.round, round)
       ? undefined
       : `another endpoint of chain ${spec.feedChainId} reads round ${round.roundId} otherwise (${other.round.answer} at ${other.round.updatedAt})`;
   }

@@ -42,7 +42,8 @@ const START_HEAD = 60n;
 
 /**
  * Chains: [10x, honest]; [10x, honest, honest]; [decimals 36, honest]; [L1 fee 1,000x, honest]; [L1 fee and inputs
- * 1,000x, honest]; [honest until it turns to 10x, honest]; [a newest round dated 290 s ahead, honest].
+ * 1,000x, honest]; [honest until it turns to 10x, honest]; [a newest round dated 290 s ahead, honest]; [honest until it
+ * turns to 10x, honest, honest].
  */
 const PRICE_TWO = 44_001;
 const PRICE_THREE = 44_002;
@@ -51,7 +52,8 @@ const L1_FEE = 44_004;
 const L1_FEE_CONSISTENT = 44_005;
 const PRICE_TURNS = 44_006;
 const PRICE_AHEAD = 44_007;
-const PRICE_CHAINS = [PRICE_TWO, PRICE_THREE, DECIMALS_36, PRICE_TURNS, PRICE_AHEAD];
+const PRICE_TURNS_OF_THREE = 44_008;
+const PRICE_CHAINS = [PRICE_TWO, PRICE_THREE, DECIMALS_36, PRICE_TURNS, PRICE_AHEAD, PRICE_TURNS_OF_THREE];
 /** How far ahead of the clock the liar of PRICE_AHEAD dates its newest round (the issue's reproduction). */
 const AHEAD_S = 290;
 const L1_CHAINS = [L1_FEE, L1_FEE_CONSISTENT];
@@ -75,6 +77,8 @@ const chains = new Map<number, { readonly servers: SyntheticChainServer[]; reado
 let service: RunningService;
 /** What PRICE_TURNS' first endpoint multiplies its answers by: 1 until the test turns it. */
 let turncoatScale = 1n;
+/** The same for PRICE_TURNS_OF_THREE's first endpoint. */
+let turncoatOfThreeScale = 1n;
 let miner: NodeJS.Timeout;
 
 const plan = (chainId: number, servers: readonly SyntheticChainServer[]): ChainPlan => ({
@@ -124,6 +128,7 @@ before(async () => {
   await add(L1_FEE, ethCallOf(opGasPriceOracleStandIn(ORACLE, 1000n)), honestOracle);
   await add(L1_FEE_CONSISTENT, ethCallOf(opGasPriceOracleStandIn({ ...ORACLE, l1BaseFee: ORACLE.l1BaseFee * 1000n, blobBaseFee: 1000n })), honestOracle);
   await add(PRICE_TURNS, ethCallOf(feed({ answerScale: () => turncoatScale })), honestFeed);
+  await add(PRICE_TURNS_OF_THREE, ethCallOf(feed({ answerScale: () => turncoatOfThreeScale })), honestFeed, 2);
   // A round after the newest, a little dearer, dated ahead of the clock: what a feed cannot have written yet.
   const ahead: Round = { roundId: rounds.at(-1)!.roundId + 1n, answer: (rounds.at(-1)!.answer * 101n) / 100n, updatedAt: startS + AHEAD_S };
   const roundsAhead = [...rounds, ahead];
@@ -339,6 +344,21 @@ test("an endpoint honest at first answers 10x from one read to the next: the mov
   await allOf([() => priceNeverALie(t, PRICE_TURNS), () => pointsAreTheTruth(t, PRICE_TURNS, 1)]);
   const { body } = await costs(PRICE_TURNS);
   if (body.price !== null) assert.ok(body.priceProblem !== null, "a price held says why it is held");
+});
+
+test("an endpoint of three honest at first answers 10x for the round already compared: the majority sets it aside, saying the price differed; the honest price stays", async (t) => {
+  // The round the first read compared across the endpoints; the same round told otherwise later is compared again, as
+  // a new one would be (CI: the liar of PRICE_THREE, not read first under load, told round 61 10x after an honest
+  // endpoint's round 61 had been compared, and was held as a suspect move but never set aside).
+  await waitFor("the honest price shown", async () => ((await costs(PRICE_TURNS_OF_THREE)).body.price?.value === latestValue ? true : undefined), {
+    timeoutMs: LONG_MS,
+  });
+  turncoatOfThreeScale = 10n;
+  await allOf([
+    () => liarSetAside(PRICE_TURNS_OF_THREE, /price|round|answer/i),
+    () => priceNeverALie(t, PRICE_TURNS_OF_THREE),
+    () => pointsAreTheTruth(t, PRICE_TURNS_OF_THREE, 0),
+  ]);
 });
 
 test("one endpoint of two dates its newest round 290 s ahead of the clock: that round is neither shown nor kept; the honest endpoint's is, or the dispute is said", async (t) => {

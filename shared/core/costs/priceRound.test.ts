@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { allowedRoundAgeS, judgeRound, type FeedRound } from "./priceRound.ts";
+import { allowedRoundAgeS, judgeRound, sameRound, type FeedRound } from "./priceRound.ts";
 
 const NOW = 1_700_000_000;
 const round = (answer: bigint, updatedAt = NOW - 10): FeedRound => ({ roundId: 1n, answer, startedAt: BigInt(updatedAt), updatedAt: BigInt(updatedAt) });
@@ -40,4 +40,13 @@ test("a round dated 290 s ahead is refused (it would be stored in the future); o
   assert.equal(ahead.ok, false);
   assert.match(ahead.ok ? "" : ahead.problem, /dated in the future \(290 s ahead of this machine's clock\)/);
   assert.equal(judgeRound(round(1n, NOW + 5), 8, 3600, 60, NOW).ok, true);
+});
+
+test("two reads tell the same round only with its id, answer and date alike; none read before is never the same", () => {
+  const read = round(312_045_000_000n);
+  assert.equal(sameRound({ ...read }, read), true);
+  assert.equal(sameRound({ ...read, answer: read.answer * 10n }, read), false);
+  assert.equal(sameRound({ ...read, updatedAt: read.updatedAt + 1n }, read), false);
+  assert.equal(sameRound({ ...read, roundId: 2n }, read), false);
+  assert.equal(sameRound(undefined, read), false);
 });

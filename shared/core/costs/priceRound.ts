@@ -8,6 +8,11 @@ export interface FeedRound {
   readonly updatedAt: bigint;
 }
 
+/** Whether two reads tell the same round: its id, its answer and its date alike. */
+export function sameRound(a: FeedRound | undefined, b: FeedRound): boolean {
+  return a !== undefined && a.roundId === b.roundId && a.answer === b.answer && a.updatedAt === b.updatedAt;
+}
+
 /** A usable price: the feed's answer and its scale, and when the round was written. */
 export interface FeedPrice {
   readonly answer: bigint;
