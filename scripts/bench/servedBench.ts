@@ -12,9 +12,9 @@
 // so that what is measured is the service answering, not its start-up work sharing the loop (that has rows of its own).
 // Then the same number of runs with two servers loaded at once, the service and the bare server, each by a wrk of its
 // own (both servers on core 0, sharing it; both wrk on core 1): both meet the same machine at the same moment, so the
-// ratio of their CPU time per request holds still where the machine's speed drifts from one turn to the next (pairs
-// within a few percent where the turns' spread 0.6 to 1.2). It measures how much more CPU the service spends on a request, not
-// requests per second, which the turns measure.
+// ratio of their CPU time per request holds still where the machine's speed drifts from one turn to the next (its
+// pairs within a few percent, where the turns' ratios spread over 0.3). It measures how much more CPU the service
+// spends on a request, not requests per second, which the turns measure.
 // With GASFEES_BENCH_IN_PROCESS=1, a third server in the turns: a bare one inside the service's own process
 // (inProcessBareServer.mjs), which splits the service's cost into its own code and the process it runs in.
 // Skipped, saying how to get it, where wrk is missing.
