@@ -115,16 +115,17 @@ interface Run {
   readonly cpuUs: number;
 }
 
+/** A server under load: where wrk sends its requests, and the process whose CPU time is counted. */
+interface LoadedServer {
+  readonly url: string;
+  readonly pid: number;
+}
+
 /**
  * Two wrk runs at the same time, one per server, each on its own connections. Each server has half a core: at 200
  * connections an answer can wait longer than wrk's 2 s (which it would count as a socket error), so they wait 10 s.
  */
-async function wrkAtOnce(
-  first: { readonly url: string; readonly pid: number },
-  second: { readonly url: string; readonly pid: number },
-  connections: number,
-  pinned: boolean,
-): Promise<readonly [Run, Run]> {
+async function wrkAtOnce(first: LoadedServer, second: LoadedServer, connections: number, pinned: boolean): Promise<readonly [Run, Run]> {
   return Promise.all([wrk(first.url, connections, SECONDS, pinned, first.pid, 10), wrk(second.url, connections, SECONDS, pinned, second.pid, 10)]);
 }
 
@@ -226,8 +227,14 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-/** Each pair's ratio, a run of the first list over the same turn's run of the second, as the rows print them. */
-const pairRatios = (ours: readonly number[], theirs: readonly number[]) => ours.map((value, index) => (value / theirs[index]!).toFixed(2)).join(", ");
+/** Each pair's ratio: a run of the first list over the same turn's run of the second. */
+const runRatios = (ours: readonly number[], theirs: readonly number[]) => ours.map((value, index) => value / theirs[index]!);
+
+/** Each pair's ratio, as the rows print them. */
+const pairRatios = (ours: readonly number[], theirs: readonly number[]) =>
+  runRatios(ours, theirs)
+    .map((ratio) => ratio.toFixed(2))
+    .join(", ");
 
 /**
  * The service's CPU time per request against the bare server's, both loaded at once (see the top of this file), and
@@ -236,8 +243,8 @@ const pairRatios = (ours: readonly number[], theirs: readonly number[]) => ours.
 async function atOnceRows(
   connections: number,
   pinned: boolean,
-  gasfees: { readonly url: string; readonly pid: number },
-  bare: { readonly url: string; readonly pid: number },
+  gasfees: LoadedServer,
+  bare: LoadedServer,
   inProcessUrl: string | undefined,
 ): Promise<BenchRow[]> {
   const ours: number[] = [];
@@ -255,11 +262,10 @@ async function atOnceRows(
     }
   }
   if (!ours.every(Number.isFinite)) return [];
-  const ratios = (a: readonly number[], b: readonly number[]) => a.map((value, index) => value / b[index]!);
   const rows: BenchRow[] = [
     {
       name: `server CPU time per request, the service and the bare server loaded at once (${connections} connections each, ${pinned ? "both servers on core 0, both wrk on core 1, " : ""}${RUNS} runs of ${SECONDS} s): the median of each run's ratio (the value; the baseline is 1); each run's: ${pairRatios(ours, theirs)}`,
-      value: median(ratios(ours, theirs)),
+      value: median(runRatios(ours, theirs)),
       unit: "×",
       baselineName: "the bare server's CPU time per request in the same run",
       baseline: 1,
@@ -269,7 +275,7 @@ async function atOnceRows(
   if (inProcess.length > 0) {
     rows.push({
       name: `the same for the bare server inside the service's process against the one in its own, loaded at once (${connections} connections each): the median of each run's ratio; each run's: ${pairRatios(inProcess, theirsBesideInProcess)}`,
-      value: median(ratios(inProcess, theirsBesideInProcess)),
+      value: median(runRatios(inProcess, theirsBesideInProcess)),
       unit: "×",
       baselineName: "the bare server's CPU time per request in the same run",
       baseline: 1,

@@ -347,9 +347,9 @@ test("an endpoint honest at first answers 10x from one read to the next: the mov
 });
 
 test("an endpoint of three honest at first answers 10x for the round already compared: the majority sets it aside, saying the price differed; the honest price stays", async (t) => {
-  // The round the first read compared across the endpoints; the same round told otherwise later is compared again, as
-  // a new one would be (CI: the liar of PRICE_THREE, not read first under load, told round 61 10x after an honest
-  // endpoint's round 61 had been compared, and was held as a suspect move but never set aside).
+  // The first reads compare round 61 across the endpoints while all three tell it alike; the liar then tells that same
+  // round 10x, which must be compared again as a new round would be, or the liar is only held as a suspect move and
+  // stays in use (what happens to PRICE_THREE's liar when, under load, an honest endpoint is read first).
   await waitFor("the honest price shown", async () => ((await costs(PRICE_TURNS_OF_THREE)).body.price?.value === latestValue ? true : undefined), {
     timeoutMs: LONG_MS,
   });
