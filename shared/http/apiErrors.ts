@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { OUTLOOK_NEEDED_DAYS } from "../wire/outlook.ts";
+import { KEEP_ALIVE_HINT } from "./keepAlive.ts";
 
 /** What a message or a header of an error row may mention about the failed request. */
 export interface ApiErrorDetail {
@@ -145,7 +146,7 @@ export class ApiError extends Error {
 }
 
 /**
- * Answers `error` as JSON, with `headers` (those every answer carries: CORS, nosniff) beside its own. With `head`,
+ * Answers `error` as JSON, with `headers` (those every answer carries: CORS, nosniff, keep-alive) beside its own. With `head`,
  * the body is left out but its length is still announced, as GET would.
  */
 export function writeApiError(res: ServerResponse, error: ApiError, head = false, headers: Readonly<Record<string, string>> = NO_HEADERS): void {
@@ -157,6 +158,7 @@ export function writeApiError(res: ServerResponse, error: ApiError, head = false
     "Content-Length": String(body.length),
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
+    "Keep-Alive": KEEP_ALIVE_HINT,
   });
   res.end(head ? undefined : body);
 }

@@ -32,6 +32,7 @@ import { OutlookAnswers } from "./outlookAnswers.ts";
 import { type Action, DEFAULT_ACTIONS } from "../core/costs/defaultActions.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../config/serviceDefaults.ts";
 import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
+import { KEEP_ALIVE_HINT } from "./keepAlive.ts";
 
 export interface ApiServerOptions {
   readonly source: FeeSource;
@@ -93,7 +94,6 @@ export interface ApiServer {
 export const SERVER_DEFAULTS = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
   /** Requests to this API are small; 16 KiB (Node's default) leaves room for any real client. */
   maxHeaderBytes: 16 * 1024,
   /** Far above what local tools and the dashboard open, low enough that a flood of sockets cannot exhaust the process. */
@@ -109,8 +109,12 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /** The CORS headers of the request's origin (cors.ts). */
 type CorsHeaders = Readonly<Record<string, string>>;
 
-/** What a stream or file answer carries: CORS and nosniff (writeReply lists the same; writeApiError adds nosniff itself). */
-const answerHeaders = (corsHeaders: CorsHeaders): Record<string, string> => ({ ...corsHeaders, "X-Content-Type-Options": "nosniff" });
+/** What a stream or file answer carries: CORS, nosniff and the keep-alive hint (writeReply lists the same; writeApiError adds the last two itself). */
+const answerHeaders = (corsHeaders: CorsHeaders): Record<string, string> => ({
+  ...corsHeaders,
+  "X-Content-Type-Options": "nosniff",
+  "Keep-Alive": KEEP_ALIVE_HINT,
+});
 const noop = () => {};
 
 /** An answer written after its request's turn (a stream, a file, a deferred reply): the client may be gone by then. */
@@ -174,7 +178,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   );
   server.headersTimeout = options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs;
   server.requestTimeout = options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs;
-  server.keepAliveTimeout = SERVER_DEFAULTS.keepAliveTimeoutMs;
+  // Idle keep-alive connections are closed by the slow-client watch, not by a node:http timer armed after every answer.
+  server.keepAliveTimeout = 0;
   server.maxConnections = options.maxConnections ?? SERVER_DEFAULTS.maxConnections;
   const slowClients = watchSlowClients(server, options.slowClientLimits, logger);
   let droppedSinceLog = 0;
@@ -208,7 +213,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const origin = req.headers.origin;
     if (method === "OPTIONS") {
-      res.writeHead(204, { Allow: ALLOWED_METHODS, ...cors.preflightHeadersFor(origin) });
+      res.writeHead(204, { Allow: ALLOWED_METHODS, ...cors.preflightHeadersFor(origin), "Keep-Alive": KEEP_ALIVE_HINT });
       res.end();
       return UNROUTED;
     }
@@ -279,11 +284,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
   }
 
-  /** One writeHead with every header in one flat list (headerList.ts): CORS, nosniff, caching, the reply's, type and length. */
+  /** One writeHead with every header in one flat list (headerList.ts): CORS, nosniff, keep-alive, caching, the reply's, type and length. */
   function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, corsHeaders: CorsHeaders): void {
     const headers: string[] = [];
     for (const name in corsHeaders) headers.push(name, corsHeaders[name]!);
-    headers.push("X-Content-Type-Options", "nosniff", "Cache-Control", reply.etag === undefined ? "no-store" : REVALIDATE);
+    headers.push("X-Content-Type-Options", "nosniff", "Keep-Alive", KEEP_ALIVE_HINT, "Cache-Control", reply.etag === undefined ? "no-store" : REVALIDATE);
     if (reply.headers !== undefined) appendHeaders(headers, reply.headers);
     if (reply.dataAgeMs !== undefined && reply.dataAgeMs !== null) headers.push("X-Data-Age-Ms", String(reply.dataAgeMs));
     if (reply.etag !== undefined) {

@@ -1,15 +1,22 @@
 import type { Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Logger } from "../log/logger.ts";
+import { KEEP_ALIVE_IDLE_MS } from "./keepAlive.ts";
 
 export interface SlowClientLimits {
   /** Answers one connection may have queued for its client at once (pipelined requests); one more closes it. */
   readonly maxQueuedResponses: number;
   /** A connection whose answers wait this long without the client reading any of them is closed. */
   readonly drainTimeoutMs: number;
+  /** A kept-alive connection that sends nothing and waits on no answer for this long is closed (keepAlive.ts). */
+  readonly idleTimeoutMs: number;
 }
 
-export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = Object.freeze({ maxQueuedResponses: 64, drainTimeoutMs: 10_000 });
+export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = Object.freeze({
+  maxQueuedResponses: 64,
+  drainTimeoutMs: 10_000,
+  idleTimeoutMs: KEEP_ALIVE_IDLE_MS,
+});
 
 interface Connection {
   /**
@@ -24,8 +31,9 @@ interface Connection {
   /** Bytes the socket handed to the system when last checked, and since when it stayed there. */
   flushedBytes: number;
   stalledSinceMs: number;
-  /** In the set the check looks at. */
-  watched: boolean;
+  /** Bytes read and written when last checked, and the last check that saw them move or an answer under way. */
+  bytesMoved: number;
+  activeAtMs: number;
 }
 
 /** A connection's flushed bytes before its first check. */
@@ -50,42 +58,44 @@ export interface SlowClientWatch {
 }
 
 /**
- * Bounds what a client that sends requests but does not read the answers can make the server hold. Pipelined requests
- * queue their answers behind the one being written; without a bound, a client could queue thousands and never read
- * one. A connection with too many queued answers is closed at once, and one whose waiting answers make no progress for
- * `drainTimeoutMs` is closed then (an idle keep-alive connection, or an event stream that the client reads, waits on
- * nothing and is left alone).
+ * Bounds what a client can make the server hold by keeping a connection open.
+ * - Pipelined requests queue their answers behind the one being written; without a bound, a client could queue
+ *   thousands and never read one. A connection with too many queued answers is closed at once, and one whose waiting
+ *   answers make no progress for `drainTimeoutMs` is closed then (an event stream that the client reads is left alone).
+ * - A kept-alive connection on which nothing moves for `idleTimeoutMs` (no byte either way, no answer under way) is
+ *   closed, within a check's interval after that. node:http would do it with a timer armed after every answer and
+ *   disarmed by the next request (`server.keepAliveTimeout`), which cost 4 to 9% of the CPU time of a request
+ *   answered at once (npm run bench -- wrk; docs/benchmarks.md); here one check a second looks at every connection.
+ * A connection is watched from its first request; until then node:http's headers timeout bounds it.
  */
 export function watchSlowClients(server: Server, overrides: Partial<SlowClientLimits> | undefined, logger: Logger): SlowClientWatch {
   const limits: SlowClientLimits = { ...DEFAULT_SLOW_CLIENT_LIMITS, ...overrides };
-  const connections = new WeakMap<Socket, Connection>();
-  /** The connections with answers under way: the only ones the check looks at. */
-  const busy = new Set<Socket>();
+  /** The open connections that made a request, until they close. */
+  const connections = new Map<Socket, Connection>();
   let timer: NodeJS.Timeout | undefined;
-  const checkEveryMs = Math.max(10, Math.min(1000, Math.floor(limits.drainTimeoutMs / 4)));
+  const checkEveryMs = Math.max(10, Math.min(1000, Math.floor(Math.min(limits.drainTimeoutMs, limits.idleTimeoutMs) / 4)));
 
-  /** The connection of the last request's socket: `answered` follows `admit` on the same one (a WeakMap look-up fewer). */
+  /** The connection of the last request's socket: `answered` follows `admit` on the same one (a look-up fewer). */
   let lastSocket: Socket | undefined;
   let lastConnection: Connection | undefined;
 
-  const unwatch = (socket: Socket, connection: Connection | undefined) => {
-    busy.delete(socket);
-    if (connection !== undefined) connection.watched = false;
-  };
-
   const close = (socket: Socket, why: string) => {
     logger.debug(`closed a connection whose client does not read its answers: ${why}`);
-    unwatch(socket, connections.get(socket));
+    connections.delete(socket);
     socket.destroy();
   };
 
   const check = () => {
     const nowMs = Date.now();
-    for (const socket of busy) {
-      const connection = connections.get(socket)!;
+    for (const [socket, connection] of connections) {
       const queued = pruned(connection).length;
-      if (queued === 0 && socket.writableLength === 0) {
-        unwatch(socket, connection);
+      const moved = socket.bytesRead + socket.bytesWritten;
+      if (queued > 0 || socket.writableLength > 0 || moved !== connection.bytesMoved) {
+        connection.bytesMoved = moved;
+        connection.activeAtMs = nowMs;
+      } else if (nowMs - connection.activeAtMs >= limits.idleTimeoutMs) {
+        connections.delete(socket);
+        socket.destroy();
         continue;
       }
       const flushed = socket.bytesWritten - socket.writableLength;
@@ -97,7 +107,7 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
         close(socket, `nothing read for ${limits.drainTimeoutMs} ms`);
       }
     }
-    if (busy.size === 0) stopTimer();
+    if (connections.size === 0) stopTimer();
   };
 
   const stopTimer = () => {
@@ -112,21 +122,16 @@ export function watchSlowClients(server: Server, overrides: Partial<SlowClientLi
     admit(socket, res) {
       let connection = socket === lastSocket ? lastConnection : connections.get(socket);
       if (connection === undefined) {
-        const made: Connection = { answers: [], flushedBytes: 0, stalledSinceMs: 0, watched: false };
+        // Its first check sees its bytes move, and counts its idle time from there.
+        const made: Connection = { answers: [], flushedBytes: 0, stalledSinceMs: 0, bytesMoved: NOT_MEASURED, activeAtMs: 0 };
         connections.set(socket, made);
-        socket.once("close", () => unwatch(socket, made));
+        socket.once("close", () => connections.delete(socket));
         connection = made;
       }
       lastSocket = socket;
       lastConnection = connection;
-      if (pruned(connection).length === 0) {
-        // Measured from the next check on: reading the socket's counters here would cost every request.
-        connection.flushedBytes = NOT_MEASURED;
-        if (!connection.watched) {
-          connection.watched = true;
-          busy.add(socket);
-        }
-      }
+      // Measured from the next check on: reading the socket's counters here would cost every request.
+      if (pruned(connection).length === 0) connection.flushedBytes = NOT_MEASURED;
       connection.answers.push(res);
       if (connection.answers.length > limits.maxQueuedResponses) {
         close(socket, `more than ${limits.maxQueuedResponses} answers queued`);

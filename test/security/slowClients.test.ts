@@ -174,3 +174,53 @@ test("a keep-alive connection that asks again and again costs nothing more per r
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(warnings, []);
 });
+
+test("an idle keep-alive connection is closed once idleTimeoutMs passes with nothing moving; one that keeps asking, or holds a quiet event stream, stays open", async (t) => {
+  const idleTimeoutMs = 300;
+  // A heartbeat far beyond the test: the stream sends nothing after its first event.
+  const port = await start(t, { slowClientLimits: { idleTimeoutMs }, eventStreamLimits: { heartbeatMs: 60_000 } });
+  const request = `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+  const answersIn = (text: string) => text.split("HTTP/1.1 200 ").length - 1;
+
+  const idle = await open(port);
+  t.after(() => idle.destroy());
+  let idleReceived = "";
+  let answeredAtMs: number | undefined;
+  idle.on("data", (chunk: Buffer) => {
+    idleReceived += chunk.toString("latin1");
+    if (answeredAtMs === undefined && idleReceived.endsWith(`{"status":"ok"}`)) answeredAtMs = Date.now();
+  });
+  const idleClosed = new Promise<number>((resolve) => idle.once("close", () => resolve(Date.now())));
+  idle.write(request);
+
+  const stream = await open(port);
+  t.after(() => stream.destroy());
+  let streamReceived = "";
+  stream.on("data", (chunk: Buffer) => (streamReceived += chunk.toString("latin1")));
+  stream.write(`GET /v3/${KEY}/networks/1/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+
+  // Twelve requests 100 ms apart on one connection: each answer proves it was still open.
+  const busy = await open(port);
+  t.after(() => busy.destroy());
+  let busyReceived = "";
+  busy.on("data", (chunk: Buffer) => (busyReceived += chunk.toString("latin1")));
+  for (let sent = 1; sent <= 12; sent++) {
+    busy.write(request);
+    await waitFor(`answer ${sent} on the connection that keeps asking`, () => answersIn(busyReceived) === sent, { timeoutMs: 10_000, everyMs: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(busy.destroyed, false, "the connection that kept asking was closed");
+
+  // Given up 3 s after its answer, ten times the idle timeout; node:http's own keep-alive timer (5 s) would not have
+  // closed it by then.
+  assert.notEqual(answeredAtMs, undefined, "the idle connection's request was not answered");
+  const giveUp = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), Math.max(0, answeredAtMs! + 3000 - Date.now())));
+  const closedAtMs = await Promise.race([idleClosed, giveUp]);
+  assert.notEqual(closedAtMs, undefined, "the idle connection was still open 3 s after its answer");
+  assert.match(idleReceived, /\r\nKeep-Alive: timeout=5\r\n/i);
+  // A lower bound only (timers never fire early): idle time is counted from the watch's last sight of bytes moving.
+  assert.ok(closedAtMs! - answeredAtMs! >= idleTimeoutMs - 5, `closed ${closedAtMs! - answeredAtMs!} ms after its answer`);
+
+  assert.equal(stream.destroyed, false, "the event stream was closed while its answer was under way");
+  assert.match(streamReceived, /^HTTP\/1\.1 200 /);
+});
