@@ -33,6 +33,7 @@ import { type Action, DEFAULT_ACTIONS } from "../core/costs/defaultActions.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT } from "../config/serviceDefaults.ts";
 import { type SlowClientLimits, watchSlowClients } from "./slowClients.ts";
 import { KEEP_ALIVE_HINT } from "./keepAlive.ts";
+import { AnswerBatch } from "./answerBatch.ts";
 
 export interface ApiServerOptions {
   readonly source: FeeSource;
@@ -105,6 +106,8 @@ export const SERVER_DEFAULTS = Object.freeze({
 });
 
 const JSON_TYPE = "application/json; charset=utf-8";
+/** What respond() returns for an answer left to the batch (answerBatch.ts), which accounts for it once written. */
+const QUEUED: unique symbol = Symbol("queued");
 
 /** The CORS headers of the request's origin (cors.ts). */
 type CorsHeaders = Readonly<Record<string, string>>;
@@ -166,14 +169,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // A body on GET means nothing here; reading it lets the connection be kept alive.
       req.resume();
       if (!slowClients.admit(req.socket, res)) return;
-      let route = UNROUTED;
+      let route: string | typeof QUEUED = UNROUTED;
       try {
         route = respond(req, res);
       } catch (error) {
         answerThrow(req, res, error);
       }
-      slowClients.answered(req.socket, res);
-      requestCounts.countAnswer(route, res);
+      // A queued answer is accounted for once the batch has written it.
+      if (route !== QUEUED) answerWritten(req, res, route);
     },
   );
   server.headersTimeout = options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs;
@@ -182,6 +185,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   server.keepAliveTimeout = 0;
   server.maxConnections = options.maxConnections ?? SERVER_DEFAULTS.maxConnections;
   const slowClients = watchSlowClients(server, options.slowClientLimits, logger);
+  const answerWritten = (req: IncomingMessage, res: ServerResponse, route: string) => {
+    slowClients.answered(req.socket, res);
+    requestCounts.countAnswer(route, res);
+  };
+  const batch = new AnswerBatch(answerWritten, answerThrow);
   let droppedSinceLog = 0;
   server.on("drop", () => {
     // Logged once per burst rather than once per socket, so that a flood does not flood the log too.
@@ -203,8 +211,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
   });
 
-  /** Answers the request; returns the path pattern of its route (the metrics' label), or UNROUTED. */
-  function respond(req: IncomingMessage, res: ServerResponse): string {
+  /** Answers the request; returns the path pattern of its route (the metrics' label), UNROUTED, or QUEUED (in the batch). */
+  function respond(req: IncomingMessage, res: ServerResponse): string | typeof QUEUED {
     const method = req.method ?? "";
     const head = method === "HEAD";
     if (!isAllowedHost(req.headers.host, address?.port ?? port)) {
@@ -246,7 +254,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (route.kind === "json") {
         const reply = route.reply({ params, nowMs, head, keyId, resources, target });
         if ("deferred" in reply) writeDeferredReply(req, res, reply, head, corsHeaders);
-        else writeReply(req, res, reply, head, corsHeaders);
+        else if (writeReply(req, res, reply, head, corsHeaders, route.path)) return QUEUED;
       } else {
         writesLater(res);
         route.open({ params, nowMs, head, resources, req, res, headers: answerHeaders(corsHeaders), keyId, target });
@@ -284,8 +292,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
   }
 
-  /** One writeHead with every header in one flat list (headerList.ts): CORS, nosniff, keep-alive, caching, the reply's, type and length. */
-  function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, corsHeaders: CorsHeaders): void {
+  /**
+   * One writeHead with every header in one flat list (headerList.ts): CORS, nosniff, keep-alive, caching, the reply's,
+   * type and length. With `queueAs` (a route's label; the reply is the request's own turn's), a 200 joins the batch of
+   * the turn's answers, and true says so; a 304 and a reply made later are written at once.
+   */
+  function writeReply(req: IncomingMessage, res: ServerResponse, reply: JsonReply, head: boolean, corsHeaders: CorsHeaders, queueAs?: string): boolean {
     const headers: string[] = [];
     for (const name in corsHeaders) headers.push(name, corsHeaders[name]!);
     headers.push("X-Content-Type-Options", "nosniff", "Keep-Alive", KEEP_ALIVE_HINT, "Cache-Control", reply.etag === undefined ? "no-store" : REVALIDATE);
@@ -296,12 +308,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (ifNoneMatchMatches(req.headers["if-none-match"], reply.etag)) {
         res.writeHead(304, headers);
         res.end();
-        return;
+        return false;
       }
     }
     headers.push("Content-Type", JSON_TYPE, "Content-Length", String(reply.body.length));
+    if (queueAs !== undefined) {
+      batch.add(req, res, headers, head ? undefined : reply.body, queueAs);
+      return true;
+    }
     res.writeHead(200, headers);
     res.end(head ? undefined : reply.body);
+    return false;
   }
 
   function answerThrow(req: IncomingMessage, res: ServerResponse, error: unknown): void {
