@@ -112,7 +112,10 @@ const QUEUED: unique symbol = Symbol("queued");
 /** The CORS headers of the request's origin (cors.ts). */
 type CorsHeaders = Readonly<Record<string, string>>;
 
-/** What a stream or file answer carries: CORS, nosniff and the keep-alive hint (writeReply lists the same; writeApiError adds the last two itself). */
+/**
+ * What a stream or file answer carries: CORS, nosniff and the keep-alive hint (writeReply lists the same; writeApiError
+ * adds the last two itself).
+ */
 const answerHeaders = (corsHeaders: CorsHeaders): Record<string, string> => ({
   ...corsHeaders,
   "X-Content-Type-Options": "nosniff",
@@ -211,7 +214,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
   });
 
-  /** Answers the request; returns the path pattern of its route (the metrics' label), UNROUTED, or QUEUED (in the batch). */
+  /** Answers the request; returns its route's path pattern (the metrics' label), UNROUTED, or QUEUED (in the batch). */
   function respond(req: IncomingMessage, res: ServerResponse): string | typeof QUEUED {
     const method = req.method ?? "";
     const head = method === "HEAD";

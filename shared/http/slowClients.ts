@@ -64,8 +64,9 @@ export interface SlowClientWatch {
  *   answers make no progress for `drainTimeoutMs` is closed then (an event stream that the client reads is left alone).
  * - A kept-alive connection on which nothing moves for `idleTimeoutMs` (no byte either way, no answer under way) is
  *   closed, within a check's interval after that. node:http would do it with a timer armed after every answer and
- *   disarmed by the next request (`server.keepAliveTimeout`), which cost 4 to 9% of the CPU time of a request
- *   answered at once (npm run bench -- wrk; docs/benchmarks.md); here one check a second looks at every connection.
+ *   disarmed by the next request (`server.keepAliveTimeout`), which cost 4 to 12% of the CPU time of a request
+ *   answered at once (two services loaded at once; docs/benchmarks.md); here one check a second looks at every
+ *   connection.
  * A connection is watched from its first request; until then node:http's headers timeout bounds it.
  */
 export function watchSlowClients(server: Server, overrides: Partial<SlowClientLimits> | undefined, logger: Logger): SlowClientWatch {
