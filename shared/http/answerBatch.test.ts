@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { test, type TestContext } from "node:test";
-import { AnswerBatch } from "./answerBatch.ts";
+import { AnswerBatch, MAX_QUEUED_ANSWERS } from "./answerBatch.ts";
 import { waitFor } from "../../test/support/waitFor.ts";
 
 interface Accounted {
@@ -31,8 +31,6 @@ async function batchedServer(t: TestContext, onQueued: (req: IncomingMessage, re
     // A header value node:http refuses (a line break) makes writeHead throw.
     const headers = path === "/throws" ? ["X-Bad", "a\nb"] : ["Content-Type", "text/plain", "Content-Length", String(path.length)];
     batch.add(req, res, headers, Buffer.from(path), `route of ${path}`);
-    // Queued, not written: nothing is handed to node:http within the request's own turn.
-    assert.equal(res.headersSent, false);
     onQueued(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -60,7 +58,8 @@ function receivedOn(socket: Socket): { readonly text: string } {
 const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
 
 test("the answers of pipelined requests are written after their turn, in order, each accounted for once", async (t) => {
-  const { port, accounted } = await batchedServer(t);
+  const writtenInTheirTurn: boolean[] = [];
+  const { port, accounted } = await batchedServer(t, (_req, res) => writtenInTheirTurn.push(res.headersSent));
   const socket = await open(port);
   t.after(() => socket.destroy());
   const received = receivedOn(socket);
@@ -68,6 +67,7 @@ test("the answers of pipelined requests are written after their turn, in order, 
   await waitFor("three answers", () => received.text.split("HTTP/1.1 200 OK").length === 4, { timeoutMs: 10_000, everyMs: 10 });
   const bodies = [...received.text.matchAll(/\r\n\r\n(\/[a-c]+)/g)].map((match) => match[1]);
   assert.deepEqual(bodies, ["/a", "/bb", "/ccc"]);
+  assert.deepEqual(writtenInTheirTurn, [false, false, false], "an answer was written in its own request's turn");
   await waitFor("three accounted", () => accounted.length === 3, { timeoutMs: 10_000, everyMs: 10 });
   assert.deepEqual(accounted, [
     { path: "/a", route: "route of /a", ended: true },
@@ -114,4 +114,32 @@ test("an answer whose writing throws goes to the failure path, and the answers q
     accounted.map(({ path }) => path),
     ["/throws", "/after"],
   );
+});
+
+test(`a turn that queues ${MAX_QUEUED_ANSWERS} answers writes them at once, and queues the next ones again`, async (t) => {
+  const total = MAX_QUEUED_ANSWERS + 8;
+  const answers: ServerResponse[] = [];
+  /** For each request, in order: how many of the answers queued before it were written once its own was queued. */
+  const writtenBefore: number[] = [];
+  const { port, accounted } = await batchedServer(t, (_req, res) => {
+    writtenBefore.push(answers.filter((answer) => answer.headersSent).length);
+    answers.push(res);
+  });
+  const socket = await open(port);
+  t.after(() => socket.destroy());
+  const received = receivedOn(socket);
+  // One write: node:http reads the pipelined requests in one turn (as long as its first read takes them all).
+  socket.write(Array.from({ length: total }, (_, index) => get(`/p${index}`)).join(""));
+  await waitFor(`${total} answers`, () => received.text.split("HTTP/1.1 200 OK").length === total + 1, { timeoutMs: 10_000, everyMs: 10 });
+  await waitFor(`${total} accounted`, () => accounted.length === total, { timeoutMs: 10_000, everyMs: 10 });
+  assert.deepEqual(
+    accounted.map(({ path }) => path),
+    Array.from({ length: total }, (_, index) => `/p${index}`),
+  );
+  // Queuing the bound's last answer wrote the bound's worth (the 31 before it among them); the rest waited for the turn's end.
+  assert.deepEqual(writtenBefore, [
+    ...Array<number>(MAX_QUEUED_ANSWERS - 1).fill(0),
+    MAX_QUEUED_ANSWERS - 1,
+    ...Array<number>(total - MAX_QUEUED_ANSWERS).fill(MAX_QUEUED_ANSWERS),
+  ]);
 });
