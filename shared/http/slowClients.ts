@@ -36,7 +36,7 @@ interface Connection {
   activeAtMs: number;
 }
 
-/** A connection's flushed bytes before its first check. */
+/** A counter not read yet: a connection's flushed bytes until its next check, and the bytes it moved until its first. */
 const NOT_MEASURED = -1;
 
 /** Drops the finished answers from the front; what is left is under way (the first) or queued behind it. */
