@@ -18,9 +18,9 @@ const noop = () => {};
  * megamorphic, nothing between: a single object arriving with another map than the one recorded makes it megamorphic
  * for good. The maps the literal passes through have no objects of their own; they live while a finished tick object
  * does (through its map's back pointers), or for a couple of full collections after their last use (V8's retained
- * maps). A process that runs several full collections in a row while no tick is pending (an idle service: its memory
- * reducer does) loses them; the next tick records new maps, the literal's sites turn megamorphic, and from then on
- * every nextTick goes through V8's runtime. node:http calls it about ten times a request: such a process used 1.3 to
+ * maps). A process whose full collections find no tick pending a few times in a row (the service runs them often: in
+ * its backfill, and its memory reducer's once idle) loses them; the next tick records new maps, the literal's sites
+ * turn megamorphic, and from then on every nextTick goes through V8's runtime. node:http calls it about ten times a request: such a process used 1.3 to
  * 1.7 times the CPU a request of one that did not (docs/benchmarks.md). A held tick object keeps its map, and the maps
  * before it, alive. `tickObjectShape.test.ts` shows both the loss and this hold on the Node it runs on.
  *

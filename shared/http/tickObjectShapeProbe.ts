@@ -1,6 +1,7 @@
 // The child process of tickObjectShape.test.ts (node --allow-natives-syntax --expose-gc): makes nextTick's tick
-// objects, then runs full collections while no tick is pending (as an idle service does), makes ticks again, and prints
-// nextTick's feedback (V8's %DebugPrint, to stdout). With "hold", holdTickObjectShape() runs first.
+// objects, then runs full collections while no tick is pending (as a service does, in its backfill and when idle),
+// makes ticks again, and prints nextTick's feedback (V8's %DebugPrint, to stdout). With "hold",
+// holdTickObjectShape() runs first.
 import { holdTickObjectShape } from "./tickObjectShape.ts";
 
 const hold = process.argv[2] === "hold" ? holdTickObjectShape() : undefined;
