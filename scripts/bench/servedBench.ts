@@ -138,7 +138,8 @@ function wrk(url: string, connections: number, seconds: number, pinned: boolean,
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
   child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
   return new Promise((resolve, reject) => {
-    child.once("exit", (code) => {
+    // "close", not "exit": wrk prints its figures as it ends, and they may still be in the pipe when "exit" comes.
+    child.once("close", (code) => {
       const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
       if (code !== 0 || !rps) return reject(new Error(`wrk failed (${code}): ${out}`));
       if (/Non-2xx or 3xx responses|Socket errors/.test(out)) return reject(new Error(`wrk saw failed requests at ${url}: ${out}`));
