@@ -20,9 +20,10 @@ const noop = () => {};
  * does (through its map's back pointers), or for a couple of full collections after their last use (V8's retained
  * maps). A process whose full collections find no tick pending a few times in a row (the service runs them often: in
  * its backfill, and its memory reducer's once idle) loses them; the next tick records new maps, the literal's sites
- * turn megamorphic, and from then on every nextTick goes through V8's runtime. node:http calls it about ten times a request: such a process used 1.3 to
- * 1.7 times the CPU a request of one that did not (docs/benchmarks.md). A held tick object keeps its map, and the maps
- * before it, alive. `tickObjectShape.test.ts` shows both the loss and this hold on the Node it runs on.
+ * turn megamorphic, and from then on every nextTick goes through V8's runtime. node:http calls it about ten times a
+ * request: such a process used 1.3 to 1.7 times the CPU a request of one that did not (docs/benchmarks.md). A held
+ * tick object keeps its map, and the maps before it, alive. `tickObjectShape.test.ts` shows both the loss and this
+ * hold on the Node it runs on.
  *
  * The tick object comes from an async hook's `init`, enabled around one nextTick call and disabled at once: that
  * leaves nothing behind, where `executionAsyncResource()` would route every later native callback through a trampoline.
